@@ -1,0 +1,15 @@
+"""genethello.core: one game and one engine.
+
+The Othello rules on bitboards, the evaluation features and chromosomes, the
+searches, game records and engine protocols. Everything here is about a
+single game; many players and many games live in ``genethello.cluster``.
+"""
+
+from genethello.core.squares import PASS, BadSquareError, parse_square, square_name, split_move_list, join_move_list
+from genethello.core.board import Board, IllegalMoveError, BadPositionError
+from genethello.core.perft import perft
+
+__all__ = [
+    "PASS", "BadSquareError", "parse_square", "square_name", "split_move_list", "join_move_list",
+    "Board", "IllegalMoveError", "BadPositionError", "perft",
+]

@@ -1,0 +1,47 @@
+"""Perft: the exact number of positions a given number of plies ahead.
+
+Convention (that of ``shared/data/perft.txt`` and Edax's ``perft``): a forced
+pass is one ply with exactly one child, and a finished game has no children.
+A plain single-threaded enumeration without hashing; the last ply is counted
+in bulk (the number of legal moves), which is what makes perft a benchmark of
+move generation and flipping.
+"""
+
+from libc.stdint cimport uint64_t
+from genethello.core.bitboard cimport legal_moves, flips, popcount, square_bit, gt_lowest_square
+from genethello.core.board cimport Board
+
+
+cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
+    cdef uint64_t moves = legal_moves(P, O)
+    cdef uint64_t total = 0, f
+    cdef int sq
+    if depth == 1:
+        if moves:
+            return popcount(moves)
+        return 1 if legal_moves(O, P) else 0
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return 0
+        return _perft(O, P, depth - 1)
+    while moves:
+        sq = gt_lowest_square(moves)
+        moves &= moves - 1
+        f = flips(P, O, sq)
+        total += _perft(O ^ f, P | f | square_bit(sq), depth - 1)
+    return total
+
+
+def perft(Board board, int depth) -> int:
+    """Positions exactly ``depth`` plies after ``board`` (depth 0 gives 1).
+
+    Runs without the GIL. Raises ValueError for a negative depth.
+    """
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    if depth == 0:
+        return 1
+    cdef uint64_t P = board.pos.player, O = board.pos.opponent, n
+    with nogil:
+        n = _perft(P, O, depth)
+    return n

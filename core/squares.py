@@ -1,0 +1,64 @@
+"""Square names and move-list text.
+
+Squares are integers 0..63, ``row * 8 + column``, with a1 = 0 at the top left,
+h1 = 7, a8 = 56 and h8 = 63 (standard Othello notation: columns a-h left to
+right, rows 1-8 top to bottom). ``PASS`` (64) stands for a pass.
+"""
+
+from __future__ import annotations
+
+PASS = 64
+COLUMNS = "abcdefgh"
+
+
+class BadSquareError(ValueError):
+    """A square name that is not a1..h8 (or pass)."""
+
+
+def square_name(square: int) -> str:
+    """'a1'..'h8' for 0..63, 'pass' for PASS."""
+    if square == PASS:
+        return "pass"
+    if not 0 <= square < 64:
+        raise BadSquareError(f"square index {square!r} is outside 0..63")
+    return COLUMNS[square & 7] + str((square >> 3) + 1)
+
+
+def parse_square(text: str) -> int:
+    """Square index for a name like 'f5' or 'F5'; 'pass'/'PA'/'PS' give PASS.
+
+    Raises:
+        BadSquareError: naming the text, if it is not a square.
+    """
+    t = text.strip().lower()
+    if t in ("pass", "pa", "ps", "--"):
+        return PASS
+    if len(t) == 2 and t[0] in COLUMNS and t[1] in "12345678":
+        return COLUMNS.index(t[0]) + 8 * (int(t[1]) - 1)
+    raise BadSquareError(f"{text!r} is not a square (expected a1..h8 or pass)")
+
+
+def split_move_list(text: str) -> list[int]:
+    """Squares of a move list such as 'f5d6C3' (either case, no separators
+    needed; spaces, commas and dashes between moves are allowed).
+
+    Raises:
+        BadSquareError: naming the position in the text of the bad move.
+    """
+    squares: list[int] = []
+    compact = "".join(ch for ch in text if ch not in " \t\r\n,-")
+    if len(compact) % 2:
+        raise BadSquareError(f"move list has an odd number of characters ({len(compact)}): {text!r}")
+    for i in range(0, len(compact), 2):
+        pair = compact[i:i + 2]
+        try:
+            sq = parse_square(pair)
+        except BadSquareError:
+            raise BadSquareError(f"move {i // 2 + 1} of the move list, {pair!r}, is not a square a1..h8") from None
+        squares.append(sq)
+    return squares
+
+
+def join_move_list(squares: list[int]) -> str:
+    """'f5d6c3...' for a list of squares, passes left out (they are implicit)."""
+    return "".join(square_name(s) for s in squares if s != PASS)
