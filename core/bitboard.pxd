@@ -29,6 +29,8 @@ cdef extern from *:
     static inline int gt_highest_square(uint64_t x) { return 63 - __builtin_clzll(x); }
     #define GT_FILE_A 0x0101010101010101ULL
     #define GT_FILE_H 0x8080808080808080ULL
+    #define GT_NOT_FILE_A 0xFEFEFEFEFEFEFEFEULL
+    #define GT_NOT_FILE_H 0x7F7F7F7F7F7F7F7FULL
     #define GT_INNER_FILES 0x7E7E7E7E7E7E7E7EULL
     #define GT_CORNERS 0x8100000000000081ULL
     #define GT_X_SQUARES 0x0042000000004200ULL
@@ -37,6 +39,8 @@ cdef extern from *:
     # X-squares b2, g2, b7, g7.
     const uint64_t FILE_A "GT_FILE_A"
     const uint64_t FILE_H "GT_FILE_H"
+    const uint64_t NOT_FILE_A "GT_NOT_FILE_A"
+    const uint64_t NOT_FILE_H "GT_NOT_FILE_H"
     const uint64_t INNER_FILES "GT_INNER_FILES"
     const uint64_t CORNERS "GT_CORNERS"
     const uint64_t X_SQUARES "GT_X_SQUARES"
