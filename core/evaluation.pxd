@@ -1,0 +1,92 @@
+# GeneThello's evaluation: seven features of the position right after a move,
+# from the point of view of the player who made it (the mover), weighted per
+# game phase, in integer arithmetic so every machine computes the same value.
+
+from libc.stdint cimport uint64_t, int16_t
+from genethello.core.bitboard cimport (
+    popcount, legal_moves, CORNERS, NOT_FILE_A, NOT_FILE_H,
+)
+
+cdef enum:
+    F_FLIPS = 0
+    F_DISCS = 1
+    F_MOBILITY = 2
+    F_XSQUARES = 3
+    F_CORNERS = 4
+    F_PATTERN = 5
+    F_PARITY = 6
+    N_FEATURES = 7
+
+cdef enum:
+    N_PHASES = 3
+    # |evaluation| stays below this, so a decided game (EVAL_WIN per disc of
+    # the final margin) always outranks any evaluation.
+    EVAL_LIMIT = 4000
+    EVAL_WIN = 4096
+
+
+cdef struct EvalWeights:
+    int weight[N_PHASES][N_FEATURES]   # per phase, in FEATURES order "fdmxcpr"
+    int phase_of_move[61]              # move number 0..60 -> phase 0..2
+    bint use_parity                    # any parity weight non-zero
+    bint use_pattern                   # any pattern weight non-zero
+    const int16_t* pattern_table       # pattern values (the pattern issue); NULL = 0
+
+
+cdef inline uint64_t _grow8(uint64_t r) noexcept nogil:
+    return (r | ((r << 1) & NOT_FILE_A) | ((r >> 1) & NOT_FILE_H) | (r << 8) | (r >> 8)
+            | ((r << 9) & NOT_FILE_A) | ((r >> 9) & NOT_FILE_H)
+            | ((r << 7) & NOT_FILE_H) | ((r >> 7) & NOT_FILE_A))
+
+
+cdef inline int parity_feature(uint64_t empty) noexcept nogil:
+    """Even empty regions minus odd ones (regions are 8-connected)."""
+    cdef int balance = 0
+    cdef uint64_t region, grown
+    while empty:
+        region = empty & ((<uint64_t>0) - empty)
+        while True:
+            grown = _grow8(region) & empty
+            if grown == region:
+                break
+            region = grown
+        balance += -1 if popcount(region) & 1 else 1
+        empty ^= region
+    return balance
+
+
+cdef inline uint64_t exposed_x_squares(uint64_t empty) noexcept nogil:
+    """X-squares (b2, g2, b7, g7) whose adjacent corner is empty."""
+    cdef uint64_t ec = empty & CORNERS
+    return (((ec & 0x1ULL) << 9) | ((ec & 0x80ULL) << 7)
+            | ((ec & 0x0100000000000000ULL) >> 7) | ((ec & 0x8000000000000000ULL) >> 9))
+
+
+cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64_t other,
+                                    int flipped, uint64_t other_moves) noexcept nogil:
+    """Score of the position right after `mover` played a move that flipped
+    `flipped` discs; `other_moves` are the legal moves of the side to move
+    next (the mover's opponent). Positive is good for the mover."""
+    cdef uint64_t occupied = mover | other
+    cdef uint64_t empty = ~occupied
+    cdef const int* k = w.weight[w.phase_of_move[popcount(occupied) - 4]]
+    cdef uint64_t xs = exposed_x_squares(empty)
+    cdef int score = (k[F_FLIPS] * flipped
+                      + k[F_DISCS] * (popcount(mover) - popcount(other))
+                      - k[F_MOBILITY] * popcount(other_moves)
+                      + k[F_CORNERS] * (popcount(mover & CORNERS) - popcount(other & CORNERS))
+                      - k[F_XSQUARES] * (popcount(mover & xs) - popcount(other & xs)))
+    if w.use_parity:
+        score += k[F_PARITY] * parity_feature(empty)
+    if score > EVAL_LIMIT:
+        return EVAL_LIMIT
+    if score < -EVAL_LIMIT:
+        return -EVAL_LIMIT
+    return score
+
+
+cdef class Evaluator:
+    cdef EvalWeights w
+    cdef readonly object chromosome   # the Chromosome it was built from, or None
+    cdef readonly tuple phase_bounds  # (o, e)
+    cdef readonly tuple weights       # 3 tuples of 7 ints, "fdmxcpr" order

@@ -1,0 +1,102 @@
+"""The evaluation function of a chromosome.
+
+score = wf*Flips + wd*Discs - wm*Mobility + wc*Corners - wx*XSquares
+        + wr*Parity + wp*Pattern
+
+with one weight set per game phase (opening, midgame, endgame, split at move
+numbers o and e). Features are GeneThello's, measured right after a move from
+the mover's point of view; the search negates as negamax requires.
+"""
+
+from libc.stdint cimport uint64_t
+from genethello.core.bitboard cimport popcount, legal_moves, flips, square_bit, CORNERS
+from genethello.core.board cimport Board
+
+FEATURES = "fdmxcpr"
+FEATURE_NAMES = ("flips", "discs", "mobility", "xsquares", "corners", "pattern", "parity")
+
+
+cdef class Evaluator:
+    """Weights of one player: phase bounds (o, e) and 3x7 integer weights.
+
+    Weights belong to the evaluator object, so a worker can hold many players
+    at once. Picklable (crosses into Ray workers).
+
+    Args:
+        phase_bounds: (o, e): moves <= o use the opening weights, o < move <= e
+            the midgame weights, later moves the endgame weights.
+        weights: three sequences (opening, midgame, endgame) of seven ints in
+            the order "fdmxcpr" (flips, discs, mobility, xsquares, corners,
+            pattern, parity).
+        chromosome: the chromosome these weights came from, kept for reports.
+    Raises:
+        ValueError: for the wrong shape or phase bounds outside 0..60, o > e.
+    """
+
+    def __init__(self, phase_bounds=(60, 60), weights=((0, 1, 0, 0, 0, 0, 0),) * 3, chromosome=None):
+        o, e = (int(x) for x in phase_bounds)
+        if not (0 <= o <= e <= 60):
+            raise ValueError(f"phase bounds must satisfy 0 <= o <= e <= 60, got o={o}, e={e}")
+        rows = [tuple(int(x) for x in row) for row in weights]
+        if len(rows) != 3 or any(len(r) != 7 for r in rows):
+            raise ValueError(f"weights must be 3 phases x 7 features ({FEATURES}), got {weights!r}")
+        self.phase_bounds = (o, e)
+        self.weights = tuple(rows)
+        self.chromosome = chromosome
+        for p in range(3):
+            for f in range(7):
+                self.w.weight[p][f] = rows[p][f]
+        for m in range(61):
+            self.w.phase_of_move[m] = 0 if m <= o else (1 if m <= e else 2)
+        self.w.use_parity = any(r[F_PARITY] for r in rows)
+        self.w.use_pattern = any(r[F_PATTERN] for r in rows)
+        self.w.pattern_table = NULL
+
+    @classmethod
+    def from_chromosome(cls, chromosome):
+        """The evaluator of a ``genethello.core.chromosome.Chromosome``."""
+        return cls(chromosome.phase_bounds(), chromosome.phase_weights(), chromosome)
+
+    def __reduce__(self):
+        return (Evaluator, (self.phase_bounds, self.weights, self.chromosome))
+
+    def __repr__(self):
+        if self.chromosome is not None:
+            return f"Evaluator.from_chromosome({str(self.chromosome)!r})"
+        return f"Evaluator({self.phase_bounds!r}, {self.weights!r})"
+
+    def features(self, Board board, move) -> dict:
+        """The seven feature values of playing ``move`` (a square) on
+        ``board``, from the mover's point of view (for reports and tests).
+
+        Raises:
+            ValueError: if the move is not legal.
+        """
+        cdef int sq = int(move)
+        cdef uint64_t P = board.pos.player, O = board.pos.opponent, f
+        if not 0 <= sq < 64 or not (legal_moves(P, O) & square_bit(sq)):
+            raise ValueError(f"square {sq} is not a legal move here")
+        f = flips(P, O, sq)
+        mover = P | f | square_bit(sq)
+        other = O ^ f
+        empty = ~(mover | other) & 0xFFFFFFFFFFFFFFFF
+        xs = exposed_x_squares(empty)
+        return {
+            "flips": popcount(f),
+            "discs": popcount(mover) - popcount(other),
+            "mobility": popcount(legal_moves(other, mover)),
+            "xsquares": popcount(mover & xs) - popcount(other & xs),
+            "corners": popcount(mover & CORNERS) - popcount(other & CORNERS),
+            "pattern": 0,
+            "parity": parity_feature(empty),
+        }
+
+    def evaluate_move(self, Board board, move) -> int:
+        """The evaluation of playing ``move`` on ``board`` for the mover."""
+        cdef int sq = int(move)
+        cdef uint64_t P = board.pos.player, O = board.pos.opponent, f
+        if not 0 <= sq < 64 or not (legal_moves(P, O) & square_bit(sq)):
+            raise ValueError(f"square {sq} is not a legal move here")
+        f = flips(P, O, sq)
+        return evaluate_after_move(&self.w, P | f | square_bit(sq), O ^ f, popcount(f),
+                                   legal_moves(O ^ f, P | f | square_bit(sq)))
