@@ -28,7 +28,6 @@ cdef enum:
 cdef struct EvalWeights:
     int weight[N_PHASES][N_FEATURES]   # per phase, in FEATURES order "fdmxcpr"
     int phase_of_move[61]              # move number 0..60 -> phase 0..2
-    bint use_parity                    # any parity weight non-zero
     bint use_pattern                   # any pattern weight non-zero
     const int16_t* pattern_table       # pattern values (the pattern issue); NULL = 0
 
@@ -68,16 +67,22 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
     `flipped` discs; `other_moves` are the legal moves of the side to move
     next (the mover's opponent). Positive is good for the mover."""
     cdef uint64_t occupied = mover | other
-    cdef uint64_t empty = ~occupied
+    cdef uint64_t empty, xs
     cdef const int* k = w.weight[w.phase_of_move[popcount(occupied) - 4]]
-    cdef uint64_t xs = exposed_x_squares(empty)
-    cdef int score = (k[F_FLIPS] * flipped
-                      + k[F_DISCS] * (popcount(mover) - popcount(other))
-                      - k[F_MOBILITY] * popcount(other_moves)
-                      + k[F_CORNERS] * (popcount(mover & CORNERS) - popcount(other & CORNERS))
-                      - k[F_XSQUARES] * (popcount(mover & xs) - popcount(other & xs)))
-    if w.use_parity:
-        score += k[F_PARITY] * parity_feature(empty)
+    # Features with a zero weight in this phase are skipped: most chromosome
+    # types use three or four of the seven, and popcounts dominate the cost.
+    cdef int score = k[F_FLIPS] * flipped
+    if k[F_DISCS]:
+        score += k[F_DISCS] * (popcount(mover) - popcount(other))
+    if k[F_MOBILITY]:
+        score -= k[F_MOBILITY] * popcount(other_moves)
+    if k[F_CORNERS]:
+        score += k[F_CORNERS] * (popcount(mover & CORNERS) - popcount(other & CORNERS))
+    if k[F_XSQUARES]:
+        xs = exposed_x_squares(~occupied)
+        score -= k[F_XSQUARES] * (popcount(mover & xs) - popcount(other & xs))
+    if k[F_PARITY]:
+        score += k[F_PARITY] * parity_feature(~occupied)
     if score > EVAL_LIMIT:
         return EVAL_LIMIT
     if score < -EVAL_LIMIT:

@@ -48,7 +48,6 @@ cdef class Evaluator:
                 self.w.weight[p][f] = rows[p][f]
         for m in range(61):
             self.w.phase_of_move[m] = 0 if m <= o else (1 if m <= e else 2)
-        self.w.use_parity = any(r[F_PARITY] for r in rows)
         self.w.use_pattern = any(r[F_PATTERN] for r in rows)
         self.w.pattern_table = NULL
 

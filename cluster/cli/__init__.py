@@ -1,0 +1,1 @@
+"""The ``genethello`` command line: one module per group of commands."""

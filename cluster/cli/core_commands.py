@@ -1,0 +1,140 @@
+"""Commands about one game and one engine: perft, solve, selfplay."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from genethello.core import Board, BadPositionError, parse_square, square_name
+from genethello.core.chromosome import Chromosome
+from genethello.core.evaluation import Evaluator
+from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.perft import perft
+from genethello.core.search import Searcher
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("perft", help="count positions 1..N plies from the start")
+    p.add_argument("depth", type=positive_int, help="deepest ply to count")
+    p.set_defaults(handler=run_perft)
+
+    p = sub.add_parser("solve", help="solve OBF positions exactly and check their scores")
+    p.add_argument("file", type=Path, help="OBF file: one position per line, optional 'MOVE:SCORE;' list")
+    p.add_argument("--first", type=positive_int, help="only the first K positions")
+    p.add_argument("--tt-bits", type=int, default=22, help="log2 transposition-table buckets (default 22)")
+    p.set_defaults(handler=run_solve)
+
+    p = sub.add_parser("selfplay", help="play games between two chromosomes")
+    p.add_argument("--black", required=True, help="chromosome TYPE_BIRTH_GENES for Black")
+    p.add_argument("--white", required=True, help="chromosome TYPE_BIRTH_GENES for White")
+    limit = p.add_mutually_exclusive_group(required=True)
+    limit.add_argument("--depth", type=positive_int, help="plies per move")
+    limit.add_argument("--time", type=positive_float, help="seconds on each player's clock for the whole game")
+    p.add_argument("--exact", type=int, default=0, metavar="E", help="solve exactly at E or fewer empties")
+    p.add_argument("--games", type=positive_int, default=1, metavar="K")
+    p.add_argument("--random-plies", type=int, default=0, metavar="R", help="random opening plies per game")
+    p.add_argument("--seed", type=int, default=0, metavar="X", help="seed of the random openings")
+    p.set_defaults(handler=run_selfplay)
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    board = Board()
+    print(f"{'depth':>5} {'nodes':>14} {'seconds':>9} {'nodes/s':>12}")
+    for depth in range(1, args.depth + 1):
+        t0 = time.perf_counter()
+        nodes = perft(board, depth)
+        dt = time.perf_counter() - t0
+        rate = f"{nodes / dt:12.3e}" if dt > 0 else f"{'-':>12}"
+        print(f"{depth:>5} {nodes:>14} {dt:>9.3f} {rate}", flush=True)
+    return 0
+
+
+def parse_obf_scores(line: str) -> dict[int, int]:
+    """The 'MOVE:SCORE;' entries after the side to move, as {square: score}."""
+    scores: dict[int, int] = {}
+    for entry in line.split(";")[1:]:
+        entry = entry.strip()
+        if not entry:
+            continue
+        move, sep, score = entry.partition(":")
+        if not sep:
+            raise BadPositionError(f"score entry {entry!r} is not MOVE:SCORE")
+        try:
+            scores[parse_square(move)] = int(score)
+        except ValueError:
+            raise BadPositionError(f"score entry {entry!r} is not MOVE:SCORE") from None
+    return scores
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    lines = [(n, line) for n, line in enumerate(args.file.read_text().splitlines(), start=1) if line.strip()]
+    if args.first:
+        lines = lines[: args.first]
+    searcher = Searcher(Evaluator(), tt_bits=args.tt_bits)
+    wrong = 0
+    total_nodes = 0
+    total_time = 0.0
+    print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expect':>6} {'nodes':>12} {'seconds':>8} {'nodes/s':>10}")
+    for index, (line_no, line) in enumerate(lines, start=1):
+        try:
+            board = Board.from_obf(line)
+            scores = parse_obf_scores(line)
+        except ValueError as exc:
+            raise BadPositionError(f"{args.file}:{line_no}: {exc}") from None
+        searcher.clear()
+        r = searcher.solve(board)
+        expect = max(scores.values()) if scores else None
+        mark = ""
+        if expect is not None and r.value != expect:
+            wrong += 1
+            mark = "  WRONG"
+        move = square_name(r.move) if r.move is not None else "-"
+        print(f"{index:>3} {board.empties:>7} {move:>4} {r.value:>+5} "
+              f"{('%+d' % expect) if expect is not None else '-':>6} {r.nodes:>12} {r.seconds:>8.3f} "
+              f"{r.nodes_per_second:>10.3g}{mark}", flush=True)
+        total_nodes += r.nodes
+        total_time += r.seconds
+    rate = total_nodes / total_time if total_time > 0 else 0.0
+    print(f"total: {len(lines)} positions, {total_nodes} nodes, {total_time:.3f} s, {rate:.3g} nodes/s, {wrong} wrong")
+    return 1 if wrong else 0
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    black = Chromosome.parse(args.black)
+    white = Chromosome.parse(args.white)
+    if not 0 <= args.exact <= 60:
+        raise ValueError(f"--exact must be in 0..60, got {args.exact}")
+    if args.random_plies < 0:
+        raise ValueError(f"--random-plies must be >= 0, got {args.random_plies}")
+    limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
+    black_engine = Engine(black, **limits)
+    white_engine = Engine(white, **limits)
+    points = 0.0
+    t0 = time.perf_counter()
+    for game in range(1, args.games + 1):
+        opening = random_opening(args.random_plies, f"{args.seed}/{game}")
+        result = play_game(black_engine, white_engine, opening)
+        points += result.black_points
+        outcome = "draw" if result.winner is None else f"{result.winner} wins"
+        extra = f" time loss: {result.time_loss}" if result.time_loss else ""
+        print(f"game {game}: {result.move_list()} {result.black_discs}-{result.white_discs} "
+              f"({outcome} by {abs(result.score)}){extra}", flush=True)
+    dt = time.perf_counter() - t0
+    print(f"{args.games} games in {dt:.2f} s ({args.games / dt:.1f} games/s); "
+          f"black scored {points:g}/{args.games}")
+    return 0
