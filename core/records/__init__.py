@@ -1,0 +1,123 @@
+"""Game records: SGF, GGF, move lists and transcripts, one common value type.
+
+    from genethello.core.records import read_record, write_record
+    games = read_record("game.sgf")            # or text; -> list[GameRecord]
+    text = write_record(games[0], "ggf")
+
+Formats: ``'sgf'``, ``'ggf'``, ``'moves'`` (plain move list),
+``'transcript'`` (``1. f5 - d6`` ...); ``write_record`` also knows
+``'grid'`` (the 8x8 move-number diagram, write only). Every reading problem
+raises :class:`RecordError` (a ``ValueError``) with its place in the text.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from pathlib import Path
+from typing import Optional, Union
+
+from genethello.core.records.game import (
+    START_BLACK, START_WHITE, GameRecord, RecordError, result_from_score, score_from_result,
+)
+from genethello.core.records.sgf import read_sgf, write_sgf, parse_sgf_point
+from genethello.core.records.ggf import read_ggf, write_ggf, parse_ggf_move
+from genethello.core.records.transcript import (
+    move_grid, read_moves, read_transcript, write_moves, write_transcript,
+)
+
+__all__ = [
+    "GameRecord", "RecordError", "START_BLACK", "START_WHITE", "result_from_score", "score_from_result",
+    "read_sgf", "write_sgf", "parse_sgf_point", "read_ggf", "write_ggf", "parse_ggf_move",
+    "read_moves", "write_moves", "read_transcript", "write_transcript", "move_grid",
+    "read_record", "write_record", "detect_format", "FORMATS",
+]
+
+_READERS = {"sgf": read_sgf, "ggf": read_ggf, "moves": read_moves, "transcript": read_transcript}
+_WRITERS = {"sgf": write_sgf, "ggf": write_ggf, "moves": write_moves, "transcript": write_transcript,
+            "grid": move_grid}
+FORMATS = tuple(_WRITERS)
+_EXTENSIONS = {".sgf": "sgf", ".ggf": "ggf"}
+
+
+def detect_format(text: str) -> str:
+    """'sgf', 'ggf', 'transcript' or 'moves' from the text: a game tree
+    ``(;`` with ``GM[2]`` is SGF, with ``GM[Othello]`` (or a ``BO[`` board and no
+    GM) GGF; ``1.`` at the start is a transcript; anything else a move list."""
+    body = text.lstrip("\ufeff \t\r\n")
+    body = re.sub(r"^\d+\s*(?=\()", "", body)       # GGS archive game count
+    if body.startswith("(") and re.match(r"\(\s*;", body):
+        head = body[:4000]
+        gm = re.search(r"\bG\s*M\s*\[\s*([^\]]*)\]", head)
+        if gm:
+            return "ggf" if gm.group(1).strip().lower() == "othello" else "sgf"
+        if "BO[" in head and not re.search(r"\bA[BWE]\s*\[|\bSZ\s*\[", head):
+            return "ggf"
+        return "sgf"
+    if re.match(r"\d+\.", body):
+        return "transcript"
+    return "moves"
+
+
+def _load(source) -> tuple:
+    """(text, format from the extension or None)."""
+    path = None
+    if isinstance(source, os.PathLike):
+        path = Path(source)
+    elif isinstance(source, str):
+        if "\n" not in source and len(source) < 4096 and not source.lstrip().startswith("("):
+            try:
+                if Path(source).is_file():
+                    path = Path(source)
+            except (OSError, ValueError):
+                path = None
+    elif isinstance(source, bytes):
+        return _decode(source), None
+    else:
+        raise RecordError(f"read_record needs a path or text, not {type(source).__name__}")
+    if path is None:
+        return source, None
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc}") from None
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise RecordError(f"{path}: not a gzip file ({exc})") from None
+        suffixes = suffixes[:-1]
+    return _decode(data), (_EXTENSIONS.get(suffixes[-1]) if suffixes else None)
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_record(path_or_text: Union[str, os.PathLike, bytes], format: Optional[str] = None) -> list:
+    """All games in a file (path) or text, as a list of :class:`GameRecord`.
+
+    The format is ``format`` if given, else the file extension (``.sgf``,
+    ``.ggf``, also under ``.gz``), else :func:`detect_format` on the text.
+
+    Raises:
+        RecordError: for unreadable files and any problem in the text.
+    """
+    text, by_extension = _load(path_or_text)
+    fmt = format or by_extension or detect_format(text)
+    if fmt not in _READERS:
+        raise RecordError(f"unknown record format {fmt!r}; known: {', '.join(_READERS)}")
+    return _READERS[fmt](text)
+
+
+def write_record(record: GameRecord, format: str) -> str:
+    """The text of ``record`` in ``format`` ('sgf', 'ggf', 'moves',
+    'transcript' or 'grid')."""
+    if format not in _WRITERS:
+        raise RecordError(f"unknown record format {format!r}; known: {', '.join(_WRITERS)}")
+    return _WRITERS[format](record)
