@@ -56,6 +56,13 @@ cdef class Engine:
     def evaluator(self):
         return self.searcher.evaluator
 
+    def use_evaluator(self, evaluator) -> None:
+        """Play with other weights (an Evaluator or a Chromosome) from the
+        next game on; the table is cleared at the start of every game."""
+        if not isinstance(evaluator, Evaluator):
+            evaluator = Evaluator.from_chromosome(evaluator)
+        self.searcher.use_evaluator(evaluator)
+
     def __reduce__(self):
         return (Engine, (self.searcher.evaluator, self.depth, self.time or None, self.exact_empties,
                          self.searcher.algorithm, self.searcher.table.bits))

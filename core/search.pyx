@@ -461,6 +461,13 @@ cdef class Searcher:
     def __reduce__(self):
         return (Searcher, (self.evaluator, self.algorithm, self.table.bits))
 
+    def use_evaluator(self, Evaluator evaluator) -> None:
+        """Search with other weights from now on (clear the table first:
+        its values belong to the old weights). Lets a worker keep two
+        searchers, and their tables, for all the players it hosts."""
+        self.evaluator = evaluator
+        self.ctx.w = &evaluator.w
+
     def clear(self) -> None:
         """Forget the transposition table (between games)."""
         self.table.clear()
