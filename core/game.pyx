@@ -26,7 +26,7 @@ cdef class Engine:
             games are reproducible).
         time: seconds on this player's clock for the whole game.
         exact_empties: solve exactly once this many or fewer squares are empty.
-        algorithm, tt_bits: passed to the Searcher.
+        algorithm, tt_bits, hashing, ordering: passed to the Searcher.
     Raises:
         ValueError: without depth or time, or with out-of-range values.
     """
@@ -36,7 +36,7 @@ cdef class Engine:
     cdef readonly double time
 
     def __init__(self, evaluator, depth=None, time=None, int exact_empties=0,
-                 str algorithm="negascout-soft", int tt_bits=16):
+                 str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True):
         if not isinstance(evaluator, Evaluator):
             evaluator = Evaluator.from_chromosome(evaluator)
         if depth is None and time is None:
@@ -47,7 +47,7 @@ cdef class Engine:
             raise ValueError(f"time must be positive seconds per game, got {time}")
         if not 0 <= exact_empties <= 60:
             raise ValueError(f"exact empties must be in 0..60, got {exact_empties}")
-        self.searcher = Searcher(evaluator, algorithm, tt_bits)
+        self.searcher = Searcher(evaluator, algorithm, tt_bits, hashing, ordering)
         self.depth = 60 if depth is None else int(depth)
         self.time = 0.0 if time is None else float(time)
         self.exact_empties = exact_empties
@@ -65,7 +65,8 @@ cdef class Engine:
 
     def __reduce__(self):
         return (Engine, (self.searcher.evaluator, self.depth, self.time or None, self.exact_empties,
-                         self.searcher.algorithm, self.searcher.table.bits))
+                         self.searcher.algorithm, self.searcher.table.bits, self.searcher.hashing,
+                         self.searcher.ordering))
 
 
 @dataclass(frozen=True)

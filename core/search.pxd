@@ -16,11 +16,13 @@ cdef struct SearchContext:
     TTable* tt
     uint64_t nodes
     uint64_t node_limit        # 0 = none
+    uint64_t next_check        # node count at which limits are looked at next
     double deadline            # CLOCK_MONOTONIC seconds; 0 = none
     int stop                   # set by another thread to end the search early
     bint aborted               # a limit or stop ended the search; results are partial
     bint soft                  # fail-soft (else fail-hard)
     bint scout                 # negascout / PVS (else plain alpha-beta)
+    bint ordering              # order moves by static evaluation (else board order)
 
 
 cdef struct RootResult:
@@ -41,6 +43,8 @@ cdef class Searcher:
     cdef readonly Evaluator evaluator
     cdef readonly TranspositionTable table
     cdef readonly str algorithm
+    cdef readonly bint hashing
+    cdef readonly bint ordering
     cdef RootResult c_best_move(self, uint64_t P, uint64_t O, int depth, int exact_empties,
                                 uint64_t node_limit, double seconds, int* reached) noexcept nogil
     cdef void _begin(self, uint64_t node_limit, double seconds) noexcept nogil

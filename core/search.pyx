@@ -29,8 +29,10 @@ cdef enum:
     DISC_INF = 65                # beyond any disc difference
     MAX_MOVES = 64
     SHALLOW_EMPTIES = 6          # below this the solver scans empties, no hashing
-    CHECK_EVERY = 4095           # node-count mask between limit checks
+    CHECK_INTERVAL = 4096        # nodes between looks at the clock and the stop flag
     DIRECT_DEPTH = 4             # fixed searches this shallow skip iterative deepening
+    EVAL_ORDER_DEPTH = 4         # nodes this deep order moves by evaluation; shallower by square class
+    HASH_DEPTH = 3               # nodes this deep use the transposition table
 
 ALGORITHMS = {
     "alphabeta-hard": ALPHABETA_HARD,
@@ -38,6 +40,20 @@ ALGORITHMS = {
     "negascout-hard": NEGASCOUT_HARD,
     "negascout-soft": NEGASCOUT_SOFT,
 }
+
+# Cheap move ordering for shallow nodes: corners, then A/B edge squares,
+# inner squares, C-squares, X-squares last (the classic square classes).
+cdef int SQUARE_CLASS[64]
+SQUARE_CLASS[:] = [
+    8, 1, 5, 4, 4, 5, 1, 8,
+    1, 0, 3, 3, 3, 3, 0, 1,
+    5, 3, 4, 3, 3, 4, 3, 5,
+    4, 3, 3, 3, 3, 3, 3, 4,
+    4, 3, 3, 3, 3, 3, 3, 4,
+    5, 3, 4, 3, 3, 4, 3, 5,
+    1, 0, 3, 3, 3, 3, 0, 1,
+    8, 1, 5, 4, 4, 5, 1, 8,
+]
 
 # Quadrants a1-d4, e1-h4, a5-d8, e5-h8, for parity ordering in the endgame.
 cdef uint64_t QUADRANT[4]
@@ -55,7 +71,10 @@ cdef inline bint out_of_budget(SearchContext* c) noexcept nogil:
     """Count a node; every few thousand nodes look at the clock, the node
     limit and the stop flag. True once the search must unwind."""
     c.nodes += 1
-    if (c.nodes & CHECK_EVERY) == 0:
+    if c.nodes >= c.next_check:
+        c.next_check = c.nodes + CHECK_INTERVAL
+        if c.node_limit and c.next_check > c.node_limit:
+            c.next_check = c.node_limit
         if c.stop or (c.node_limit and c.nodes >= c.node_limit) or (
                 c.deadline > 0 and monotonic_seconds() >= c.deadline):
             c.aborted = True
@@ -89,8 +108,9 @@ cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_fl
 
 cdef int order_moves(SearchContext* c, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                      bint by_eval, int* squares, uint64_t* flipped) noexcept nogil:
-    """Fill squares/flipped with the moves, hash move first, then (if by_eval)
-    the rest by the mover's static evaluation, best first. Returns the count."""
+    """Fill squares/flipped with the moves, hash move first, then the rest by
+    the mover's static evaluation (by_eval) or by square class, best first.
+    Returns the count."""
     cdef int n = 0, i, j, sq, key
     cdef int keys[MAX_MOVES]
     cdef uint64_t f, child_p, child_o
@@ -100,12 +120,12 @@ cdef int order_moves(SearchContext* c, uint64_t P, uint64_t O, uint64_t moves, i
         f = flips(P, O, sq)
         if sq == hash_move:
             key = INF
-        elif by_eval:
+        elif not by_eval:
+            key = SQUARE_CLASS[sq]
+        else:
             child_p = O ^ f
             child_o = P | f | square_bit(sq)
             key = evaluate_after_move(c.w, child_o, child_p, popcount(f), legal_moves(child_p, child_o))
-        else:
-            key = 0
         i = n
         while i > 0 and keys[i - 1] < key:      # insertion sort, stable
             keys[i] = keys[i - 1]
@@ -115,6 +135,19 @@ cdef int order_moves(SearchContext* c, uint64_t P, uint64_t O, uint64_t moves, i
         keys[i] = key
         squares[i] = sq
         flipped[i] = f
+        n += 1
+    return n
+
+
+cdef inline int unordered_moves(uint64_t P, uint64_t O, uint64_t moves, int* squares,
+                                uint64_t* flipped) noexcept nogil:
+    """The moves in board order (the naive baseline)."""
+    cdef int n = 0, sq
+    while moves:
+        sq = gt_lowest_square(moves)
+        moves &= moves - 1
+        squares[n] = sq
+        flipped[n] = flips(P, O, sq)
         n += 1
     return n
 
@@ -153,7 +186,7 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                     break
         return best if c.soft else clamp(best, alpha, beta)
 
-    e = tt_probe(c.tt, P, O)
+    e = tt_probe(c.tt, P, O) if depth >= HASH_DEPTH else NULL
     if e != NULL:
         hash_move = e.move
         if e.depth == depth:
@@ -161,7 +194,10 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                     e.bound == BOUND_UPPER and e.value <= alpha):
                 return e.value if c.soft else clamp(e.value, alpha, beta)
 
-    n = order_moves(c, P, O, moves, hash_move, True, squares, flipped)
+    if c.ordering:
+        n = order_moves(c, P, O, moves, hash_move, depth >= EVAL_ORDER_DEPTH, squares, flipped)
+    else:
+        n = unordered_moves(P, O, moves, squares, flipped)
     for i in range(n):
         f = flipped[i]
         child_p = O ^ f
@@ -210,7 +246,10 @@ cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth
     e = tt_probe(c.tt, P, O)
     if e != NULL:
         hash_move = e.move
-    n = order_moves(c, P, O, moves, hash_move, True, squares, flipped)
+    if c.ordering:
+        n = order_moves(c, P, O, moves, hash_move, True, squares, flipped)
+    else:
+        n = unordered_moves(P, O, moves, squares, flipped)
     for i in range(n):
         f = flipped[i]
         child_p = O ^ f
@@ -442,24 +481,31 @@ cdef class Searcher:
         algorithm: 'alphabeta-hard', 'alphabeta-soft', 'negascout-hard' or
             'negascout-soft' (the default).
         tt_bits: log2 of the transposition table's buckets (16: 3 MiB).
+        hashing: use the transposition table (False: a naive baseline).
+        ordering: order moves by static evaluation (False: board order, the
+            naive baseline the benchmarks compare against).
     Raises:
         ValueError: for an unknown algorithm name.
     """
 
-    def __init__(self, Evaluator evaluator, str algorithm="negascout-soft", int tt_bits=16):
+    def __init__(self, Evaluator evaluator, str algorithm="negascout-soft", int tt_bits=16,
+                 bint hashing=True, bint ordering=True):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown search algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
         self.evaluator = evaluator
         self.algorithm = algorithm
         self.table = TranspositionTable(tt_bits)
         self.ctx.w = &evaluator.w
-        self.ctx.tt = &self.table.table
+        self.hashing = hashing
+        self.ordering = ordering
+        self.ctx.tt = &self.table.table if hashing else NULL
+        self.ctx.ordering = ordering
         code = ALGORITHMS[algorithm]
         self.ctx.soft = code in (ALPHABETA_SOFT, NEGASCOUT_SOFT)
         self.ctx.scout = code in (NEGASCOUT_HARD, NEGASCOUT_SOFT)
 
     def __reduce__(self):
-        return (Searcher, (self.evaluator, self.algorithm, self.table.bits))
+        return (Searcher, (self.evaluator, self.algorithm, self.table.bits, self.hashing, self.ordering))
 
     def use_evaluator(self, Evaluator evaluator) -> None:
         """Search with other weights from now on (clear the table first:
@@ -478,6 +524,7 @@ cdef class Searcher:
 
     cdef void _begin(self, uint64_t node_limit, double seconds) noexcept nogil:
         self.ctx.nodes = 0
+        self.ctx.next_check = 0
         self.ctx.node_limit = node_limit
         self.ctx.deadline = monotonic_seconds() + seconds if seconds > 0 else 0
         self.ctx.aborted = False
@@ -505,6 +552,7 @@ cdef class Searcher:
             self.ctx.deadline = start + seconds if seconds > 0 else 0
             if node_limit:
                 self.ctx.node_limit = self.ctx.nodes + node_limit
+            self.ctx.next_check = self.ctx.nodes
         best.move = NO_MOVE
         best.value = 0
         best.complete = False
@@ -652,7 +700,7 @@ cdef class Searcher:
                     break
                 sq = PASS
                 continue
-            e = tt_probe(&self.table.table, P, O)
+            e = tt_probe(self.ctx.tt, P, O)
             if e == NULL or e.move >= 64:
                 break
             sq = e.move

@@ -41,7 +41,7 @@ cdef inline uint64_t tt_bucket(const TTable* t, uint64_t P, uint64_t O) noexcept
 
 cdef inline TTEntry* tt_probe(const TTable* t, uint64_t P, uint64_t O) noexcept nogil:
     """The entry of this position, or NULL."""
-    if t.entries == NULL:
+    if t == NULL or t.entries == NULL:
         return NULL
     cdef TTEntry* e = t.entries + tt_bucket(t, P, O)
     if e[0].age == t.age and e[0].player == P and e[0].opponent == O:
@@ -55,7 +55,7 @@ cdef inline void tt_store(TTable* t, uint64_t P, uint64_t O, int depth, int valu
                           int bound, int move) noexcept nogil:
     """Keep the deeper search in the first slot; the second always takes the
     newest result."""
-    if t.entries == NULL:
+    if t == NULL or t.entries == NULL:
         return
     cdef TTEntry* e = t.entries + tt_bucket(t, P, O)
     cdef TTEntry* slot
