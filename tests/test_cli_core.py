@@ -1,0 +1,103 @@
+"""The real ``genethello`` command (run as ``python -m
+genethello.cluster.cli.main`` in a child process): perft, solve, selfplay, and
+user errors that end as a short message on stderr, never a traceback."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from genethello.core import Board
+
+PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
+PLAYER_B = "oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4"
+PERFT = [4, 12, 56, 244, 1396, 8200]
+
+
+def genethello(*args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def stderr_lines(proc):
+    return [line for line in proc.stderr.splitlines() if line.strip()]
+
+
+def assert_user_error(proc):
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+    return stderr_lines(proc)
+
+
+@pytest.fixture(scope="module")
+def ffo_1_19(data_dir):
+    return data_dir / "ffo" / "fforum-1-19.obf"
+
+
+def test_perft_counts():
+    proc = genethello("perft", 6)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines()[1:]]
+    assert [(int(r[0]), int(r[1])) for r in rows] == list(enumerate(PERFT, start=1))
+
+
+def test_solve_prints_the_right_scores(ffo_1_19):
+    proc = genethello("solve", ffo_1_19, "--first", 3)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines() if re.match(r"\s*\d+ ", line)]
+    assert [(r[0], r[3], r[4]) for r in rows] == [("1", "+18", "+18"), ("2", "+10", "+10"),
+                                                  ("3", "+2", "+2")]
+    assert "WRONG" not in proc.stdout
+    assert "0 wrong" in proc.stdout.splitlines()[-1]
+
+
+def test_solve_marks_a_wrong_score(ffo_1_19, tmp_path):
+    line = ffo_1_19.read_text().splitlines()[0]
+    assert "G8:+18;" in line
+    bad = tmp_path / "wrong.obf"
+    bad.write_text(line.replace("G8:+18;", "G8:+20;") + "\n")
+    proc = genethello("solve", bad)
+    assert proc.returncode == 1
+    assert "WRONG" in proc.stdout
+    assert "1 wrong" in proc.stdout.splitlines()[-1]
+
+
+def test_selfplay_prints_legal_games():
+    proc = genethello("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", 2,
+                      "--games", 2, "--random-plies", 4)
+    assert proc.returncode == 0, proc.stderr
+    games = [re.fullmatch(r"game (\d+): ([a-h1-8]+) (\d+)-(\d+) \((.*)\)", line)
+             for line in proc.stdout.splitlines() if line.startswith("game ")]
+    assert len(games) == 2 and all(games)
+    for number, match in enumerate(games, start=1):
+        assert int(match.group(1)) == number
+        board = Board.from_moves(match.group(2))
+        assert board.is_game_over()
+        assert board.disc_count() == (int(match.group(3)), int(match.group(4)))
+    assert re.search(r"^2 games in [\d.]+ s \([\d.]+ games/s\)", proc.stdout, re.M)
+
+
+def test_malformed_chromosome():
+    proc = genethello("selfplay", "--black", "oe_fmc_1_14:49", "--white", PLAYER_B, "--depth", 2)
+    lines = assert_user_error(proc)
+    assert len(lines) == 1 and "genes" in lines[0]
+
+
+def test_unknown_option():
+    proc = genethello("perft", 3, "--bogus")
+    lines = assert_user_error(proc)
+    # argparse prints its usage line and the error line.
+    assert len(lines) <= 2 and lines[-1].endswith("unrecognized arguments: --bogus")
+
+
+def test_malformed_obf_line(tmp_path):
+    bad = tmp_path / "bad.obf"
+    bad.write_text("this is not a position X;\n")
+    lines = assert_user_error(genethello("solve", bad))
+    assert len(lines) == 1 and "bad.obf:1" in lines[0]
+
+
+def test_missing_file(tmp_path):
+    lines = assert_user_error(genethello("solve", tmp_path / "missing.obf"))
+    assert len(lines) == 1 and "missing.obf" in lines[0]
