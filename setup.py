@@ -67,6 +67,9 @@ def extensions() -> list:
 setup(
     packages=mapped_packages(),
     package_dir=PACKAGE_FOLDERS,
-    package_data={"genethello.core": ["*.pxd", "data/*"]},
+    package_data={
+        "genethello.core": ["*.pxd", "data/*"],
+        "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py"],
+    },
     ext_modules=extensions(),
 )

@@ -1,0 +1,241 @@
+"""The tables of a genethello run database, as SQLAlchemy 2 ORM classes.
+
+One SQLite file holds any number of runs; every row below belongs to one run
+(``run_id``), so a run of days can stop and resume from what is stored here.
+The coordinator is the only writer of these tables.
+
+The schema itself is owned by the Alembic scripts in ``migrations/``: a
+change here needs a new revision there (the migration test fails while the
+models and the migrated schema differ).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+#: Constraint names follow this convention so that Alembic's batch mode (which
+#: rebuilds SQLite tables) can find and alter them by name.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+RUN_STATUSES = ("running", "stopped", "converged", "finished", "failed")
+GENERATION_STATUSES = ("playing", "rated", "bred")
+
+
+def utcnow() -> datetime:
+    """The current time as an aware UTC datetime."""
+    return datetime.now(timezone.utc)
+
+
+def _in_list(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A datetime stored as naive UTC text and read back as aware UTC.
+
+    SQLite has no time zones; storing naive local times would make a run
+    resumed on another machine (or after a DST change) misread its own
+    timestamps. Naive datetimes are refused rather than guessed at.
+    """
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r}: store timezone-aware (UTC) datetimes")
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc)
+
+
+class Base(DeclarativeBase):
+    """Declarative base; its metadata is the target of the migrations."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def _run_fk() -> ForeignKey:
+    # Deleting a run deletes everything that belongs to it.
+    return ForeignKey("runs.id", ondelete="CASCADE")
+
+
+class Run(Base):
+    """One evolution run: its config, where it stands, and who drives it.
+
+    ``generation`` is the last generation started (0 before the first). The
+    ``lease_*`` columns say which coordinator currently drives the run (see
+    :mod:`genethello.cluster.db.lease`); ``lease_expires`` is unix time.
+    """
+
+    __tablename__ = "runs"
+    __table_args__ = (CheckConstraint(_in_list("status", RUN_STATUSES), name="status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String, unique=True)
+    config_json: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String)
+    software_version: Mapped[str] = mapped_column(String)
+    core_hash: Mapped[str] = mapped_column(String)
+    pattern_version: Mapped[str | None] = mapped_column(String)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_owner: Mapped[str | None] = mapped_column(String)
+    lease_host: Mapped[str | None] = mapped_column(String)
+    lease_pid: Mapped[int | None] = mapped_column(Integer)
+    lease_expires: Mapped[float | None] = mapped_column(Float)
+
+    players: Mapped[list[Player]] = relationship(back_populates="run", passive_deletes=True)
+
+    def __repr__(self) -> str:
+        return f"Run(id={self.id!r}, name={self.name!r}, status={self.status!r}, generation={self.generation!r})"
+
+
+class Player(Base):
+    """A chromosome: one player, unique within its run by its canonical text
+    ``TYPE_BIRTH_GENES``. ``death`` is the last generation it was in (None
+    while alive); ``yardstick`` its latest yardstick score."""
+
+    __tablename__ = "chromosomes"
+    __table_args__ = (UniqueConstraint("run_id", "text"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(_run_fk())
+    text: Mapped[str] = mapped_column(String)
+    ctype: Mapped[str] = mapped_column(String)
+    birth: Mapped[int] = mapped_column(Integer)
+    genes: Mapped[str] = mapped_column(String)
+    death: Mapped[int | None] = mapped_column(Integer)
+    elo: Mapped[float] = mapped_column(Float)
+    wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    draws: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    yardstick: Mapped[float | None] = mapped_column(Float)
+
+    run: Mapped[Run] = relationship(back_populates="players")
+
+    def __repr__(self) -> str:
+        return f"Player(id={self.id!r}, text={self.text!r}, elo={self.elo!r})"
+
+
+class PopulationSlot(Base):
+    """Which player sat in which slot of a generation's population."""
+
+    __tablename__ = "population"
+    __table_args__ = (UniqueConstraint("run_id", "generation", "player_id"),)
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"))
+
+
+class Generation(Base):
+    """Progress and summary of one generation: ``playing`` while its games
+    run, ``rated`` once ratings are stored, ``bred`` once the next
+    population exists."""
+
+    __tablename__ = "generations"
+    __table_args__ = (CheckConstraint(_in_list("status", GENERATION_STATUSES), name="status"),)
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String)
+    games_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    games_done: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    best_player_id: Mapped[int | None] = mapped_column(ForeignKey("chromosomes.id"))
+    mean_elo: Mapped[float | None] = mapped_column(Float)
+    stats_json: Mapped[str | None] = mapped_column(Text)
+
+
+class Game(Base):
+    """One finished game. ``pair_index`` is its position in the generation's
+    canonical schedule (results are applied in that order); ``score`` is
+    Black's final disc margin, winner-takes-empties; ``moves`` may be dropped
+    by retention."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        UniqueConstraint("run_id", "generation", "black_id", "white_id"),
+        UniqueConstraint("run_id", "generation", "pair_index"),
+        Index("ix_games_run_id_generation", "run_id", "generation"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(_run_fk())
+    generation: Mapped[int] = mapped_column(Integer)
+    pair_index: Mapped[int] = mapped_column(Integer)
+    black_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"))
+    white_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"))
+    score: Mapped[int] = mapped_column(Integer)
+    black_discs: Mapped[int] = mapped_column(Integer)
+    white_discs: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[str | None] = mapped_column(Text)
+    nodes: Mapped[int] = mapped_column(Integer)
+
+    black: Mapped[Player] = relationship(foreign_keys=[black_id])
+    white: Mapped[Player] = relationship(foreign_keys=[white_id])
+
+
+class RatingRecord(Base):
+    """A player's rating after a generation, and its record in that
+    generation alone."""
+
+    __tablename__ = "rating_history"
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"), primary_key=True)
+    elo: Mapped[float] = mapped_column(Float)
+    bt_rating: Mapped[float | None] = mapped_column(Float)
+    bt_stderr: Mapped[float | None] = mapped_column(Float)
+    wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    draws: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class YardstickResult(Base):
+    """The generation's yardstick match of one player against a fixed
+    opponent; ``score`` is ``points / games``."""
+
+    __tablename__ = "yardstick_results"
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    opponent: Mapped[str] = mapped_column(String, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"))
+    games: Mapped[int] = mapped_column(Integer)
+    points: Mapped[float] = mapped_column(Float)
+    score: Mapped[float] = mapped_column(Float)
