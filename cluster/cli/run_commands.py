@@ -1,0 +1,162 @@
+"""Commands that drive runs: evolve, resume, stop, runs, status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from genethello.cluster.config import load_config
+from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
+from genethello.cluster.db import Database
+from genethello.cluster.db.models import Generation, Player, Run
+from genethello.cluster.progress import Progress
+
+DEFAULT_DB = "genethello.db"
+
+
+def add_db_options(parser: argparse.ArgumentParser, with_run: bool = True) -> None:
+    parser.add_argument("--db", default=DEFAULT_DB,
+                        help=f"database path or sqlite:/// URL (default: ./{DEFAULT_DB})")
+    if with_run:
+        parser.add_argument("--run", help="run name or id (default: the newest run)")
+
+
+def add_cluster_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--address", help="join the Ray cluster at this address (default: start Ray here)")
+    parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("evolve", help="start a new evolution run")
+    p.add_argument("--config", required=True, type=Path, help="run configuration (TOML)")
+    p.add_argument("--name", help="run name (default: the config's name or file name)")
+    add_db_options(p, with_run=False)
+    add_cluster_options(p)
+    p.set_defaults(handler=run_evolve)
+
+    p = sub.add_parser("resume", help="continue a stopped, converged or finished run")
+    add_db_options(p)
+    add_cluster_options(p)
+    p.add_argument("--max-generations", type=int, help="extend the run to this many generations")
+    p.set_defaults(handler=run_resume)
+
+    p = sub.add_parser("stop", help="ask a running evolution to stop cleanly")
+    add_db_options(p)
+    p.set_defaults(handler=run_stop)
+
+    p = sub.add_parser("runs", help="list the runs in a database")
+    add_db_options(p, with_run=False)
+    p.set_defaults(handler=run_list)
+
+    p = sub.add_parser("status", help="where a run stands")
+    add_db_options(p)
+    p.set_defaults(handler=run_status)
+
+
+def open_existing(target: str) -> Database:
+    return Database.open(target, create=False)
+
+
+def setup_log_file(db: Database) -> None:
+    """Log to a file beside the database (the run's history of events)."""
+    path = db.path.with_name(db.path.name + ".log")
+    root = logging.getLogger("genethello")
+    if not any(isinstance(h, logging.FileHandler) and Path(h.baseFilename) == path for h in root.handlers):
+        handler = logging.FileHandler(path)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
+def drive(db: Database, run_id: int, args: argparse.Namespace) -> int:
+    """Start Ray (or join it), play the run, print where it ended."""
+    from genethello.cluster.executors import RayExecutor, start_ray
+    from genethello.cluster.yardstick import run_yardstick
+
+    setup_log_file(db)
+    workers = start_ray(args.address, args.workers)
+    coordinator = Coordinator(db, run_id, None, Progress(enabled=not args.quiet), yardstick=run_yardstick)
+    cfg = coordinator.config.cluster
+    coordinator.executor = RayExecutor(workers, cfg.task_seconds, cfg.max_in_flight_per_worker)
+    if not args.quiet:
+        print(f"run {run_id} ({find_run(db, run_id).name}) on {workers} workers; database {db.path}", flush=True)
+    status = coordinator.run()
+    print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
+          f"best {coordinator.best_text()}")
+    return 0
+
+
+def run_evolve(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    db = Database.open(args.db, create=True)
+    run_id = create_run(db, config, args.name)
+    return drive(db, run_id, args)
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    db = open_existing(args.db)
+    run = find_run(db, args.run)
+    if args.max_generations is not None:
+        if args.max_generations < 1:
+            raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
+        with db.session(immediate=True) as s:
+            row = s.get(Run, run.id)
+            data = json.loads(row.config_json)
+            data["stop"]["max_generations"] = args.max_generations
+            if row.status == "converged":
+                # Count convergence afresh from here, or the run would stop at once.
+                data["converge_baseline"] = row.generation
+            row.config_json = json.dumps(data, sort_keys=True)
+    return drive(db, run.id, args)
+
+
+def run_stop(args: argparse.Namespace) -> int:
+    db = open_existing(args.db)
+    run = find_run(db, args.run)
+    if run.status != "running":
+        print(f"run {run.name} is not running (status {run.status})")
+        return 0
+    stop_file(db, run.id).write_text(f"stop requested at {time.time():.0f}\n")
+    print(f"asked run {run.name} to stop; it finishes the games in flight and commits them")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    db = open_existing(args.db)
+    with db.session() as s:
+        runs = s.scalars(select(Run).order_by(Run.id)).all()
+        print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4} {'best Elo':>8}  created")
+        for run in runs:
+            cfg = json.loads(run.config_json)
+            best = s.scalar(select(func.max(Player.elo)).where(Player.run_id == run.id))
+            print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
+                  f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4} "
+                  f"{best if best is None else round(best):>8}  {run.created_at:%Y-%m-%d %H:%M}")
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    db = open_existing(args.db)
+    run = find_run(db, args.run)
+    with db.session() as s:
+        gen = s.get(Generation, (run.id, run.generation)) if run.generation else None
+        best = s.scalars(select(Player).where(Player.run_id == run.id).order_by(Player.elo.desc())).first()
+    cfg = json.loads(run.config_json)
+    print(f"run {run.id} {run.name}: {run.status}, generation {run.generation} of "
+          f"{cfg['stop']['max_generations']} (type {cfg['population']['type']}, seed {run.seed})")
+    if gen is not None:
+        print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
+    if run.lease_owner and run.lease_expires and run.lease_expires > time.time():
+        print(f"driven by {run.lease_host} pid {run.lease_pid} (lease until {time.ctime(run.lease_expires)})")
+    if best is not None:
+        print(f"best so far: {best.text} Elo {best.elo:.1f} ({best.wins}/{best.losses}/{best.draws})")
+    print(f"software {run.software_version}, core {run.core_hash[:12]}")
+    return 0

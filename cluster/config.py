@@ -1,0 +1,244 @@
+"""Run configuration: a TOML file, checked completely before anything starts.
+
+Every key is known, typed and range-checked; a config with an unknown key, a
+wrong type or an out-of-range value is refused with an error naming the key
+(``section.key``), before a database is touched. The parsed config is stored
+with the run (as JSON) so that ``resume`` continues under the same settings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from genethello.core.chromosome import ChromosomeError, ChromosomeType
+from genethello.core.search import ALGORITHMS
+
+
+class ConfigError(ValueError):
+    """A configuration value that is missing, unknown, mistyped or out of range."""
+
+
+@dataclass(frozen=True)
+class PopulationConfig:
+    type: str = "oe_fmc"             # chromosome type (GeneThello name)
+    size: int = 0                     # P; 0 = the type's bit length (GeneThello's choice)
+    initial: str = ""                 # optional file of TYPE_BIRTH_GENES lines for generation 1
+
+
+@dataclass(frozen=True)
+class GamesConfig:
+    depth: int = 4                    # plies per move (fixed: node counts decide, runs reproduce)
+    exact_empties: int = 8            # solve exactly at this many empties or fewer
+    random_plies: int = 4             # seeded random opening plies per game
+    algorithm: str = "negascout-soft"
+    tt_bits: int = 16                 # transposition table: 2**bits buckets per engine
+
+
+@dataclass(frozen=True)
+class RatingConfig:
+    start: float = 1500.0             # Elo of a newborn chromosome
+    k: float = 16.0                   # Elo K factor per game
+
+
+@dataclass(frozen=True)
+class BreedingConfig:
+    elites: int = 2                   # best parents copied unchanged
+    parent_fraction: float = 0.35     # crossover among the top 35% by Elo
+    mutation_rate: float = 1 / 12     # per gene (8.3%, about one gene of oe_fmc's 11)
+    mutant_fraction: float = 0.10     # share of P made by mutating a parent
+    inject_top: int = 2               # best K of the run's history re-enter if absent
+    inject_other_runs: bool = False   # also inject the best of other runs of this type
+
+
+@dataclass(frozen=True)
+class StopConfig:
+    max_generations: int = 100        # stop after this generation (resume --max-generations extends)
+    converge_generations: int = 10    # stop when the best is unchanged this long (0 = never)
+
+
+@dataclass(frozen=True)
+class YardstickConfig:
+    every: int = 1                    # measure every K generations (0 = never)
+    games_per_opponent: int = 8       # even: half with each colour, seeded openings
+    depth: int = 2                    # search depth of the evolved player and the classic players
+    random_plies: int = 4
+    gtp_engines: tuple[str, ...] = () # external GTP engines, e.g. "gtp-rhino -l 1"
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    keep_moves_generations: int = 10  # move lists kept for the last N generations (0 = all)
+
+
+@dataclass(frozen=True)
+class ClusterConfig:
+    task_seconds: float = 0.2         # aim for tasks this long (a Ray task costs ~1 ms)
+    max_in_flight_per_worker: int = 2 # tasks queued per worker
+    commit_every_seconds: float = 1.0 # results are written in batched transactions
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    name: str = ""
+    seed: int = 1
+    population: PopulationConfig = field(default_factory=PopulationConfig)
+    games: GamesConfig = field(default_factory=GamesConfig)
+    rating: RatingConfig = field(default_factory=RatingConfig)
+    breeding: BreedingConfig = field(default_factory=BreedingConfig)
+    stop: StopConfig = field(default_factory=StopConfig)
+    yardstick: YardstickConfig = field(default_factory=YardstickConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    cluster: ClusterConfig = field(default_factory=ClusterConfig)
+
+    @property
+    def chromosome_type(self) -> ChromosomeType:
+        return ChromosomeType.parse(self.population.type)
+
+    @property
+    def population_size(self) -> int:
+        return self.population.size or self.chromosome_type.bit_length
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "RunConfig":
+        return config_from_mapping(json.loads(text), source="stored run config")
+
+
+SECTIONS = {
+    "population": PopulationConfig, "games": GamesConfig, "rating": RatingConfig,
+    "breeding": BreedingConfig, "stop": StopConfig, "yardstick": YardstickConfig,
+    "storage": StorageConfig, "cluster": ClusterConfig,
+}
+
+# (low, high) inclusive bounds; None = unbounded on that side.
+RANGES: dict[str, tuple[Any, Any]] = {
+    "seed": (0, 2**63 - 1),
+    "population.size": (0, 100_000),
+    "games.depth": (1, 60),
+    "games.exact_empties": (0, 30),
+    "games.random_plies": (0, 20),
+    "games.tt_bits": (4, 26),
+    "rating.start": (0.0, 10_000.0),
+    "rating.k": (0.0, 400.0),
+    "breeding.elites": (0, 100_000),
+    "breeding.parent_fraction": (0.0, 1.0),
+    "breeding.mutation_rate": (0.0, 1.0),
+    "breeding.mutant_fraction": (0.0, 1.0),
+    "breeding.inject_top": (0, 100_000),
+    "stop.max_generations": (1, 1_000_000),
+    "stop.converge_generations": (0, 1_000_000),
+    "yardstick.every": (0, 1_000_000),
+    "yardstick.games_per_opponent": (2, 10_000),
+    "yardstick.depth": (1, 20),
+    "yardstick.random_plies": (0, 20),
+    "storage.keep_moves_generations": (0, 1_000_000),
+    "cluster.task_seconds": (0.001, 3600.0),
+    "cluster.max_in_flight_per_worker": (1, 64),
+    "cluster.commit_every_seconds": (0.0, 3600.0),
+}
+
+
+def _check_value(key: str, value: Any, default: Any) -> Any:
+    """Type- and range-check one value against its default's type."""
+    expected = type(default)
+    if expected is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key}: expected true or false, got {value!r}")
+    elif expected is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{key}: expected an integer, got {value!r}")
+    elif expected is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{key}: expected a number, got {value!r}")
+        value = float(value)
+    elif expected is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{key}: expected a string, got {value!r}")
+    elif expected is tuple:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise ConfigError(f"{key}: expected a list of non-empty strings, got {value!r}")
+        value = tuple(value)
+    if key in RANGES:
+        low, high = RANGES[key]
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ConfigError(f"{key}: {value!r} is outside the allowed range {low}..{high}")
+    return value
+
+
+def _build_section(cls: type, data: Any, section: str) -> Any:
+    if not isinstance(data, dict):
+        raise ConfigError(f"[{section}] must be a table of keys, got {data!r}")
+    defaults = cls()
+    known = {f.name for f in dataclasses.fields(cls)}
+    values = {}
+    for key, value in data.items():
+        if key not in known:
+            raise ConfigError(f"{section}.{key}: unknown key (known: {', '.join(sorted(known))})")
+        values[key] = _check_value(f"{section}.{key}", value, getattr(defaults, key))
+    return cls(**values)
+
+
+def config_from_mapping(data: dict, source: str = "config") -> RunConfig:
+    """Build and fully check a RunConfig from parsed TOML/JSON.
+
+    Raises:
+        ConfigError: naming the first offending key.
+    """
+    top_known = {"name", "seed"} | set(SECTIONS)
+    for key in data:
+        if key not in top_known:
+            raise ConfigError(f"{key}: unknown key or section in {source} (known: {', '.join(sorted(top_known))})")
+    sections = {name: _build_section(cls, data.get(name, {}), name) for name, cls in SECTIONS.items()}
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise ConfigError(f"name: expected a string, got {name!r}")
+    seed = _check_value("seed", data.get("seed", 1), 1)
+    config = RunConfig(name=name, seed=seed, **sections)
+    _check_consistency(config)
+    return config
+
+
+def _check_consistency(config: RunConfig) -> None:
+    try:
+        ctype = config.chromosome_type
+    except ChromosomeError as exc:
+        raise ConfigError(f"population.type: {exc}") from None
+    P = config.population_size
+    if P < 2:
+        raise ConfigError(f"population.size: {P} players cannot play a tournament (need at least 2)")
+    if config.breeding.elites > P:
+        raise ConfigError(f"breeding.elites: {config.breeding.elites} is more than the population size {P}")
+    if config.games.algorithm not in ALGORITHMS:
+        raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
+    if config.yardstick.games_per_opponent % 2:
+        raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
+                          "(each opening is played with both colours)")
+    if "p" in ctype.letters:
+        raise ConfigError(f"population.type: {ctype.name} uses the pattern feature, "
+                          "which this version cannot evaluate yet")
+
+
+def load_config(path: str | Path) -> RunConfig:
+    """Read and check a TOML run configuration.
+
+    Raises:
+        ConfigError: for a missing/unreadable file, bad TOML or any bad key.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    config = config_from_mapping(data, source=str(path))
+    if not config.name:
+        config = dataclasses.replace(config, name=path.stem)
+    return config

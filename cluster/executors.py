@@ -1,0 +1,211 @@
+"""Where tournament games are played: in this process, or on Ray workers.
+
+An executor takes batches of game specs and yields their outcomes as batches
+finish, in completion order; the coordinator sorts out the canonical order.
+The Ray executor keeps a bounded number of tasks in flight, handles results
+with ``ray.wait`` as they come, plays the batch of a dead worker or node
+again elsewhere, and refuses a worker whose compiled core differs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Protocol
+
+from genethello.cluster.games import GameOutcome, GameSettings, GameSpec, play_batch
+from genethello.core.build_info import core_fingerprint
+
+log = logging.getLogger(__name__)
+
+
+class CoreMismatchError(RuntimeError):
+    """A worker runs a different genethello core than the coordinator."""
+
+
+class WorkerLostError(RuntimeError):
+    """Games could not be played after several retries on lost workers."""
+
+
+BatchSource = Callable[[int], list[GameSpec]]
+"""Called with a suggested batch size; returns the next batch ([] when none is left)."""
+
+
+class Executor(Protocol):
+    workers: int
+
+    def run(self, settings: GameSettings, next_batch: BatchSource,
+            should_stop: Callable[[], bool]) -> Iterator[list[GameOutcome]]: ...
+
+    def close(self) -> None: ...
+
+
+class BatchSizer:
+    """Sizes batches so that a task runs for about ``target_seconds``: Ray
+    costs about a millisecond per task, so tasks must be much longer."""
+
+    def __init__(self, target_seconds: float, first: int = 2, limit: int = 4096) -> None:
+        self.target = target_seconds
+        self.size = first
+        self.limit = limit
+        self._seconds_per_game: float | None = None
+
+    def observe(self, games: int, seconds: float) -> None:
+        if games <= 0 or seconds <= 0:
+            return
+        rate = seconds / games
+        self._seconds_per_game = rate if self._seconds_per_game is None else 0.7 * self._seconds_per_game + 0.3 * rate
+        self.size = max(1, min(self.limit, round(self.target / self._seconds_per_game)))
+
+
+class SerialExecutor:
+    """Plays every batch in this process (benchmark baselines, debugging)."""
+
+    workers = 1
+
+    def __init__(self, task_seconds: float = 0.2) -> None:
+        self.sizer = BatchSizer(task_seconds)
+
+    def run(self, settings: GameSettings, next_batch: BatchSource,
+            should_stop: Callable[[], bool]) -> Iterator[list[GameOutcome]]:
+        while not should_stop():
+            batch = next_batch(self.sizer.size)
+            if not batch:
+                return
+            t0 = time.perf_counter()
+            outcomes = play_batch(settings, batch)
+            self.sizer.observe(len(batch), time.perf_counter() - t0)
+            yield outcomes
+
+    def close(self) -> None:
+        pass
+
+
+def _play_remote(fingerprint: str, settings: GameSettings, specs: list[GameSpec]) -> tuple[list[GameOutcome], float]:
+    """The Ray task: check the core, play, report the outcomes and the time."""
+    local = core_fingerprint()
+    if local != fingerprint:
+        raise CoreMismatchError(
+            f"worker {socket.gethostname()} (pid {os.getpid()}) runs genethello core {local}, "
+            f"but this run needs {fingerprint}: install the same version on every node")
+    t0 = time.perf_counter()
+    outcomes = play_batch(settings, specs)
+    return outcomes, time.perf_counter() - t0
+
+
+def start_ray(address: str | None = None, workers: int | None = None) -> int:
+    """Start Ray on this machine (all its cores, or ``workers``) or join the
+    cluster at ``address``; returns the number of CPUs available for games.
+
+    Raises:
+        RuntimeError: if Ray cannot start or the address cannot be reached.
+    """
+    import ray
+
+    if not ray.is_initialized():
+        kwargs = dict(include_dashboard=False, logging_level=logging.WARNING, configure_logging=True,
+                      log_to_driver=False)
+        try:
+            if address:
+                ray.init(address=address, **kwargs)
+            else:
+                ray.init(num_cpus=workers or os.cpu_count(), **kwargs)
+        except Exception as exc:  # Ray raises many types; the user needs one line
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise RuntimeError(f"could not start or join {where}: {exc}") from exc
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    return max(1, min(cpus, workers) if workers else cpus)
+
+
+class RayExecutor:
+    """Plays batches as Ray tasks on the cluster that ``start_ray`` joined."""
+
+    # Lost-worker errors after which a batch is played again elsewhere.
+    MAX_RETRIES = 5
+
+    def __init__(self, workers: int, task_seconds: float = 0.2, in_flight_per_worker: int = 2) -> None:
+        import ray
+
+        self._ray = ray
+        self.workers = workers
+        self.sizer = BatchSizer(task_seconds)
+        self.max_in_flight = max(1, workers * in_flight_per_worker)
+        self.fingerprint = core_fingerprint()
+        # Ray retries tasks lost with their worker by itself (max_retries);
+        # on top of that we re-queue batches whose result is lost for good.
+        self._task = ray.remote(num_cpus=1, max_retries=3)(_play_remote)
+        self.retried_batches = 0
+
+    def _lost_worker_errors(self) -> tuple[type[BaseException], ...]:
+        exc = self._ray.exceptions
+        names = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "OwnerDiedError",
+                 "ActorDiedError", "LocalRayletDiedError", "RaySystemError", "ObjectFetchTimedOutError")
+        return tuple(getattr(exc, n) for n in names if hasattr(exc, n))
+
+    def run(self, settings: GameSettings, next_batch: BatchSource,
+            should_stop: Callable[[], bool]) -> Iterator[list[GameOutcome]]:
+        ray = self._ray
+        lost_errors = self._lost_worker_errors()
+        settings_ref = ray.put(settings)
+        in_flight: dict = {}           # object ref -> (batch, attempts)
+        retry: deque = deque()
+        exhausted = False
+        while True:
+            while not should_stop() and len(in_flight) < self.max_in_flight:
+                if retry:
+                    batch, attempts = retry.popleft()
+                elif not exhausted:
+                    batch, attempts = next_batch(self.sizer.size), 0
+                    if not batch:
+                        exhausted = True
+                        continue
+                else:
+                    break
+                ref = self._task.remote(self.fingerprint, settings_ref, batch)
+                in_flight[ref] = (batch, attempts)
+            if not in_flight:
+                return
+            done, _ = ray.wait(list(in_flight), num_returns=1, timeout=0.5)
+            for ref in done:
+                batch, attempts = in_flight.pop(ref)
+                try:
+                    outcomes, seconds = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    cause = exc.cause if hasattr(exc, "cause") else None
+                    if isinstance(cause, CoreMismatchError):
+                        self._cancel(in_flight)
+                        raise CoreMismatchError(str(cause)) from None
+                    if isinstance(cause, lost_errors) and attempts < self.MAX_RETRIES:
+                        self._requeue(retry, batch, attempts, cause)
+                        continue
+                    self._cancel(in_flight)
+                    raise
+                except lost_errors as exc:
+                    if attempts >= self.MAX_RETRIES:
+                        self._cancel(in_flight)
+                        raise WorkerLostError(f"a batch of {len(batch)} games was lost {attempts + 1} times; "
+                                              f"last error: {exc}") from exc
+                    self._requeue(retry, batch, attempts, exc)
+                    continue
+                self.sizer.observe(len(batch), seconds)
+                yield outcomes
+
+    def _requeue(self, retry: deque, batch: list[GameSpec], attempts: int, exc: BaseException) -> None:
+        self.retried_batches += 1
+        log.warning("a worker was lost (%s); playing its %d games again", type(exc).__name__, len(batch))
+        retry.append((batch, attempts + 1))
+
+    def _cancel(self, in_flight: dict) -> None:
+        for ref in in_flight:
+            try:
+                self._ray.cancel(ref, force=True)
+            except Exception:  # a finished or lost task cannot be cancelled; nothing to do
+                pass
+        in_flight.clear()
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,108 @@
+"""From one generation's ranking to the next population: breeding, unique
+members, injection of the best of history. Pure: chromosomes in, chromosomes
+out, randomness only from the given Generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from genethello.cluster.config import BreedingConfig
+from genethello.cluster.operators import breed_next_population, mutate_at_least_one
+from genethello.core.chromosome import Chromosome, ChromosomeType, random_chromosome
+
+# Re-draws allowed when a newborn duplicates a member; only a gene space
+# smaller than the population can exhaust it.
+MAX_REDRAWS = 1000
+
+
+def generation_rng(seed: int, generation: int) -> np.random.Generator:
+    """The Generator of one generation's decisions: a function of the run's
+    seed and the generation only, so an interrupted run breeds the same."""
+    return np.random.default_rng(np.random.SeedSequence([seed, generation]))
+
+
+def rank_key(elo: float, chromosome: Chromosome) -> tuple:
+    """Sort key, best first: Elo, then the older birth, then the text, so ties
+    never depend on database ids or dictionary order."""
+    return (-elo, chromosome.birth, str(chromosome))
+
+
+def first_population(ctype: ChromosomeType, P: int, seed: int,
+                     initial: Sequence[Chromosome] = ()) -> list[Chromosome]:
+    """Generation 1: the given chromosomes (re-born in generation 1 if they
+    come from elsewhere), then seeded random ones, all distinct, P in all.
+
+    Raises:
+        ValueError: if an initial chromosome has another type, or more than P
+            are given, or P distinct chromosomes cannot be drawn.
+    """
+    if len(initial) > P:
+        raise ValueError(f"{len(initial)} initial chromosomes given for a population of {P}")
+    rng = generation_rng(seed, 1)
+    members: list[Chromosome] = []
+    seen: set[tuple[int, ...]] = set()
+    for chromosome in initial:
+        if chromosome.type != ctype:
+            raise ValueError(f"initial chromosome {chromosome} is of type {chromosome.type}, "
+                             f"the run evolves {ctype}")
+        if chromosome.genes not in seen:
+            seen.add(chromosome.genes)
+            members.append(chromosome)
+    redraws = 0
+    while len(members) < P:
+        candidate = random_chromosome(ctype, 1, rng)
+        if candidate.genes in seen:
+            redraws += 1
+            if redraws > MAX_REDRAWS:
+                raise ValueError(f"cannot draw {P} distinct {ctype} chromosomes")
+            continue
+        seen.add(candidate.genes)
+        members.append(candidate)
+    return members
+
+
+def next_population(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
+                    rng: np.random.Generator, injected: Sequence[Chromosome] = ()) -> list[Chromosome]:
+    """The population of ``generation`` bred from ``ranked`` (best first).
+
+    Order: the elites (unchanged, keeping their birth), offspring, mutants
+    (GeneThello's breeding, see operators.breed_next_population); a newborn
+    that duplicates the genes of another member is mutated again until it is
+    unique. Then each ``injected`` chromosome that is absent replaces the last
+    non-elite member (newborns have no rating yet, so the last bred — mutants,
+    then offspring — are the ones to go), keeping the population at P.
+
+    Raises:
+        ValueError: if the gene space is too small for P distinct members.
+    """
+    ctype = ranked[0].type
+    ranges = ctype.gene_ranges()
+    genes = breed_next_population([c.genes for c in ranked], P, config.elites, ranges, rng,
+                                  parent_fraction=config.parent_fraction,
+                                  mutation_rate=config.mutation_rate,
+                                  mutant_fraction=config.mutant_fraction)
+    members: list[Chromosome] = list(ranked[: config.elites])
+    seen = {c.genes for c in members}
+    for child in genes[config.elites:]:
+        redraws = 0
+        while child in seen:
+            redraws += 1
+            if redraws > MAX_REDRAWS:
+                raise ValueError(f"cannot keep {P} distinct {ctype} chromosomes: the gene space is too small")
+            child = mutate_at_least_one(child, ranges, config.mutation_rate, rng)
+        seen.add(child)
+        members.append(Chromosome.from_genes(ctype, generation, child))
+    replace_at = len(members) - 1
+    for chromosome in injected:
+        if chromosome.genes in seen:
+            continue
+        if replace_at < config.elites:
+            break
+        seen.discard(members[replace_at].genes)
+        members[replace_at] = chromosome
+        seen.add(chromosome.genes)
+        replace_at -= 1
+    return members

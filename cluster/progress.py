@@ -1,0 +1,79 @@
+"""Progress of a generation's tournament: a live bar on a terminal, plain
+lines otherwise (logs, CI, nohup), and the same lines in the run's log file."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from typing import TextIO
+
+log = logging.getLogger("genethello.progress")
+
+
+class Progress:
+    """Reports games done/total, games/s, ETA and the current best.
+
+    Args:
+        stream: where the bar or lines go (stderr by default).
+        interval: seconds between plain lines when not on a terminal.
+        enabled: False silences it (tests, benchmarks).
+    """
+
+    def __init__(self, stream: TextIO | None = None, interval: float = 10.0, enabled: bool = True) -> None:
+        self.stream = stream or sys.stderr
+        self.interval = interval
+        self.enabled = enabled
+        self.live = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._bar = None
+        self._last_line = 0.0
+        self._start = 0.0
+        self._start_done = 0
+        self.generation = 0
+        self.total = 0
+        self.done = 0
+
+    def start_generation(self, generation: int, total: int, done: int, best: str) -> None:
+        self.generation, self.total, self.done = generation, total, done
+        self._start, self._start_done = time.monotonic(), done
+        self._last_line = 0.0
+        if self.live:
+            from tqdm import tqdm
+
+            self.close()
+            self._bar = tqdm(total=total, initial=done, desc=f"generation {generation}", unit="game",
+                             file=self.stream, dynamic_ncols=True, smoothing=0.1)
+            self._bar.set_postfix_str(f"best {best}")
+        log.info("generation %d: %d of %d games already played; best so far %s", generation, done, total, best)
+
+    def advance(self, games: int) -> None:
+        self.done += games
+        if self._bar is not None:
+            self._bar.update(games)
+            return
+        now = time.monotonic()
+        if self.enabled and now - self._last_line >= self.interval:
+            self._last_line = now
+            print(self.line(), file=self.stream, flush=True)
+
+    def line(self) -> str:
+        elapsed = max(time.monotonic() - self._start, 1e-9)
+        rate = (self.done - self._start_done) / elapsed
+        eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+        eta_text = f"{eta:.0f} s" if eta != float("inf") else "?"
+        return (f"generation {self.generation}: {self.done}/{self.total} games, "
+                f"{rate:.1f} games/s, ETA {eta_text}")
+
+    def message(self, text: str) -> None:
+        log.info(text)
+        if not self.enabled:
+            return
+        if self._bar is not None:
+            self._bar.write(text)
+        else:
+            print(text, file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None

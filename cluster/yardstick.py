@@ -1,0 +1,238 @@
+"""An absolute yardstick for a run's best player.
+
+Elo inside one population says nothing across generations (GeneThello's
+generation-436 best had a lower Elo than generation 1's). So every K
+generations the run's best-so-far plays a fixed gauntlet — a random player,
+a greedy most-flips player, a classic square-weights player, the best of
+generation 1, and optionally external GTP engines — with both colours, from
+openings that depend only on the run's seed: the same test every time. The
+score (points / games, 0..1) is stored per opponent and per generation.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+
+from genethello.cluster.db.models import Player, PopulationSlot, YardstickResult
+from genethello.cluster.pairing import opening_seed
+from genethello.cluster.population import rank_key
+from genethello.core import PASS, Board, parse_square, square_name
+from genethello.core.chromosome import Chromosome
+from genethello.core.evaluation import Evaluator
+from genethello.core.game import random_opening
+from genethello.core.search import Searcher
+
+# The classic square weights (corners good, X- and C-squares bad).
+SQUARE_WEIGHTS = (
+    100, -20, 10, 5, 5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10, 5, 5, 10, -20, 100,
+)
+
+
+class GauntletPlayer:
+    """A gauntlet player: picks a move for the side to move (never called
+    when it must pass or the game is over)."""
+
+    name = "player"
+
+    def new_game(self) -> None:
+        pass
+
+    def observe(self, board: Board, move: int) -> None:
+        """The move just played on ``board`` (before it was played)."""
+
+    def choose(self, board: Board) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class RandomPlayer(GauntletPlayer):
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def new_game(self) -> None:
+        self.rng = random.Random(self.rng.getrandbits(64))
+
+    def choose(self, board: Board) -> int:
+        moves = board.legal_moves()
+        return moves[self.rng.randrange(len(moves))]
+
+
+class GreedyPlayer(GauntletPlayer):
+    """Most discs flipped now (ties: the first square)."""
+
+    name = "greedy"
+
+    def choose(self, board: Board) -> int:
+        return max(board.legal_moves(), key=lambda m: (bin(board.flips(m)).count("1"), -m))
+
+
+class SquareWeightsPlayer(GauntletPlayer):
+    """The classic positional player: the move after which its discs stand on
+    the best squares by the table above (one ply)."""
+
+    name = "square-weights"
+
+    def choose(self, board: Board) -> int:
+        def value(move: int) -> int:
+            board.play(move)
+            mine, theirs = board.opponent, board.player
+            board.undo()
+            return sum(w for i, w in enumerate(SQUARE_WEIGHTS) if mine >> i & 1) - sum(
+                w for i, w in enumerate(SQUARE_WEIGHTS) if theirs >> i & 1)
+        return max(board.legal_moves(), key=lambda m: (value(m), -m))
+
+
+class ChromosomePlayer(GauntletPlayer):
+    def __init__(self, chromosome: Chromosome, depth: int, exact_empties: int = 8, name: str | None = None) -> None:
+        self.name = name or str(chromosome)
+        self.depth = depth
+        self.exact = exact_empties
+        self.searcher = Searcher(Evaluator.from_chromosome(chromosome), tt_bits=14)
+
+    def new_game(self) -> None:
+        self.searcher.clear()
+
+    def choose(self, board: Board) -> int:
+        return self.searcher.search(board, depth=self.depth, exact_empties=self.exact).move
+
+
+class GtpPlayer(GauntletPlayer):
+    """An external GTP engine (e.g. ``gtp-rhino -l 1``), kept in sync with
+    play commands and asked with genmove."""
+
+    def __init__(self, command: str) -> None:
+        from genethello.core.gtp.referee import GtpProcess
+
+        self.name = command
+        self.proc = GtpProcess(shlex.split(command), name=command)
+        for cmd in ("boardsize 8", "clear_board"):
+            self._ok(cmd)
+
+    def _ok(self, command: str) -> str:
+        r = self.proc.send(command)
+        if not r.ok:
+            raise RuntimeError(f"GTP engine {self.name!r} refused {command!r}: {r.text}")
+        return r.text
+
+    def new_game(self) -> None:
+        self._ok("clear_board")
+
+    def observe(self, board: Board, move: int) -> None:
+        color = "b" if board.side_to_move == "black" else "w"
+        self._ok(f"play {color} {square_name(move) if move != PASS else 'pass'}")
+
+    def choose(self, board: Board) -> int:
+        color = "b" if board.side_to_move == "black" else "w"
+        text = self._ok(f"reg_genmove {color}").strip().lower()
+        return parse_square(text)
+
+    def close(self) -> None:
+        self.proc.close()
+
+
+def play(black: GauntletPlayer, white: GauntletPlayer, opening: Sequence[int]) -> int:
+    """One game; Black's final margin (WOF). Every player hears every move."""
+    board = Board()
+    for p in (black, white):
+        p.new_game()
+    moves = list(opening)
+    i = 0
+    while not board.is_game_over():
+        if board.must_pass():
+            move = PASS
+        elif i < len(moves):
+            move = moves[i]
+        else:
+            mover = black if board.side_to_move == "black" else white
+            move = mover.choose(board)
+        if move != PASS and not board.is_legal(move):
+            raise RuntimeError(f"yardstick: {black.name if board.side_to_move == 'black' else white.name} "
+                               f"chose the illegal move {square_name(move)}")
+        for p in (black, white):
+            p.observe(board, move)
+        board.play(move)
+        i += 1
+    return board.final_score()
+
+
+@dataclass(frozen=True)
+class GauntletScore:
+    opponent: str
+    games: int
+    points: float
+
+    @property
+    def score(self) -> float:
+        return self.points / self.games
+
+
+def gauntlet(candidate: GauntletPlayer, opponents: Sequence[GauntletPlayer], games_per_opponent: int,
+             random_plies: int, run_seed: int) -> list[GauntletScore]:
+    """The candidate against each opponent, each opening with both colours."""
+    scores = []
+    for index, opponent in enumerate(opponents):
+        points = 0.0
+        for pair in range(games_per_opponent // 2):
+            opening = random_opening(random_plies, opening_seed(run_seed, 0, 1_000 + index, pair))
+            margin = play(candidate, opponent, opening)
+            points += 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+            margin = play(opponent, candidate, opening)
+            points += 1.0 if margin < 0 else (0.5 if margin == 0 else 0.0)
+        scores.append(GauntletScore(opponent.name, games_per_opponent, points))
+    return scores
+
+
+def run_yardstick(coordinator, generation: int) -> None:
+    """Measure the run's best-so-far and store the scores (idempotent: a
+    generation already measured is not measured again)."""
+    cfg = coordinator.config
+    ys = cfg.yardstick
+    db = coordinator.db
+    with db.session() as s:
+        if s.scalar(select(YardstickResult.player_id).where(YardstickResult.run_id == coordinator.run_id,
+                                                            YardstickResult.generation == generation).limit(1)):
+            return
+        best_text = coordinator.ranked_history(s, 1)[0]
+        first = s.execute(select(Player.text, Player.elo).join(PopulationSlot, PopulationSlot.player_id == Player.id)
+                          .where(PopulationSlot.run_id == coordinator.run_id, PopulationSlot.generation == 1)).all()
+    first_best = min((Chromosome.parse(t) for t, _ in first),
+                     key=lambda c, elo=dict(first): rank_key(elo[str(c)], c))
+    opponents: list[GauntletPlayer] = [RandomPlayer(cfg.seed), GreedyPlayer(), SquareWeightsPlayer(),
+                                ChromosomePlayer(first_best, ys.depth, name="generation-1 best")]
+    try:
+        opponents += [GtpPlayer(cmd) for cmd in ys.gtp_engines]
+        candidate = ChromosomePlayer(best_text, ys.depth)
+        scores = gauntlet(candidate, opponents, ys.games_per_opponent, ys.random_plies, cfg.seed)
+    finally:
+        for p in opponents:
+            p.close()
+    total = sum(sc.points for sc in scores) / sum(sc.games for sc in scores)
+    with db.session(immediate=True) as s:
+        player_id = s.scalar(select(Player.id).where(Player.run_id == coordinator.run_id,
+                                                     Player.text == str(best_text)))
+        s.execute(delete(YardstickResult).where(YardstickResult.run_id == coordinator.run_id,
+                                                YardstickResult.generation == generation))
+        for sc in scores:
+            s.add(YardstickResult(run_id=coordinator.run_id, generation=generation, player_id=player_id,
+                                  opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score))
+        s.get(Player, player_id).yardstick = total
+    coordinator.progress.message(
+        f"yardstick at generation {generation}: {best_text} scores {total:.0%} ("
+        + ", ".join(f"{sc.opponent} {sc.score:.0%}" for sc in scores) + ")")
