@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import shlex
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -121,7 +122,14 @@ class GtpPlayer(GauntletPlayer):
         from genethello.core.gtp.referee import GtpProcess
 
         self.name = command
-        self.proc = GtpProcess(shlex.split(command), name=command)
+        argv = shlex.split(command)
+        if not argv:
+            raise ValueError("yardstick.gtp_engines: an empty command")
+        # Debian installs games (gtp-rhino) in /usr/games, often not on PATH.
+        found = shutil.which(argv[0]) or shutil.which(argv[0], path="/usr/games")
+        if found is None:
+            raise ValueError(f"yardstick.gtp_engines: {argv[0]!r} is not installed (not on PATH or in /usr/games)")
+        self.proc = GtpProcess([found] + argv[1:], name=command)
         for cmd in ("boardsize 8", "clear_board"):
             self._ok(cmd)
 

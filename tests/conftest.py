@@ -9,6 +9,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests are derandomized in CI (and reproducible everywhere):
+# the same examples on every run.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", derandomize=True, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
