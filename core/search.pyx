@@ -33,6 +33,7 @@ cdef enum:
     DIRECT_DEPTH = 4             # fixed searches this shallow skip iterative deepening
     EVAL_ORDER_DEPTH = 4         # nodes this deep order moves by evaluation; shallower by square class
     HASH_DEPTH = 3               # nodes this deep use the transposition table
+    SCOUT_DEPTH = 3              # negascout's null windows from this depth (shallower: plain alpha-beta)
 
 ALGORITHMS = {
     "alphabeta-hard": ALPHABETA_HARD,
@@ -202,7 +203,7 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
         f = flipped[i]
         child_p = O ^ f
         child_o = P | f | square_bit(squares[i])
-        if c.scout and i > 0:
+        if c.scout and i > 0 and depth >= SCOUT_DEPTH:
             v = -midgame(c, child_p, child_o, depth - 1, -alpha - 1, -alpha, popcount(f))
             if alpha < v < beta:
                 v = -midgame(c, child_p, child_o, depth - 1, -beta, -(v if c.soft else alpha), popcount(f))
@@ -217,8 +218,9 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                 alpha = v
                 if alpha >= beta:
                     break
-    tt_store(c.tt, P, O, depth, best,
-             BOUND_LOWER if best >= beta else (BOUND_UPPER if best <= alpha0 else BOUND_EXACT), best_move)
+    if depth >= HASH_DEPTH:
+        tt_store(c.tt, P, O, depth, best,
+                 BOUND_LOWER if best >= beta else (BOUND_UPPER if best <= alpha0 else BOUND_EXACT), best_move)
     return best if c.soft else clamp(best, alpha0, beta)
 
 
@@ -519,7 +521,12 @@ cdef class Searcher:
         self.table.clear()
 
     def stop(self) -> None:
-        """Ask a running search (in another thread) to return what it has."""
+        """Ask a running search (in another thread) to return what it has.
+
+        Only a search already running is stopped: each search clears the flag
+        when it begins, so a caller racing a search's start repeats stop()
+        until the searching thread has returned. A stopped exact solve does
+        not fall back to a midgame search: stop means return now."""
         self.ctx.stop = 1
 
     cdef void _begin(self, uint64_t node_limit, double seconds) noexcept nogil:
@@ -534,8 +541,9 @@ cdef class Searcher:
                                 uint64_t node_limit, double seconds, int* reached) noexcept nogil:
         """Iterative deepening to `depth` (or until the limits), or an exact
         solve once `exact_empties` or fewer squares are empty. With a time
-        limit, no new iteration starts after 40% of it, and a solve that
-        runs out of time falls back to the midgame search."""
+        limit, no new iteration starts after half of it (the next one would
+        rarely finish), and a solve that runs out of time falls back to the
+        midgame search."""
         cdef RootResult best, r
         cdef int d, first, n_empties = 64 - popcount(P | O)
         cdef double start = monotonic_seconds()
@@ -568,7 +576,7 @@ cdef class Searcher:
             reached[0] = d
             if r.move == NO_MOVE:          # game over: nothing deeper to find
                 break
-            if seconds > 0 and monotonic_seconds() - start > 0.4 * seconds:
+            if seconds > 0 and monotonic_seconds() - start > 0.5 * seconds:
                 break
         if reached[0] == 0:
             # Not even one ply finished: any legal move beats losing on time.
