@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from genethello.cluster.cli import core_commands
+from genethello.cluster.cli import core_commands, gtp_commands, report_commands, run_commands
 
-COMMAND_MODULES = [core_commands]
+COMMAND_MODULES = [core_commands, gtp_commands, run_commands, report_commands]
 
 
 class CommandError(Exception):
@@ -32,6 +32,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def user_errors() -> tuple[type[BaseException], ...]:
+    """Failures caused by input, files, databases or the cluster (not bugs):
+    each becomes one line on stderr."""
+    from genethello.cluster.db import LeaseError, RunDatabaseError
+    from genethello.cluster.executors import CoreMismatchError, WorkerLostError
+
+    return (ValueError, OSError, CommandError, RunDatabaseError, LeaseError, CoreMismatchError, WorkerLostError)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -42,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except (ValueError, OSError, CommandError) as exc:
+    except user_errors() as exc:
         print(f"genethello {args.command}: error: {exc}", file=sys.stderr)
         return 2
     return int(status or 0)

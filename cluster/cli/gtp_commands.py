@@ -1,0 +1,54 @@
+"""The ``gtp`` command: play one chromosome as a GTP engine on stdin/stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from genethello.core.chromosome import Chromosome
+from genethello.core.evaluation import Evaluator
+from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, GtpEngine
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "gtp", help="play a chromosome as a GTP engine (Othello profile) on stdin/stdout",
+        description="Answer GTP version 2 commands (Othello profile: vertices a1-h8 with row 1 at the top, "
+                    "boardsize 8 only) on stdin/stdout; diagnostics go to stderr.")
+    p.add_argument("--player", required=True, metavar="CHROM", help="chromosome TYPE_BIRTH_GENES to play")
+    limit = p.add_mutually_exclusive_group(required=True)
+    limit.add_argument("--depth", type=_positive_int, help="plies per move (capped by the clock when the "
+                       "controller sets time_settings)")
+    limit.add_argument("--time", type=_positive_float, metavar="S",
+                       help="seconds per game on each clock unless the controller sends time_settings")
+    p.add_argument("--exact", type=int, default=DEFAULT_EXACT_EMPTIES, metavar="E",
+                   help=f"solve exactly at E or fewer empty squares (default {DEFAULT_EXACT_EMPTIES})")
+    p.add_argument("--ponder", action="store_true", help="think on the opponent's time after genmove")
+    p.add_argument("--tt-bits", type=int, default=20, help="log2 transposition-table buckets (default 20)")
+    p.add_argument("--verbose", action="store_true", help="log every genmove search to stderr")
+    p.set_defaults(handler=run_gtp)
+
+
+def run_gtp(args: argparse.Namespace) -> int:
+    if args.depth is not None and args.depth > 60:
+        raise ValueError(f"--depth must be in 1..60, got {args.depth}")
+    if not 0 <= args.tt_bits <= 28:
+        raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
+    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player))
+    engine = GtpEngine(evaluator, depth=args.depth, time=args.time, exact_empties=args.exact,
+                       ponder=args.ponder, tt_bits=args.tt_bits, verbose=args.verbose)
+    return engine.run(sys.stdin.buffer, sys.stdout)

@@ -1,0 +1,30 @@
+"""GTP (Go Text Protocol, version 2) for Othello: the framing, an engine that
+answers the Othello profile of ``shared/data/formats/gtp``, pondering, and a
+referee that plays GTP engines against each other.
+
+    from genethello.core.gtp import GtpEngine, parse_line, Referee
+
+See docs/gtp.md for the profile and what the engine's answers mean.
+"""
+
+from genethello.core.gtp.protocol import (
+    MAX_ID, Command, GtpError, clean_line, format_failure, format_response, format_success, parse_line,
+    parse_response,
+)
+
+__all__ = [
+    "MAX_ID", "Command", "GtpError", "clean_line", "format_failure", "format_response", "format_success",
+    "parse_line", "parse_response", "GtpEngine", "Referee", "GtpProcess",
+]
+
+
+def __getattr__(name):
+    # The engine and referee pull in the Cython core; import them on demand so
+    # that the pure framing stays importable on its own.
+    if name == "GtpEngine":
+        from genethello.core.gtp.engine import GtpEngine
+        return GtpEngine
+    if name in ("Referee", "GtpProcess"):
+        from genethello.core.gtp import referee
+        return getattr(referee, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
