@@ -8,8 +8,15 @@ single game; many players and many games live in ``genethello.cluster``.
 from genethello.core.squares import PASS, BadSquareError, parse_square, square_name, split_move_list, join_move_list
 from genethello.core.board import Board, IllegalMoveError, BadPositionError
 from genethello.core.perft import perft
+from genethello.core.chromosome import Chromosome, ChromosomeError, ChromosomeType
+from genethello.core.evaluation import Evaluator
+from genethello.core.search import ALGORITHMS, SearchResult, Searcher
+from genethello.core.game import Engine, GameResult, play_game, random_opening
 
 __all__ = [
     "PASS", "BadSquareError", "parse_square", "square_name", "split_move_list", "join_move_list",
     "Board", "IllegalMoveError", "BadPositionError", "perft",
+    "Chromosome", "ChromosomeError", "ChromosomeType", "Evaluator",
+    "ALGORITHMS", "SearchResult", "Searcher",
+    "Engine", "GameResult", "play_game", "random_opening",
 ]
