@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Start the Ray head node of a genethello cluster (the manual path).
+# See deploy/README.md. Validates everything before starting anything.
+set -euo pipefail
+
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=common.sh source-path=SCRIPTDIR
+. "$here/common.sh"
+
+usage() {
+    cat <<EOF
+usage: ${0##*/} [--dry-run] [--port PORT] PRIVATE_IP [-- EXTRA_RAY_START_ARGS...]
+
+Starts the Ray head on this machine, bound to PRIVATE_IP (this machine's
+address on the cluster's private network: 10/8, 172.16/12, 192.168/16 or
+127/8), with token authentication (RAY_AUTH_MODE=token) and no dashboard.
+The token must exist first: deploy/ray-token.sh generate.
+
+  --dry-run    print the ray command instead of running it
+  --port PORT  GCS port (default $GENETHELLO_RAY_PORT)
+  -h, --help   this message
+
+Arguments after -- go to \`ray start\` (e.g. --num-cpus=30); they may not
+change the node address or the dashboard. Fixed ports come from the
+GENETHELLO_*_PORT variables in deploy/common.sh.
+EOF
+}
+
+dry_run=0
+ip=""
+port=$GENETHELLO_RAY_PORT
+extra=()
+while (($#)); do
+    case $1 in
+    --dry-run) dry_run=1 ;;
+    --port)
+        (($# >= 2)) || die "--port needs a value"
+        port=$2
+        shift
+        ;;
+    --port=*) port=${1#--port=} ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    --)
+        shift
+        extra=("$@")
+        break
+        ;;
+    -*)
+        usage >&2
+        die "unknown option '$1'"
+        ;;
+    *)
+        [[ -z $ip ]] || {
+            usage >&2
+            die "one PRIVATE_IP only, got '$ip' and '$1'"
+        }
+        ip=$1
+        ;;
+    esac
+    shift
+done
+
+[[ -n $ip ]] || {
+    usage >&2
+    die "missing PRIVATE_IP"
+}
+require_private_ip "node address" "$ip"
+require_port "--port" "$port"
+refuse_unsafe_extra_args "${extra[@]+"${extra[@]}"}"
+
+if ! token_available; then
+    if ((dry_run)); then
+        printf '%s: warning: no Ray auth token yet; run deploy/ray-token.sh generate before starting\n' "${0##*/}" >&2
+    else
+        die "no Ray auth token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token); run deploy/ray-token.sh generate first"
+    fi
+fi
+if ((!dry_run)) && ! command -v "$RAY" >/dev/null 2>&1; then
+    die "'$RAY' not found: activate the environment genethello is installed in (or set RAY=/path/to/ray)"
+fi
+
+export RAY_AUTH_MODE=token
+run_or_print "$dry_run" "$RAY" start --head \
+    --node-ip-address="$ip" \
+    --port="$port" \
+    --include-dashboard=false \
+    --dashboard-host=127.0.0.1 \
+    --ray-client-server-port="$GENETHELLO_RAY_CLIENT_SERVER_PORT" \
+    --node-manager-port="$GENETHELLO_NODE_MANAGER_PORT" \
+    --object-manager-port="$GENETHELLO_OBJECT_MANAGER_PORT" \
+    --runtime-env-agent-port="$GENETHELLO_RUNTIME_ENV_AGENT_PORT" \
+    --dashboard-agent-grpc-port="$GENETHELLO_DASHBOARD_AGENT_GRPC_PORT" \
+    --dashboard-agent-listen-port="$GENETHELLO_DASHBOARD_AGENT_LISTEN_PORT" \
+    --metrics-export-port="$GENETHELLO_METRICS_EXPORT_PORT" \
+    --min-worker-port="$GENETHELLO_MIN_WORKER_PORT" \
+    --max-worker-port="$GENETHELLO_MAX_WORKER_PORT" \
+    --disable-usage-stats \
+    "${extra[@]+"${extra[@]}"}"
+
+if ((!dry_run)); then
+    cat <<EOF
+
+Head started at $ip:$port (token auth on, dashboard off).
+Workers: deploy/start-worker.sh THEIR_PRIVATE_IP $ip:$port
+Run:     RAY_AUTH_MODE=token genethello evolve --config FILE --db /path/on/this/machine/run.db --address auto
+EOF
+fi
