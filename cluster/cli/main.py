@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from genethello.cluster.cli import core_commands, gtp_commands, report_commands, run_commands
+from genethello.cluster.cli import core_commands, gtp_commands, record_commands, report_commands, run_commands
 
-COMMAND_MODULES = [core_commands, gtp_commands, run_commands, report_commands]
+COMMAND_MODULES = [core_commands, gtp_commands, run_commands, report_commands, record_commands]
 
 
 class CommandError(Exception):

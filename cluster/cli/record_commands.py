@@ -1,0 +1,160 @@
+"""Commands on game records: export (database -> files) and replay (file -> terminal)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from genethello.cluster.cli.core_commands import positive_int
+from genethello.cluster.cli.run_commands import add_db_options, open_existing
+from genethello.cluster.coordinator import find_run
+from genethello.cluster.export import EXPORT_FORMATS, export_games
+from genethello.core.records import GameRecord, RecordError, read_record, result_from_score
+from genethello.core.squares import PASS, square_name
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", help="write a run's games as SGF, GGF or move-list files")
+    add_db_options(p)
+    p.add_argument("--generation", type=positive_int, metavar="G", help="only this generation")
+    p.add_argument("--game", type=positive_int, metavar="ID", help="only the game with this database id")
+    p.add_argument("--format", choices=EXPORT_FORMATS, required=True,
+                   help="sgf: one file a game (RUN-gG-pPAIR.sgf); ggf, moves: one file a generation "
+                        "(RUN-gG.ggf, RUN-gG.txt), games in schedule order")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write (created if missing)")
+    p.set_defaults(handler=run_export)
+
+    p = sub.add_parser("replay", help="replay a game record (SGF, GGF or move list) move by move")
+    p.add_argument("file", type=Path, help="game record: .sgf, .ggf or a move list")
+    p.add_argument("--game", type=positive_int, default=1, metavar="N",
+                   help="which game of a file holding several (default: 1)")
+    p.add_argument("--delay", type=non_negative_float, metavar="S",
+                   help="play on by itself, S seconds a move (0: show just the final position); "
+                        "without it, Enter shows the next move and q quits")
+    p.set_defaults(handler=run_replay)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def run_export(args: argparse.Namespace) -> int:
+    db = open_existing(args.db)
+    run = find_run(db, args.run)
+    summary = export_games(db, run, args.out, args.format, args.generation, args.game)
+    for _game_id, why in summary.unreadable:
+        print(f"warning: {why}", file=sys.stderr)
+    print(f"run {run.name}: {summary.message()} in {args.out}")
+    return 0
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def load_game(path: Path, number: int) -> tuple[GameRecord, int]:
+    """Game ``number`` (1-based) of the record file, and how many it holds.
+
+    Raises:
+        ValueError: one line naming the file and where it is wrong.
+    """
+    try:
+        records = read_record(path)
+    except RecordError as exc:
+        raise ValueError(f"{path}: {_one_line(exc)}") from None
+    if number > len(records):
+        raise ValueError(f"{path} holds {len(records)} game{'s' * (len(records) != 1)}, not game {number}")
+    return records[number - 1], len(records)
+
+
+def _header(rec: GameRecord, number: int, count: int, path: Path) -> str:
+    lines = [f"{path}" + (f" (game {number} of {count})" if count > 1 else "")]
+    for label, value in (("Black", rec.black_name), ("White", rec.white_name), ("Event", rec.event),
+                         ("Date", rec.date), ("Place", rec.place), ("Time", rec.time_settings)):
+        if value:
+            lines.append(f"{label}: {value}")
+    for color in ("black", "white"):
+        chrom = getattr(rec, f"{color}_chromosome")
+        if chrom and chrom != getattr(rec, f"{color}_name"):
+            lines.append(f"{color.capitalize()} chromosome: {chrom}")
+    return "\n".join(lines)
+
+
+def _position(board, index: int, total: int, move: int | None, mover: str | None) -> str:
+    black, white = board.disc_count()
+    if move is None:
+        title = f"Start position ({total} moves to replay)"
+    else:
+        played = "passes" if move == PASS else square_name(move)
+        title = f"Move {index}/{total}: {mover} {played}"
+    return f"{title}    discs: black {black}, white {white}\n{board}\n"
+
+
+def _result_line(rec: GameRecord, board) -> str:
+    if board.is_game_over():
+        result = result_from_score(board.final_score())
+        black, white = board.disc_count()
+        line = f"Result: {result} (black {black}, white {white})"
+        if rec.result is not None and rec.result != result:
+            line += f"; the record says {rec.result}"
+        return line
+    recorded = rec.result or rec.properties.get("RE")
+    return "Result: game not finished" + (f" (the record says {recorded})" if recorded else "")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    rec, count = load_game(args.file, args.game)
+    try:
+        board = rec.start_board()
+        moves = rec.normalized().moves
+    except RecordError as exc:
+        raise ValueError(f"{args.file}: {_one_line(exc)}") from None
+    total = len(moves)
+    out = sys.stdout
+    print(_header(rec, args.game, count, args.file), file=out)
+    if args.delay == 0:
+        for sq in moves:
+            board.play(sq)
+        last = moves[-1] if moves else None
+        mover = None
+        if moves:
+            mover = "black" if board.side_to_move == "white" else "white"
+        print(_position(board, total, total, last, mover), file=out)
+        print(_result_line(rec, board), file=out, flush=True)
+        return 0
+
+    interactive = args.delay is None
+    prompt = interactive and sys.stdin.isatty()
+    print(_position(board, 0, total, None, None), file=out, flush=True)
+    for i, sq in enumerate(moves, start=1):
+        if interactive:
+            if prompt:
+                print("[Enter] next move, q quit: ", end="", file=out, flush=True)
+            line = sys.stdin.readline()
+            if not line:                       # end of input
+                print(f"Stopped at move {i - 1}/{total} (end of input)", file=out, flush=True)
+                return 0
+            if line.strip().lower() in ("q", "quit"):
+                print(f"Stopped at move {i - 1}/{total}", file=out, flush=True)
+                return 0
+        else:
+            time.sleep(args.delay)
+        mover = board.side_to_move
+        board.play(sq)
+        print(_position(board, i, total, sq, mover), file=out, flush=True)
+    print(_result_line(rec, board), file=out, flush=True)
+    return 0

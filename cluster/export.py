@@ -1,0 +1,210 @@
+"""Games of a run database as game records (SGF, GGF or plain move lists).
+
+:func:`game_record` turns one stored game into a
+:class:`~genethello.core.records.GameRecord`:
+
+* players' names (PB/PW) and the chromosome fields are the chromosome strings
+  (``TYPE_BIRTH_GENES``);
+* the date is the day the game's generation finished (else the day it
+  started; none if neither is stored), as ``YYYY-MM-DD``;
+* the result comes from the stored score (Black's margin, empties to the
+  winner): ``B+n``, ``W+n`` or ``Draw``;
+* the event is ``RUN generation G``, the place ``genethello``;
+* the time settings are the run's fixed search limits, ``depth N, exact E``
+  (games are played to a fixed depth, not on a clock): SGF writes it as
+  ``OT[...]``, GGF as ``TI[...]``.
+
+:func:`export_games` writes the files. Layout:
+
+* ``sgf``: one file a game, ``RUN-gGEN-pPAIR.sgf`` (many SGF readers take only
+  the first game tree of a file);
+* ``ggf``: one file a generation, ``RUN-gGEN.ggf``, the games one after
+  another in schedule (pair index) order, as GGS archives hold many games (a
+  game starts on a new line; its ``C`` comment holds the chromosome lines, so
+  a game can span two lines);
+* ``moves``: one file a generation, ``RUN-gGEN.txt`` (Edax's extension), one
+  game a line in schedule order. A move list holds the moves only: no
+  players, result or chromosomes (the result follows from replaying).
+
+``RUN`` is the run's name with anything but letters, digits, ``.``, ``_`` and
+``-`` replaced by ``_``. Games whose moves were dropped by the retention
+policy (``storage.keep_moves_generations``) cannot be written: they are
+skipped and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import select
+
+from genethello.cluster.db import Database
+from genethello.cluster.db.models import Game, Generation, Player, Run
+from genethello.core.records import GameRecord, RecordError, read_moves, result_from_score, write_record
+
+__all__ = ["EXPORT_FORMATS", "ExportSummary", "StoredGame", "export_games", "game_record",
+           "select_games", "time_settings", "file_stem"]
+
+EXPORT_FORMATS = ("sgf", "ggf", "moves")
+_EXTENSIONS = {"sgf": ".sgf", "ggf": ".ggf", "moves": ".txt"}
+PLACE = "genethello"
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game row with what a record needs (read inside a session)."""
+
+    id: int
+    generation: int
+    pair_index: int
+    black: str
+    white: str
+    score: int
+    moves: str | None
+    date: str | None
+
+
+@dataclass
+class ExportSummary:
+    """What :func:`export_games` did."""
+
+    files: list[Path] = field(default_factory=list)
+    written: int = 0
+    skipped: list[int] = field(default_factory=list)        # ids: moves dropped by retention
+    unreadable: list[tuple[int, str]] = field(default_factory=list)   # (id, why): moves that do not replay
+
+    def message(self) -> str:
+        parts = [f"wrote {self.written} game{'s' * (self.written != 1)} to {len(self.files)} "
+                 f"file{'s' * (len(self.files) != 1)}"]
+        if self.skipped:
+            parts.append(f"skipped {len(self.skipped)} whose moves were dropped by retention")
+        if self.unreadable:
+            parts.append(f"skipped {len(self.unreadable)} whose stored moves do not replay")
+        return "; ".join(parts)
+
+
+def time_settings(config_json: str) -> str | None:
+    """``'depth N, exact E'`` from a run's stored config (None if absent)."""
+    try:
+        games = json.loads(config_json).get("games", {})
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(games, dict) or "depth" not in games:
+        return None
+    text = f"depth {games['depth']}"
+    if "exact_empties" in games:
+        text += f", exact {games['exact_empties']}"
+    return text
+
+
+def file_stem(run_name: str) -> str:
+    """The run's name made safe for a file name."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", run_name) or "run"
+
+
+def _day(when: datetime | None) -> str | None:
+    return when.strftime("%Y-%m-%d") if when is not None else None
+
+
+def select_games(db: Database, run: Run, generation: int | None = None, game_id: int | None = None) -> list[StoredGame]:
+    """The run's games in (generation, pair index) order, optionally only
+    generation ``generation`` and/or the game with id ``game_id``.
+
+    Raises:
+        ValueError: for a game id or generation the run does not hold.
+    """
+    with db.session() as s:
+        if game_id is not None:
+            row = s.get(Game, game_id)
+            if row is None or row.run_id != run.id:
+                raise ValueError(f"run {run.name} holds no game with id {game_id}")
+            if generation is not None and row.generation != generation:
+                raise ValueError(f"game {game_id} is from generation {row.generation}, not {generation}")
+        if generation is not None and s.get(Generation, (run.id, generation)) is None and not s.scalar(
+                select(Game.id).where(Game.run_id == run.id, Game.generation == generation).limit(1)):
+            raise ValueError(f"run {run.name} has no generation {generation}")
+        query = select(Game).where(Game.run_id == run.id)
+        if generation is not None:
+            query = query.where(Game.generation == generation)
+        if game_id is not None:
+            query = query.where(Game.id == game_id)
+        rows = s.scalars(query.order_by(Game.generation, Game.pair_index)).all()
+        players = {p.id: p.text for p in s.scalars(
+            select(Player).where(Player.id.in_({r.black_id for r in rows} | {r.white_id for r in rows})))}
+        dates = {g.number: _day(g.finished_at or g.started_at) for g in s.scalars(
+            select(Generation).where(Generation.run_id == run.id,
+                                     Generation.number.in_({r.generation for r in rows})))}
+        return [StoredGame(r.id, r.generation, r.pair_index, players[r.black_id], players[r.white_id],
+                           r.score, r.moves, dates.get(r.generation)) for r in rows]
+
+
+def game_record(run: Run, game: StoredGame) -> GameRecord:
+    """The record of a stored game (see the module doc for its fields).
+
+    Raises:
+        ValueError: if the game's moves were dropped by retention.
+        RecordError: if the stored moves do not replay.
+    """
+    if game.moves is None:
+        raise ValueError(f"game {game.id}: its moves were dropped by retention")
+    try:
+        moves = read_moves(game.moves)[0].moves
+    except RecordError as exc:
+        raise RecordError(f"game {game.id} (generation {game.generation}, pair {game.pair_index}): "
+                          f"stored moves do not replay: {exc}") from None
+    return GameRecord(
+        moves=moves,
+        black_name=game.black, white_name=game.white,
+        black_chromosome=game.black, white_chromosome=game.white,
+        date=game.date,
+        result=result_from_score(game.score),
+        time_settings=time_settings(run.config_json),
+        event=f"{run.name} generation {game.generation}",
+        place=PLACE,
+    )
+
+
+def export_games(db: Database, run: Run, out: Path, fmt: str, generation: int | None = None,
+                 game_id: int | None = None) -> ExportSummary:
+    """Write the selected games of ``run`` under folder ``out`` (created if
+    missing) in format ``fmt`` ('sgf', 'ggf' or 'moves'); see the module doc
+    for the file layout. Existing files of the same names are replaced.
+
+    Raises:
+        ValueError: for an unknown format, or a game/generation the run lacks.
+    """
+    if fmt not in EXPORT_FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; known: {', '.join(EXPORT_FORMATS)}")
+    games = select_games(db, run, generation, game_id)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = file_stem(run.name)
+    ext = _EXTENSIONS[fmt]
+    summary = ExportSummary()
+    by_generation: dict[int, list[str]] = {}
+    for game in games:
+        if game.moves is None:
+            summary.skipped.append(game.id)
+            continue
+        try:
+            record = game_record(run, game)
+        except RecordError as exc:
+            summary.unreadable.append((game.id, str(exc)))
+            continue
+        text = write_record(record, fmt)
+        if fmt == "sgf":
+            path = out / f"{stem}-g{game.generation}-p{game.pair_index}{ext}"
+            path.write_text(text, encoding="utf-8")
+            summary.files.append(path)
+        else:
+            by_generation.setdefault(game.generation, []).append(text if text.endswith("\n") else text + "\n")
+        summary.written += 1
+    for gen, texts in by_generation.items():
+        path = out / f"{stem}-g{gen}{ext}"
+        path.write_text("".join(texts), encoding="utf-8")
+        summary.files.append(path)
+    return summary
