@@ -1,0 +1,85 @@
+"""Engine front ends: ``nboard`` (the NBoard GUI's protocol) and
+``metamachine`` (a GTP proxy over an oracle engine)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from genethello.core.nboard.engine import DEFAULT_DEPTH
+    from genethello.core.metamachine.proxy import DEFAULT_TOP
+
+    p = sub.add_parser(
+        "nboard", help="play a chromosome as an engine for the NBoard GUI (NBoard protocol v2)",
+        description="Answer NBoard protocol commands (nboard, set depth, set game, move, hint, go, ping, "
+                    "learn, analyze) on stdin/stdout; diagnostics go to stderr.")
+    p.add_argument("--player", required=True, metavar="CHROM", help="chromosome TYPE_BIRTH_GENES to play")
+    p.add_argument("--depth", type=_positive_int, default=DEFAULT_DEPTH,
+                   help=f"midgame depth until the GUI sends 'set depth' (default {DEFAULT_DEPTH})")
+    p.add_argument("--exact", type=int, default=DEFAULT_EXACT_EMPTIES, metavar="E",
+                   help=f"solve exactly at E or fewer empty squares (default {DEFAULT_EXACT_EMPTIES})")
+    p.add_argument("--tt-bits", type=int, default=20, help="log2 transposition-table buckets (default 20)")
+    p.set_defaults(handler=run_nboard)
+
+    p = sub.add_parser(
+        "metamachine", help="a GTP engine that plays the best of its oracle engine's top moves",
+        description="Start ORACLE COMMAND as a GTP oracle (it must answer top_moves and estimate_score, "
+                    "like 'genethello gtp'), pass every command to it, and answer genmove by trying the "
+                    "oracle's top N moves and playing the one estimate_score likes best.",
+        usage="genethello metamachine [-h] [--debug] [--top N] [--workers N] [--address ADDR] "
+              "-- ORACLE COMMAND...")
+    p.add_argument("--debug", action="store_true", help="write the candidates and their scores to stderr")
+    p.add_argument("--top", type=_positive_int, default=DEFAULT_TOP, metavar="N",
+                   help=f"candidate moves to try per genmove (default {DEFAULT_TOP})")
+    p.add_argument("--workers", type=_count, default=0, metavar="N",
+                   help="extra oracle processes that score candidates in parallel (default 0)")
+    p.add_argument("--address", metavar="ADDR",
+                   help="Ray address: the extra oracles run as Ray actors there (--workers of them, "
+                        "default one per CPU)")
+    p.add_argument("oracle", nargs=argparse.REMAINDER, metavar="ORACLE COMMAND",
+                   help="the oracle's command line, after --")
+    p.set_defaults(handler=run_metamachine)
+
+
+def run_nboard(args: argparse.Namespace) -> int:
+    from genethello.core.chromosome import Chromosome
+    from genethello.core.evaluation import Evaluator
+    from genethello.core.nboard import NBoardEngine
+
+    if args.depth > 60:
+        raise ValueError(f"--depth must be in 1..60, got {args.depth}")
+    if not 0 <= args.tt_bits <= 28:
+        raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
+    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player))
+    engine = NBoardEngine(evaluator, depth=args.depth, exact_empties=args.exact, tt_bits=args.tt_bits)
+    return engine.run(sys.stdin.buffer)
+
+
+def run_metamachine(args: argparse.Namespace) -> int:
+    from genethello.core.metamachine import MetaMachine, OraclePool
+
+    oracle = list(args.oracle)
+    if oracle and oracle[0] == "--":
+        oracle = oracle[1:]
+    if not oracle:
+        raise ValueError("no oracle command: genethello metamachine [options] -- ORACLE COMMAND...")
+    pool = OraclePool(oracle, workers=args.workers, address=args.address, stderr=sys.stderr)
+    return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
