@@ -6,26 +6,13 @@ import argparse
 import time
 from pathlib import Path
 
+from genethello.cluster.cli.arguments import positive_float, positive_int
 from genethello.core import Board, BadPositionError, parse_square, square_name
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.perft import perft
 from genethello.core.search import Searcher
-
-
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -6,14 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from genethello.cluster.cli.arguments import positive_float, positive_int
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
 
 
 def _count(text: str) -> int:
@@ -32,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Answer NBoard protocol commands (nboard, set depth, set game, move, hint, go, ping, "
                     "learn, analyze) on stdin/stdout; diagnostics go to stderr.")
     p.add_argument("--player", required=True, metavar="CHROM", help="chromosome TYPE_BIRTH_GENES to play")
-    p.add_argument("--depth", type=_positive_int, default=DEFAULT_DEPTH,
+    p.add_argument("--depth", type=positive_int, default=DEFAULT_DEPTH,
                    help=f"midgame depth until the GUI sends 'set depth' (default {DEFAULT_DEPTH})")
     p.add_argument("--exact", type=int, default=DEFAULT_EXACT_EMPTIES, metavar="E",
                    help=f"solve exactly at E or fewer empty squares (default {DEFAULT_EXACT_EMPTIES})")
@@ -47,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         usage="genethello metamachine [-h] [--debug] [--top N] [--workers N] [--address ADDR] "
               "-- ORACLE COMMAND...")
     p.add_argument("--debug", action="store_true", help="write the candidates and their scores to stderr")
-    p.add_argument("--top", type=_positive_int, default=DEFAULT_TOP, metavar="N",
+    p.add_argument("--top", type=positive_int, default=DEFAULT_TOP, metavar="N",
                    help=f"candidate moves to try per genmove (default {DEFAULT_TOP})")
     p.add_argument("--workers", type=_count, default=0, metavar="N",
                    help="extra oracle processes that score candidates in parallel (default 0)")

@@ -5,23 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from genethello.cluster.cli.arguments import positive_float, positive_int
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, GtpEngine
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,9 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "boardsize 8 only) on stdin/stdout; diagnostics go to stderr.")
     p.add_argument("--player", required=True, metavar="CHROM", help="chromosome TYPE_BIRTH_GENES to play")
     limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=_positive_int, help="plies per move (capped by the clock when the "
+    limit.add_argument("--depth", type=positive_int, help="plies per move (capped by the clock when the "
                        "controller sets time_settings)")
-    limit.add_argument("--time", type=_positive_float, metavar="S",
+    limit.add_argument("--time", type=positive_float, metavar="S",
                        help="seconds per game on each clock unless the controller sends time_settings")
     p.add_argument("--exact", type=int, default=DEFAULT_EXACT_EMPTIES, metavar="E",
                    help=f"solve exactly at E or fewer empty squares (default {DEFAULT_EXACT_EMPTIES})")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from genethello.cluster.cli.core_commands import positive_float, positive_int
+from genethello.cluster.cli.arguments import positive_float, positive_int
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.coordinator import find_run
 from genethello.cluster.db.models import Generation, Player, YardstickResult
