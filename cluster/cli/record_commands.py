@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from genethello.cluster.cli.core_commands import positive_int
+from genethello.cluster.cli.arguments import positive_int
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.coordinator import find_run
 from genethello.cluster.export import EXPORT_FORMATS, export_games
