@@ -126,7 +126,7 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "games.random_plies": (0, 20),
     "games.tt_bits": (4, 26),
     "rating.start": (0.0, 10_000.0),
-    "rating.k": (0.0, 400.0),
+    "rating.k": (0.001, 400.0),
     "breeding.elites": (0, 100_000),
     "breeding.parent_fraction": (0.0, 1.0),
     "breeding.mutation_rate": (0.0, 1.0),
@@ -220,9 +220,6 @@ def _check_consistency(config: RunConfig) -> None:
     if config.yardstick.games_per_opponent % 2:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
                           "(each opening is played with both colours)")
-    if "p" in ctype.letters:
-        raise ConfigError(f"population.type: {ctype.name} uses the pattern feature, "
-                          "which this version cannot evaluate yet")
 
 
 def load_config(path: str | Path) -> RunConfig:
