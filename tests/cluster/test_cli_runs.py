@@ -1,0 +1,230 @@
+"""The run commands as a user types them: `genethello` subprocesses, each
+with its own Ray and an isolated HOME, on real database files. Each start
+of Ray costs seconds, so the scenarios are few and small."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from genethello.cluster.config import load_config
+from genethello.cluster.coordinator import Coordinator, create_run
+from genethello.cluster.db import Database
+from genethello.cluster.executors import RayExecutor
+from genethello.cluster.progress import Progress
+
+from .conftest import (
+    cli_env,
+    db_snapshot,
+    genethello_argv,
+    kill_session,
+    query,
+    reap_session,
+    run_cli,
+    session_pids,
+    snapshot_diff,
+    write_config,
+)
+
+# Slower games (exact solving from 14 empties, ~20 ms a game) so that a
+# generation of 56 lasts about a second: long enough to interrupt.
+SLOW = dict(name="slow", population__size=8, games__depth=2, games__exact_empties=14,
+            cluster__task_seconds=0.05)
+SLOW_GAMES = 8 * 7
+
+
+def wait_for(predicate, timeout: float, what: str, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"the process ended (rc {proc.returncode}) before {what}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def start_cli(*args: str, home: Path, cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen(genethello_argv(*args), cwd=cwd, env=cli_env(home), text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def finish(proc: subprocess.Popen, timeout: float = 120) -> tuple[str, str]:
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_session(proc)
+        out, err = proc.communicate()
+        raise AssertionError(f"{proc.args} timed out\nstdout:\n{out}\nstderr:\n{err}") from None
+    finally:
+        reap_session(proc.pid)
+
+
+@pytest.fixture
+def home(tmp_path):
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+def games_in(db_path: Path, generation: int) -> int:
+    rows = query(db_path, "SELECT count(*) FROM games WHERE generation = ?", generation)
+    return rows[0][0] if rows else 0
+
+
+# --------------------------------------------------------------------------- #
+
+
+def test_evolve_then_every_report(tmp_path, home):
+    config = write_config(tmp_path, name="tiny", yardstick__every=2, yardstick__games_per_opponent=2,
+                          yardstick__depth=1)
+    db = tmp_path / "tiny.db"
+    r = run_cli("evolve", "--config", str(config), "--db", str(db), "--workers", "2", home=home, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "run tiny: finished at generation 3; best " in r.stdout
+    assert "yardstick at generation 2" in r.stdout + r.stderr
+
+    # The report commands only read: run them side by side.
+    commands = {
+        "runs": ["runs", "--db", str(db)],
+        "status": ["status", "--db", str(db)],
+        "best": ["best", "--db", str(db), "--top", "3"],
+        "json": ["best", "--db", str(db), "--json"],
+        "history": ["history", "--db", str(db), "--run", "tiny"],
+        "plot": ["plot", "--db", str(db), "--out", str(tmp_path / "x.png")],
+    }
+    procs = {k: start_cli(*argv, home=home, cwd=tmp_path) for k, argv in commands.items()}
+    out = {}
+    for key, proc in procs.items():
+        stdout, stderr = finish(proc, 60)
+        assert proc.returncode == 0, (key, stderr)
+        out[key] = stdout
+
+    assert re.search(r"^\s*1 tiny\s+finished\s+3 oe_fmc\s+6 ", out["runs"], re.M), out["runs"]
+    assert "run 1 tiny: finished, generation 3 of 3 (type oe_fmc, seed 11)" in out["status"]
+    assert f"generation 3: rated, 30/30 games" in out["status"]
+    assert "driven by" not in out["status"]  # the lease was released
+
+    best = json.loads(out["json"])
+    players = query(db, "SELECT text, elo, wins, losses, draws FROM chromosomes")
+    assert len(best) == min(10, len(players))
+    assert [p["elo"] for p in best] == sorted((p["elo"] for p in best), reverse=True)
+    assert best[0]["elo"] == max(e for _, e, *_ in players)
+    assert {p["chromosome"]: (p["elo"], p["wins"], p["losses"], p["draws"]) for p in best} == {
+        t: (e, w, l, d) for t, e, w, l, d in players if t in {p["chromosome"] for p in best}}
+    # The yardstick measured the best so far at generations 1 and 2 (every 2, and the first).
+    assert query(db, "SELECT DISTINCT generation FROM yardstick_results ORDER BY 1") == [(1,), (2,)]
+    measured = query(db, "SELECT c.text, c.yardstick FROM chromosomes c JOIN yardstick_results y "
+                         "ON y.player_id = c.id WHERE y.generation = 2")
+    assert measured and all(ys is not None for _, ys in measured)
+    assert f"best so far: {best[0]['chromosome']}" in out["status"]
+
+    table = [ln for ln in out["best"].splitlines() if ln.strip() and ln.split()[0].isdigit()]
+    assert [ln.split()[-1] for ln in table] == [p["chromosome"] for p in best[:3]]
+
+    rows = [ln.split() for ln in out["history"].splitlines()[2:]]
+    assert [(r[0], r[1], r[2]) for r in rows] == [("1", "bred", "30/30"), ("2", "bred", "30/30"),
+                                                  ("3", "rated", "30/30")]
+    assert (tmp_path / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # match: two of the run's chromosomes at depth 2, both colours.
+    a, b = best[0]["chromosome"], best[1]["chromosome"]
+    r = run_cli("match", a, b, "--depth", "2", home=home, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("game ") == 2 and f"A = {a}" in r.stdout and f"B = {b}" in r.stdout
+    score = re.search(r"^A ([\d.]+) - ([\d.]+) B \(2 games", r.stdout, re.M)
+    assert score and float(score[1]) + float(score[2]) == 2
+
+
+def test_killed_evolve_resumes_to_the_same_content(tmp_path, home, ray_cluster):
+    config = write_config(tmp_path, **SLOW)
+    db = tmp_path / "killed.db"
+    proc = start_cli("evolve", "--config", str(config), "--db", str(db), "--quiet", home=home, cwd=tmp_path)
+    try:
+        wait_for(lambda: games_in(db, 2) > 0, 120, "games of generation 2", proc)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        kill_session(proc)  # its Ray (gcs, raylet, workers) with it
+        proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    assert session_pids(proc.pid) == []
+    done = games_in(db, 2)
+    assert 0 < done < SLOW_GAMES, done
+    (status, generation, pid, expires), = query(db, "SELECT status, generation, lease_pid, lease_expires FROM runs")
+    assert (status, generation, pid) == ("running", 2, proc.pid)  # died holding the lease
+    assert expires > time.time() + 5  # still valid: only the dead pid lets resume take it
+    assert query(db, "SELECT status, games_done FROM generations WHERE number = 2") == [("playing", done)]
+
+    # resume takes over the lease of the dead process on this host at once
+    # (its 30 s have not run out: a live holder would be refused).
+    r = run_cli("resume", "--db", str(db), "--quiet", home=home, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "run slow: finished at generation 3" in r.stdout
+
+    # The content of an uninterrupted run (this process's Ray).
+    ref_db = Database.open(tmp_path / "ref.db", create=True)
+    cfg = load_config(config)
+    run_id = create_run(ref_db, cfg)
+    executor = RayExecutor(2, cfg.cluster.task_seconds, cfg.cluster.max_in_flight_per_worker)
+    assert Coordinator(ref_db, run_id, executor, Progress(enabled=False)).run() == "finished"
+    ref_db.dispose()
+    a, b = db_snapshot(db, "slow"), db_snapshot(tmp_path / "ref.db", "slow")
+    assert a == b, snapshot_diff(a, b)
+
+
+def test_stop_from_another_process_then_resume(tmp_path, home):
+    config = write_config(tmp_path, **{**SLOW, "stop__max_generations": 6})
+    db = tmp_path / "stop.db"
+    proc = start_cli("evolve", "--config", str(config), "--db", str(db), "--quiet", home=home, cwd=tmp_path)
+    try:
+        wait_for(lambda: games_in(db, 1) > 0, 120, "games of generation 1", proc)
+        r = run_cli("stop", "--db", str(db), home=home, cwd=tmp_path)
+        assert r.returncode == 0 and "asked run slow to stop" in r.stdout, (r.stdout, r.stderr)
+        out, err = finish(proc, 120)
+    finally:
+        if proc.poll() is None:
+            kill_session(proc)
+    assert proc.returncode == 0, err
+    stopped = re.search(r"run slow: stopped at generation (\d+)", out)
+    assert stopped, out
+    assert query(db, "SELECT status, generation, lease_owner FROM runs") == [("stopped", int(stopped[1]), None)]
+    assert int(stopped[1]) < 6
+
+    r = run_cli("resume", "--db", str(db), "--quiet", home=home, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "run slow: finished at generation 6" in r.stdout
+    assert not list(tmp_path.glob("stop.db.stop-*"))  # the old request was cleared at the start
+    assert query(db, "SELECT count(*), sum(games_done), sum(games_total) FROM generations") == [
+        (6, 6 * SLOW_GAMES, 6 * SLOW_GAMES)]
+    assert query(db, "SELECT count(DISTINCT generation || '/' || pair_index) FROM games") == [(6 * SLOW_GAMES,)]
+
+
+def test_locked_database_is_one_clear_line(tmp_path, home):
+    db = tmp_path / "locked.db"
+    Database.open(db, create=True).dispose()
+    config = write_config(tmp_path)
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        procs = [start_cli(*argv, home=home, cwd=tmp_path) for argv in (
+            ["evolve", "--config", str(config), "--db", str(db)],
+            ["status", "--db", str(db)])]
+        results = [(p, *finish(p, 60)) for p in procs]
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    for proc, out, err in results:
+        command = proc.args[3]
+        assert proc.returncode == 2, (command, out, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        assert lines[0].startswith(f"genethello {command}: error: database ") and "is locked" in lines[0]
+    assert not (home / ".ray").exists()  # refused before Ray started
+    assert query(db, "SELECT count(*) FROM runs") == [(0,)]  # nothing written
