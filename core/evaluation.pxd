@@ -6,6 +6,7 @@ from libc.stdint cimport uint64_t, int16_t
 from genethello.core.bitboard cimport (
     popcount, legal_moves, CORNERS, NOT_FILE_A, NOT_FILE_H,
 )
+from genethello.core.patterns cimport pattern_score, pattern_stage, PATTERN_SHIFT
 
 cdef enum:
     F_FLIPS = 0
@@ -29,7 +30,7 @@ cdef struct EvalWeights:
     int weight[N_PHASES][N_FEATURES]   # per phase, in FEATURES order "fdmxcpr"
     int phase_of_move[61]              # move number 0..60 -> phase 0..2
     bint use_pattern                   # any pattern weight non-zero
-    const int16_t* pattern_table       # pattern values (the pattern issue); NULL = 0
+    const int16_t* pattern_table       # the shared pattern table (patterns.pxd); NULL = 0
 
 
 cdef inline uint64_t _grow8(uint64_t r) noexcept nogil:
@@ -68,7 +69,8 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
     next (the mover's opponent). Positive is good for the mover."""
     cdef uint64_t occupied = mover | other
     cdef uint64_t empty, xs
-    cdef const int* k = w.weight[w.phase_of_move[popcount(occupied) - 4]]
+    cdef int move_number = popcount(occupied) - 4
+    cdef const int* k = w.weight[w.phase_of_move[move_number]]
     # Features with a zero weight in this phase are skipped: most chromosome
     # types use three or four of the seven, and popcounts dominate the cost.
     cdef int score = k[F_FLIPS] * flipped
@@ -83,6 +85,10 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
         score -= k[F_XSQUARES] * (popcount(mover & xs) - popcount(other & xs))
     if k[F_PARITY]:
         score += k[F_PARITY] * parity_feature(~occupied)
+    if k[F_PATTERN] and w.pattern_table != NULL:
+        # the predicted final disc difference for the mover, in discs
+        score += k[F_PATTERN] * (pattern_score(w.pattern_table, mover, other,
+                                               pattern_stage(move_number)) >> PATTERN_SHIFT)
     if score > EVAL_LIMIT:
         return EVAL_LIMIT
     if score < -EVAL_LIMIT:
@@ -95,3 +101,5 @@ cdef class Evaluator:
     cdef readonly object chromosome   # the Chromosome it was built from, or None
     cdef readonly tuple phase_bounds  # (o, e)
     cdef readonly tuple weights       # 3 tuples of 7 ints, "fdmxcpr" order
+    cdef readonly object pattern_array  # the shared pattern table (numpy int16) when used, else None
+    cdef readonly str pattern_version   # its version ('patterns-v1+SHA12'), '' when unused

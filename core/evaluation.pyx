@@ -6,9 +6,14 @@ score = wf*Flips + wd*Discs - wm*Mobility + wc*Corners - wx*XSquares
 with one weight set per game phase (opening, midgame, endgame, split at move
 numbers o and e). Features are GeneThello's, measured right after a move from
 the mover's point of view; the search negates as negamax requires.
+
+Pattern is the sum of the learned edge and corner values (patterns.pxd,
+pattern_learning.py): the predicted final disc difference for the mover, in
+discs (table units of 1/32 disc, >> 5). The table is loaded once per
+process and shared by every evaluator that weighs it.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int16_t
 from genethello.core.bitboard cimport popcount, legal_moves, flips, square_bit, CORNERS
 from genethello.core.board cimport Board
 
@@ -50,6 +55,20 @@ cdef class Evaluator:
             self.w.phase_of_move[m] = 0 if m <= o else (1 if m <= e else 2)
         self.w.use_pattern = any(r[F_PATTERN] for r in rows)
         self.w.pattern_table = NULL
+        self.pattern_array = None
+        self.pattern_version = ""
+        if self.w.use_pattern:
+            self._attach_patterns()
+
+    def _attach_patterns(self):
+        """Point the weights at the process-wide pattern table (loaded on
+        first use, never copied)."""
+        from genethello.core.pattern_learning import shared_table
+        table = shared_table()
+        cdef const int16_t[:, ::1] view = table.array
+        self.pattern_array = table.array
+        self.pattern_version = table.version
+        self.w.pattern_table = &view[0, 0]
 
     @classmethod
     def from_chromosome(cls, chromosome):
@@ -86,9 +105,21 @@ cdef class Evaluator:
             "mobility": popcount(legal_moves(other, mover)),
             "xsquares": popcount(mover & xs) - popcount(other & xs),
             "corners": popcount(mover & CORNERS) - popcount(other & CORNERS),
-            "pattern": 0,
+            "pattern": self._pattern_value(mover, other),
             "parity": parity_feature(empty),
         }
+
+    def _pattern_value(self, uint64_t mover, uint64_t other) -> int:
+        """The pattern feature (discs) with the shared table, also
+        for an evaluator that does not weigh it."""
+        cdef const int16_t[:, ::1] view
+        if self.pattern_array is not None:
+            view = self.pattern_array
+        else:
+            from genethello.core.pattern_learning import shared_table
+            view = shared_table().array
+        return pattern_score(&view[0, 0], mover, other,
+                             pattern_stage(popcount(mover | other) - 4)) >> PATTERN_SHIFT
 
     def evaluate_move(self, Board board, move) -> int:
         """The evaluation of playing ``move`` on ``board`` for the mover."""

@@ -12,10 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from genethello.cluster.cli import (
-    core_commands, engine_commands, gtp_commands, record_commands, report_commands, run_commands,
+    core_commands, engine_commands, gtp_commands, pattern_commands, record_commands, report_commands,
+    run_commands,
 )
 
-COMMAND_MODULES = [core_commands, gtp_commands, engine_commands, run_commands, report_commands, record_commands]
+COMMAND_MODULES = [core_commands, gtp_commands, engine_commands, run_commands, report_commands, record_commands,
+                   pattern_commands]
 
 
 class CommandError(Exception):

@@ -4,7 +4,8 @@ score per game phase, and the constructor's validation.
 Features are measured right after a move, from the mover's point of view:
 flips, discs (mover - other), mobility (the other side's legal moves),
 xsquares (mover - other, counting only X-squares whose corner is empty),
-corners (mover - other), pattern (always 0 for now) and parity (even minus
+corners (mover - other), pattern (the shared learned table's value, checked
+against patterns.scores, whose indices tests/core/test_patterns.py checks) and parity (even minus
 odd 8-connected empty regions).
 """
 
@@ -16,6 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from genethello.core.pattern_learning import shared_table
+from genethello.core.patterns import scores
 from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
@@ -43,19 +46,28 @@ HAND_CHECKED = {
     # P1 after f5: black b2 d5 e4 e5 f5 (5), white d4 b7 a8 (3); white may
     # answer d6, f4, f6; exposed X-squares b2 (black) only; white owns a8;
     # 56 empties in one region.
-    "p1": (P1, "f5", dict(flips=1, discs=2, mobility=3, xsquares=1, corners=-1, pattern=0, parity=1), 4),
+    "p1": (P1, "f5", dict(flips=1, discs=2, mobility=3, xsquares=1, corners=-1, parity=1), 4),
     # P2 after f5: 4 discs each; exposed g2 is white's.
-    "p2": (P2, "f5", dict(flips=1, discs=0, mobility=3, xsquares=-1, corners=-1, pattern=0, parity=1), 4),
+    "p2": (P2, "f5", dict(flips=1, discs=0, mobility=3, xsquares=-1, corners=-1, parity=1), 4),
     # P3 after a1: black a1 b1 c1 e4 d5 (5), white b2 d4 e5 g7 (4); white has
     # e3, f4, c5, d6; 55 empties in one region.
-    "p3": (P3, "a1", dict(flips=1, discs=1, mobility=4, xsquares=-1, corners=1, pattern=0, parity=-1), 5),
+    "p3": (P3, "a1", dict(flips=1, discs=1, mobility=4, xsquares=-1, corners=1, parity=-1), 5),
     # P4 after d1: black 54, white a2 only, whose one move is d5 (over c4, b3);
     # black owns a8 and the exposed b2 and g2.
-    "p4": (P4, "d1", dict(flips=1, discs=53, mobility=1, xsquares=2, corners=1, pattern=0, parity=2), 51),
+    "p4": (P4, "d1", dict(flips=1, discs=53, mobility=1, xsquares=2, corners=1, parity=2), 51),
     # P5 after d4: black 17, white none (so no moves); black b2 exposed;
     # 47 empties in one region.
-    "p5": (P5, "d4", dict(flips=8, discs=17, mobility=0, xsquares=1, corners=0, pattern=0, parity=-1), 13),
+    "p5": (P5, "d4", dict(flips=8, discs=17, mobility=0, xsquares=1, corners=0, parity=-1), 13),
 }
+
+
+def pattern_value(board: Board, move: int) -> int:
+    """The pattern feature of playing ``move``: the shared table's score for
+    the mover, in whole discs (table units of 1/32 disc)."""
+    after = board.copy()
+    after.play(move)
+    mover, other = after.opponent, after.player
+    return int(scores(shared_table().array, [mover], [other], [after.move_number])[0]) >> 5
 
 
 def swap_colours(obf: str) -> str:
@@ -90,7 +102,7 @@ def test_hand_checked_features(name, colours):
     sq = parse_square(move)
     assert board.is_legal(sq)
     features = Evaluator().features(board, sq)
-    assert features == expected
+    assert features == {**expected, "pattern": pattern_value(board, sq)}
     assert tuple(features) == FEATURE_ORDER
     after = board.copy()
     after.play(sq)
@@ -142,8 +154,10 @@ def test_hand_computed_score():
     # 2*1 + 3*2 - 5*3 + 11*(-1) - 7*1 + 17*1 + 13*0 = -8
     weights = (2, 3, 5, 7, 11, 13, 17)        # wf wd wm wx wc wp wr
     assert Evaluator((60, 60), [weights] * 3).evaluate_move(board, f5) == -8
-    # P4 d1: f=1 d=53 m=1 x=2 c=1 r=2 -> 1 + 53 - 1 + 1 - 2 + 2 = 54
-    assert Evaluator((60, 60), [(1,) * 7] * 3).evaluate_move(Board.from_obf(P4), parse_square("d1")) == 54
+    # P4 d1: f=1 d=53 m=1 x=2 c=1 r=2 -> 1 + 53 - 1 + 1 - 2 + 2 = 54, plus the pattern
+    p4 = Board.from_obf(P4)
+    d1 = parse_square("d1")
+    assert Evaluator((60, 60), [(1,) * 7] * 3).evaluate_move(p4, d1) == 54 + pattern_value(p4, d1)
 
 
 @pytest.mark.parametrize("letter, weight, expected", [
@@ -263,7 +277,7 @@ def reference_features(board: Board, move: int) -> dict:
         "mobility": len(after.legal_moves()),
         "xsquares": sum(mover >> x & 1 for x in exposed) - sum(other >> x & 1 for x in exposed),
         "corners": sum(mover >> c & 1 for c in corners_x) - sum(other >> c & 1 for c in corners_x),
-        "pattern": 0,
+        "pattern": pattern_value(board, move),
         "parity": balance,
     }
 

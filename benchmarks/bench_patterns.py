@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Benchmark the pattern feature: search speed with it on and off, and how
+well the sign of the pattern score predicts the winner of held-out games.
+
+Speed: ``Searcher.search(board, depth=D)`` (default 8, negascout-soft, fresh
+table per position) on 20 seeded random openings of 20..30 plies, with the
+same chromosome twice: fdmxcp with the pattern weight on, and with it 0.
+The figure is nodes per second; the target is a ratio (off / on) of at most
+2 (the script exits 1 above it). A second line compares the pattern-only
+player with a discs-only one.
+
+Prediction: ``pattern_learning.sign_accuracy`` on the validation slice
+(every 10th line) of the WTHOR games file: for the positions at moves 20,
+30 and 40 of every decisive game, the share whose winner the sign of each
+predictor (pattern score, disc count, mobility difference, classic square
+weights) names, from the point of view of the player who just moved. The
+targets: at least 80% at move 40, and better than mobility at 20 and 30
+(the script exits 1 when one is missed).
+
+Play: the pattern-only player (p_0_1) against a discs-only (d_0_1) and a
+mobility-only (m_0_1) player at equal depth (default 3), each seeded random
+4-ply opening (seeds 0..K-1) played with both colours; the target is a score
+of at least 65% against each (the script exits 1 below it).
+
+Usage: python benchmarks/bench_patterns.py [--depth D] [--positions N] [--games FILE]
+           [--no-prediction] [--match-depth D] [--openings K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from genethello.core import Board
+from genethello.core import pattern_learning as pl
+from genethello.core.chromosome import Chromosome
+from genethello.core.evaluation import Evaluator
+from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.search import Searcher
+
+PAIRS = (
+    ("fdmxcp_0_2:1:8:6:10:4", "fdmxcp_0_2:1:8:6:10:0"),   # the same player, pattern on / off
+    ("p_0_1", "d_0_1"),                                     # pattern only / discs only
+)
+REPO = Path(__file__).resolve().parents[1]
+
+
+def default_games() -> Path:
+    env = os.environ.get("GENETHELLO_SHARED_DATA")
+    roots = [Path(env)] if env else [REPO / "shared" / "data", REPO.parent / "shared" / "data"]
+    for root in roots:
+        path = root / "games" / "wthor_human_games.txt.gz"
+        if path.exists():
+            return path
+    raise SystemExit("error: wthor_human_games.txt.gz not found under shared/data; pass --games")
+
+
+def nodes_per_second(chromosome: str, boards: list, depth: int, tt_bits: int) -> tuple[float, int, float]:
+    evaluator = Evaluator.from_chromosome(Chromosome.parse(chromosome))
+    nodes, seconds = 0, 0.0
+    for board in boards:
+        r = Searcher(evaluator, tt_bits=tt_bits).search(board, depth=depth)
+        nodes += r.nodes
+        seconds += r.seconds
+    return nodes / seconds, nodes, seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--depth", type=int, default=8, help="search depth (default 8)")
+    parser.add_argument("--positions", type=int, default=20, help="how many positions (default 20)")
+    parser.add_argument("--tt-bits", type=int, default=18, help="log2 table buckets (default 18)")
+    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs per player (default 3)")
+    parser.add_argument("--games", type=Path, help="games file (default: shared/data/games/wthor_human_games.txt.gz)")
+    parser.add_argument("--no-prediction", action="store_true", help="skip the prediction table")
+    parser.add_argument("--match-depth", type=int, default=3, help="depth of the matches (default 3)")
+    parser.add_argument("--openings", type=int, default=60,
+                        help="random openings per match, each played with both colours (default 60)")
+    args = parser.parse_args(argv)
+
+    boards = [Board.from_moves(random_opening(20 + s % 11, s)) for s in range(args.positions)]
+    print(f"pattern table {pl.shared_table().version}; depth {args.depth}, {len(boards)} positions")
+    print(f"{'chromosome':<24} {'nodes':>10} {'seconds':>8} {'nodes/s':>10}")
+    worst = 0.0
+    for on, off in PAIRS:
+        rates = {}
+        for chromosome in (on, off):
+            best = max((nodes_per_second(chromosome, boards, args.depth, args.tt_bits)
+                        for _ in range(args.repeat)), key=lambda r: r[0])
+            rates[chromosome] = best[0]
+            print(f"{chromosome:<24} {best[1]:>10} {best[2]:>8.3f} {best[0]:>10.3e}")
+        ratio = rates[off] / rates[on]
+        print(f"  speed ratio {off} / {on}: {ratio:.2f}x")
+        if on.startswith("fdmxcp"):
+            worst = ratio
+    failed = worst > 2.0
+    if failed:
+        print(f"FAIL: the search with the pattern feature is {worst:.2f}x slower (limit 2x)")
+
+    if not args.no_prediction:
+        path = args.games or default_games()
+        validation = pl.read_games(path).slice("validation")
+        print(f"\nsign of each predictor vs the winner, validation slice ({validation.games} games, "
+              f"every {pl.HOLDOUT}th line of {path.name})")
+        print(f"{'move':>4} {'positions':>9} {'pattern':>8} {'discs':>8} {'mobility':>8} {'squares':>8}")
+        rows = pl.sign_accuracy(validation, pl.shared_table().array)
+        for row in rows:
+            print(f"{row['move']:>4} {row['positions']:>9} "
+                  + " ".join(f"{100 * row[name]:7.1f}%" for name in pl.PREDICTORS))
+        by_move = {row["move"]: row for row in rows}
+        if by_move[40]["pattern"] < 0.80:
+            failed = True
+            print(f"FAIL: target >= 80% at move 40 not met ({100 * by_move[40]['pattern']:.1f}%)")
+        for move in (20, 30):
+            if by_move[move]["pattern"] <= by_move[move]["mobility"]:
+                failed = True
+                print(f"FAIL: the pattern score does not beat mobility at move {move}")
+
+    print(f"\nmatches at depth {args.match_depth}, {args.openings} seeded 4-ply openings x both colours")
+    player = Engine(Chromosome.parse("p_0_1"), depth=args.match_depth)
+    for text in ("d_0_1", "m_0_1"):
+        other = Engine(Chromosome.parse(text), depth=args.match_depth)
+        points, wins, losses, draws = 0.0, 0, 0, 0
+        for seed in range(args.openings):
+            opening = random_opening(4, seed)
+            for p_black in (True, False):
+                r = play_game(player, other, opening) if p_black else play_game(other, player, opening)
+                result = r.black_points if p_black else 1.0 - r.black_points
+                points += result
+                wins += result == 1.0
+                losses += result == 0.0
+                draws += result == 0.5
+        games = 2 * args.openings
+        print(f"  p_0_1 vs {text}: {points:g}/{games} = {100 * points / games:.1f}% "
+              f"(won {wins}, lost {losses}, drawn {draws})")
+        if points < 0.65 * games:
+            failed = True
+            print(f"FAIL: the pattern player scores under 65% against {text}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""Commands about the pattern feature: patterns learn | evaluate | show."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from genethello.core import pattern_learning as pl
+from genethello.core import patterns as pt
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("patterns", help="learn, check and show the edge/corner pattern tables")
+    psub = p.add_subparsers(dest="patterns_command", metavar="ACTION")
+    psub.required = True
+
+    q = psub.add_parser("learn", help="fit the pattern tables on a games file (training slice)")
+    q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
+    q.add_argument("--out", type=Path, default=pl.DEFAULT_TABLE_PATH,
+                   help="table file to write (default: the shipped data/patterns-v1.bin)")
+    q.add_argument("--holdout", type=_non_negative_int, default=pl.HOLDOUT, metavar="K",
+                   help=f"never train on lines whose number is a multiple of K (default {pl.HOLDOUT}; 0: use all)")
+    q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
+    q.add_argument("--limit", type=_non_negative_int, help="read only the first N lines")
+    q.add_argument("--ridge", type=float, default=pl.RIDGE, help=f"shrinkage toward 0 (default {pl.RIDGE})")
+    q.add_argument("--min-count", type=_non_negative_int, default=pl.MIN_COUNT,
+                   help=f"leave configurations seen fewer times at 0 (default {pl.MIN_COUNT})")
+    q.add_argument("--iterations", type=_non_negative_int, default=pl.ITERATIONS,
+                   help=f"conjugate-gradient steps per stage (default {pl.ITERATIONS})")
+    q.set_defaults(handler=run_learn)
+
+    q = psub.add_parser("evaluate", help="how often the sign of the pattern score predicts the winner")
+    q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
+    q.add_argument("--table", type=Path, help="table file (default: the shipped one)")
+    q.add_argument("--slice", choices=("validation", "training", "all"), default="all",
+                   help="which games of the file: the held-out ones, the others, or all (default all)")
+    q.add_argument("--holdout", type=_non_negative_int, default=pl.HOLDOUT, metavar="K",
+                   help=f"the validation games are the lines numbered K, 2K, ... (default {pl.HOLDOUT})")
+    q.add_argument("--moves", default="20,30,40", help="move numbers to test (default 20,30,40)")
+    q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
+    q.add_argument("--limit", type=_non_negative_int, help="read only the first N lines")
+    q.set_defaults(handler=run_evaluate)
+
+    q = psub.add_parser("show", help="print the best and worst edge configurations of a stage")
+    q.add_argument("--stage", type=int, required=True, help=f"stage 0..{pt.N_STAGES_ - 1}")
+    q.add_argument("--table", type=Path, help="table file (default: the shipped one)")
+    q.add_argument("--count", type=int, default=10, help="how many of each (default 10)")
+    q.set_defaults(handler=run_show)
+
+
+def _table(path: Path | None) -> pl.PatternTable:
+    return pl.shared_table() if path is None else pl.load_table(path)
+
+
+def _report_skipped(games: pl.GameSet) -> None:
+    if games.skipped:
+        print(f"skipped {games.skipped} bad line(s); first: {games.first_error}")
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    games = pl.read_games(args.games, skip_bad=args.skip_bad, limit=args.limit)
+    _report_skipped(games)
+    train = games.slice("training", args.holdout)
+    if train.games == 0:
+        raise ValueError(f"{args.games}: no games to learn from")
+    print(f"{games.games} games read, training on {train.games} ({train.movers.size} positions), "
+          f"holding out every {args.holdout}th line" if args.holdout else
+          f"{games.games} games read, training on all of them ({train.movers.size} positions)", flush=True)
+
+    def progress(stage: int, fitted: int, rmse: float) -> None:
+        first, last = pt.stage_moves(stage)
+        print(f"  stage {stage:>2} (moves {first:>2}-{last:>2}): {fitted:>6} configurations, "
+              f"rmse {rmse:5.2f} discs", flush=True)
+
+    table, report = pl.learn(train, ridge=args.ridge, min_count=args.min_count,
+                             iterations=args.iterations, progress=progress)
+    training = {
+        "games_file": games.name, "games_sha256": games.sha256, "lines_read": games.games + games.skipped,
+        "skipped": games.skipped, "holdout": args.holdout, "trained_games": train.games,
+        "positions": int(train.movers.size), "target": "final disc difference for the mover",
+        "fit": "ridge least squares, preconditioned CG", "ridge": args.ridge, "min_count": args.min_count,
+        "iterations": args.iterations, "overlap": pl.OVERLAP, "limit": args.limit,
+    }
+    version = pl.write_table(args.out, table, training)
+    print(f"wrote {args.out.name} ({args.out.stat().st_size} bytes), version {version}, "
+          f"in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    try:
+        moves = [int(x) for x in args.moves.split(",")]
+    except ValueError:
+        raise ValueError(f"--moves must be comma-separated move numbers, got {args.moves!r}") from None
+    if any(not 1 <= m <= 60 for m in moves):
+        raise ValueError(f"--moves must be in 1..60, got {args.moves!r}")
+    table = _table(args.table)
+    games = pl.read_games(args.games, skip_bad=args.skip_bad, limit=args.limit)
+    _report_skipped(games)
+    chosen = games.slice(args.slice, args.holdout)
+    print(f"table {table.version}; {chosen.games} games ({args.slice} slice of {games.name}); "
+          "share of decisive games whose winner the sign predicts (for the player who just moved)")
+    print(f"{'move':>4} {'positions':>9} {'pattern':>8} {'discs':>8} {'mobility':>8} {'squares':>8}")
+    for row in pl.sign_accuracy(chosen, table.array, moves):
+        print(f"{row['move']:>4} {row['positions']:>9} " +
+              " ".join(f"{100 * row[name]:7.1f}%" for name in pl.PREDICTORS))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    if not 0 <= args.stage < pt.N_STAGES_:
+        raise ValueError(f"--stage must be in 0..{pt.N_STAGES_ - 1}, got {args.stage}")
+    if args.count < 1:
+        raise ValueError(f"--count must be positive, got {args.count}")
+    table = _table(args.table)
+    first, last = pt.stage_moves(args.stage)
+    best, worst = pl.edge_extremes(table.array, args.stage, args.count)
+    print(f"table {table.version}, stage {args.stage} (moves {first}-{last}): edge a1..h1 with X-squares b2, g2;")
+    print("X = the player who just moved, O = the other, - = empty; value in discs of final margin for X")
+    for title, rows in (("best", best), ("worst", worst)):
+        print(f"{title}:")
+        for value, edge, b2, g2 in rows:
+            print(f"  {edge}  b2={b2} g2={g2}  {value:+7.2f}")
+    print("landmarks (the rest of the board empty): edge table, all tables (corners and 2x5 included)")
+    for edge, b2, g2, meaning, edge_value, total in pl.landmark_values(table.array, args.stage):
+        print(f"  {edge}  b2={b2} g2={g2}  {edge_value:+7.2f} {total:+7.2f}  {meaning}")
+    return 0
+

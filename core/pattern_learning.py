@@ -1,0 +1,533 @@
+"""Learning the pattern tables from game records, and the shipped table file.
+
+What is fitted: for every stage (``patterns.stage_moves``), one value per
+configuration of each pattern shape, such that the sum of the 16 instances'
+values in a position predicts the game's final disc difference (empties to
+the winner) for the player who just moved — the point of view of every
+evaluation feature. All shapes of a stage are fitted jointly, by ridge-
+regularised least squares:
+
+    minimise  sum_positions (sum_k w[idx_k] - margin)^2 + RIDGE * sum_j w_j^2
+
+Why least squares on the disc difference rather than logistic regression on
+the win: the fitted values are then in discs, the unit of the disc feature,
+so the pattern feature combines with the other weights on a known scale; the
+margin carries more information per game than win/loss (a 40-24 win and a
+33-31 win are different positions), and the normal equations are a linear
+system that a fixed number of conjugate-gradient steps solves exactly
+reproducibly. Winner prediction by sign is measured, not assumed
+(``sign_accuracy``).
+
+Shrinkage: the ridge term acts like RIDGE pseudo-positions that say 0 for
+every configuration, so a configuration seen a handful of times stays near 0
+while one seen thousands of times keeps its fitted value; configurations
+seen fewer than MIN_COUNT times are not fitted at all (value 0). Each stage
+also learns from the OVERLAP moves on either side of it, which smooths the
+tables from one stage to the next.
+
+Determinism: everything is numpy float64 in one thread: sparse products by
+gather / ``np.bincount`` (sequential sums), dot products by numpy's pairwise
+sum (not BLAS), a fixed number of preconditioned CG iterations, then
+rounding to int16 (units of 1/TABLE_SCALE disc). The same games give the
+same bytes on the same machine.
+
+Validation: game records whose line number (1-based) is a multiple of
+HOLDOUT (every 10th game) are never trained on; ``sign_accuracy`` on them
+is the honest measure.
+
+The table file (``data/patterns-v1.bin``): the magic ``GTPATTN\\n``, a
+little-endian uint32 header length, a JSON header (sorted keys: format,
+version, the stage geometry, the shapes, scale, sha256 of the raw table,
+how it was trained), then the zlib-compressed int16 little-endian table of
+shape (N_STAGES, STAGE_SIZE). ``shared_table()`` loads it once per process
+into a read-only array that every Evaluator uses by reference.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import struct
+import threading
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from genethello.core import patterns as pt
+from genethello.core.squares import square_name
+
+MAGIC = b"GTPATTN\n"
+FORMAT = 1
+VERSION = "patterns-v1"
+DEFAULT_TABLE_PATH = Path(__file__).resolve().parent / "data" / "patterns-v1.bin"
+
+HOLDOUT = 10          # every HOLDOUT-th line is validation, never trained on
+RIDGE = 4.0           # pseudo-positions pulling each value toward 0
+MIN_COUNT = 2         # configurations seen fewer times in a stage's data stay 0
+ITERATIONS = 60       # preconditioned CG steps per stage
+OVERLAP = 2           # a stage also learns from this many moves on each side
+
+_SQUARE_TEXT = "abcdefgh"
+
+
+class PatternFileError(ValueError):
+    """A pattern table file that is missing, damaged or does not match this build."""
+
+
+class GameFileError(ValueError):
+    """A games file line that is not a legal, finished game."""
+
+
+# ------------------------------------------------------------------ games
+@dataclass
+class GameSet:
+    """Positions of the good games of a file, after every move.
+
+    Attributes:
+        movers, others: discs of the player who just moved / the other one.
+        move_numbers: discs on the board - 4.
+        targets: final disc difference for the mover (empties to the winner).
+        lines: for each position, the 1-based line number of its game.
+        games: how many good games; skipped: bad lines skipped (--skip-bad);
+        first_error: the message of the first skipped line, or None.
+        sha256: of the file's (uncompressed) bytes.
+    """
+    movers: np.ndarray
+    others: np.ndarray
+    move_numbers: np.ndarray
+    targets: np.ndarray
+    lines: np.ndarray
+    games: int
+    skipped: int = 0
+    first_error: str | None = None
+    sha256: str = ""
+    name: str = ""
+
+    def select(self, mask: np.ndarray) -> "GameSet":
+        """The positions where ``mask`` is true (a view for a slice of games)."""
+        games = int(np.unique(self.lines[mask]).size)
+        return GameSet(self.movers[mask], self.others[mask], self.move_numbers[mask], self.targets[mask],
+                       self.lines[mask], games, self.skipped, self.first_error, self.sha256, self.name)
+
+    def slice(self, which: str, holdout: int = HOLDOUT) -> "GameSet":
+        """'training' (line % holdout != 0), 'validation' (line % holdout == 0) or 'all'."""
+        if which == "all" or (holdout == 0 and which == "training"):
+            return self
+        if holdout < 1:
+            raise ValueError(f"no {which} slice without a holdout (holdout={holdout})")
+        held = (self.lines % holdout) == 0
+        if which == "validation":
+            return self.select(held)
+        if which == "training":
+            return self.select(~held)
+        raise ValueError(f"slice must be 'training', 'validation' or 'all', not {which!r}")
+
+
+def _parse_line(text: str, number: int) -> list[int]:
+    """Squares of one strict move-list line ('f5d6c3...').
+
+    Raises:
+        GameFileError: naming the line, the move number and the bad text.
+    """
+    if not text:
+        raise GameFileError(f"line {number}: empty line (expected a move list like f5d6c3...)")
+    raw = text.encode("ascii", "replace")
+    codes = np.frombuffer(raw, dtype=np.uint8)
+    cols, rows = codes[0::2], codes[1::2]
+    if (len(raw) % 2 or ((cols < 97) | (cols > 104)).any() or ((rows < 49) | (rows > 56)).any()):
+        for i in range(0, len(text), 2):
+            pair = text[i:i + 2]
+            if len(pair) < 2 or pair[0] not in _SQUARE_TEXT or pair[1] not in "12345678":
+                raise GameFileError(f"line {number}: move {i // 2 + 1} {pair!r} is not a square a1..h8 "
+                                    "(bad character)")
+    return ((rows.astype(np.int64) - 49) * 8 + (cols.astype(np.int64) - 97)).tolist()
+
+
+def _open_text(path: Path) -> bytes:
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data
+
+
+def read_games(path: str | Path, skip_bad: bool = False, limit: int | None = None) -> GameSet:
+    """Replay every game of a move-list file (one game per line, gzip or
+    plain) and collect the positions after each move.
+
+    Args:
+        skip_bad: skip (and count) lines that are not a legal finished game
+            instead of failing on the first one.
+        limit: read only the first ``limit`` lines.
+    Raises:
+        GameFileError: for the first bad line (unless skip_bad), naming the
+            line number and the move.
+        OSError: if the file cannot be read.
+    """
+    path = Path(path)
+    data = _open_text(path)
+    digest = hashlib.sha256(data).hexdigest()
+    text_lines = data.decode("latin-1").split("\n")
+    if text_lines and text_lines[-1] == "":
+        text_lines.pop()
+    if limit is not None:
+        text_lines = text_lines[:limit]
+    games: list[list[int]] = []
+    numbers: list[int] = []
+    skipped = 0
+    first_error = None
+
+    def bad(message: str) -> None:
+        nonlocal skipped, first_error
+        if not skip_bad:
+            raise GameFileError(message + " (use --skip-bad to skip such lines)")
+        skipped += 1
+        if first_error is None:
+            first_error = message
+
+    for number, line in enumerate(text_lines, start=1):
+        try:
+            games.append(_parse_line(line.rstrip("\r"), number))
+            numbers.append(number)
+        except GameFileError as exc:
+            bad(str(exc))
+    movers, others, move_numbers, targets, game_index, errors = pt.replay_games(games)
+    if errors:
+        dropped = set()
+        for gi, move, code in errors:
+            number = numbers[gi]
+            sq = games[gi][move - 1] if 0 < move <= len(games[gi]) else None
+            if code == pt.REPLAY_ILLEGAL:
+                message = f"line {number}: move {move} ({square_name(sq)}) is illegal"
+            elif code == pt.REPLAY_AFTER_END:
+                message = f"line {number}: move {move} ({square_name(sq)}) comes after the end of the game"
+            else:
+                message = f"line {number}: the game is not finished after its {move} moves"
+            bad(message)
+            dropped.add(gi)
+        # replay_games already left those games out; renumber the rest
+        kept = [gi for gi in range(len(games)) if gi not in dropped]
+        numbers = [numbers[gi] for gi in kept]
+        # game_index counts all games given; map it through the kept list
+        remap = np.full(len(games), -1, dtype=np.int64)
+        remap[np.array(kept, dtype=np.int64)] = np.arange(len(kept))
+        game_index = remap[game_index]
+    lines = np.array(numbers, dtype=np.int64)[game_index] if len(numbers) else np.zeros(0, np.int64)
+    return GameSet(movers, others, move_numbers, targets, lines, len(numbers), skipped, first_error,
+                   digest, path.name)
+
+
+# --------------------------------------------------------------- symmetry
+def canonical_map() -> np.ndarray:
+    """For each index of a stage's table, the index its value is tied to
+    (the smaller of a configuration and its mirror image, per shape)."""
+    out = np.arange(pt.STAGE_SIZE_, dtype=np.int64)
+    for (name, squares, _, offset, size), mirror in zip(pt.SHAPES, pt.SHAPE_MIRRORS):
+        if mirror is None:
+            continue
+        n = len(squares)
+        idx = np.arange(size, dtype=np.int64)
+        digits = np.stack([(idx // 3 ** i) % 3 for i in range(n)], axis=1)
+        # mirrored configuration: digit at position i moves to mirror[i]
+        mirrored = np.zeros(size, dtype=np.int64)
+        for i in range(n):
+            mirrored += digits[:, i] * 3 ** mirror[i]
+        out[offset:offset + size] = offset + np.minimum(idx, mirrored)
+    return out
+
+
+# --------------------------------------------------------------- learning
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.add.reduce(a * b))      # numpy pairwise sum: one thread, fixed order
+
+
+def _fit_stage(cols: np.ndarray, y: np.ndarray, ridge: float, min_count: int,
+               iterations: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Ridge least squares for one stage.
+
+    Args:
+        cols: (n, 16) canonical indices; y: (n,) float64 targets.
+    Returns:
+        (canonical indices fitted, their values in discs, how many fitted).
+    """
+    n, k = cols.shape
+    if n == 0:
+        return np.zeros(0, np.int64), np.zeros(0), 0
+    uniq, inverse = np.unique(cols.ravel(), return_inverse=True)
+    inverse = inverse.reshape(n, k)
+    counts = np.bincount(inverse.ravel(), minlength=uniq.size)
+    rare = counts < min_count
+    m = int(uniq.size)
+    # rare columns go to a sentinel column m that is held at 0
+    remap = np.arange(m + 1, dtype=np.int64)
+    remap[:m][rare] = m
+    J = remap[inverse]
+    flat = J.ravel()
+    # diagonal of A^T A (+ ridge) as Jacobi preconditioner; counts include
+    # repeats of one column in a row only approximately (fine for a preconditioner)
+    diag = np.bincount(flat, minlength=m + 1).astype(np.float64) + ridge
+    inv_diag = 1.0 / diag
+    inv_diag[m] = 0.0
+
+    def apply(w: np.ndarray) -> np.ndarray:          # (A^T A + ridge I) w
+        r = w[J].sum(axis=1)
+        out = np.bincount(flat, weights=np.repeat(r, k), minlength=m + 1)
+        out += ridge * w
+        out[m] = 0.0
+        return out
+
+    b = np.bincount(flat, weights=np.repeat(y, k), minlength=m + 1)
+    b[m] = 0.0
+    w = np.zeros(m + 1)
+    r = b.copy()
+    z = r * inv_diag
+    p = z.copy()
+    rz = _dot(r, z)
+    for _ in range(iterations):
+        if rz == 0.0:
+            break
+        q = apply(p)
+        pq = _dot(p, q)
+        if pq == 0.0:
+            break
+        alpha = rz / pq
+        w += alpha * p
+        r -= alpha * q
+        z = r * inv_diag
+        rz_new = _dot(r, z)
+        p = z + (rz_new / rz) * p
+        rz = rz_new
+    keep = ~rare
+    return uniq[keep], w[:m][keep], int(keep.sum())
+
+
+@dataclass
+class LearnReport:
+    positions: int
+    games: int
+    fitted: list[int] = field(default_factory=list)      # configurations fitted per stage
+    rmse: list[float] = field(default_factory=list)      # training RMSE (discs) per stage
+
+
+def learn(games: GameSet, ridge: float = RIDGE, min_count: int = MIN_COUNT,
+          iterations: int = ITERATIONS, overlap: int = OVERLAP, progress=None) -> tuple[np.ndarray, LearnReport]:
+    """Fit the tables on every position of ``games`` (pass the training slice).
+
+    Returns:
+        (int16 table of shape (N_STAGES, STAGE_SIZE), report).
+    """
+    canon = canonical_map()
+    idx = canon[pt.indices(games.movers, games.others)]
+    y_all = games.targets.astype(np.float64)
+    moves = games.move_numbers.astype(np.int64)
+    table = np.zeros((pt.N_STAGES_, pt.STAGE_SIZE_), dtype=np.int16)
+    report = LearnReport(positions=int(moves.size), games=games.games)
+    for stage in range(pt.N_STAGES_):
+        first, last = pt.stage_moves(stage)
+        rows = (moves >= first - overlap) & (moves <= last + overlap)
+        cols, values, fitted = _fit_stage(idx[rows], y_all[rows], ridge, min_count, iterations)
+        full = np.zeros(pt.STAGE_SIZE_, dtype=np.float64)
+        full[cols] = values
+        full = full[canon]                    # mirror images take their canonical value
+        q = np.clip(np.rint(full * pt.TABLE_SCALE_), -32767, 32767).astype(np.int16)
+        table[stage] = q
+        in_stage = (moves >= first) & (moves <= last)
+        pred = q.astype(np.int64)[idx[in_stage]].sum(axis=1) / pt.TABLE_SCALE_
+        err = pred - y_all[in_stage]
+        report.fitted.append(fitted)
+        report.rmse.append(float(np.sqrt(_dot(err, err) / max(1, err.size))))
+        if progress is not None:
+            progress(stage, fitted, report.rmse[-1])
+    return table, report
+
+
+# ----------------------------------------------------------- table files
+@dataclass(frozen=True)
+class PatternTable:
+    """A loaded table: ``array`` (read-only int16, shape (N_STAGES,
+    STAGE_SIZE)), ``version`` ('patterns-v1+SHA12') and the file header."""
+    array: np.ndarray
+    version: str
+    header: dict
+
+
+def _geometry() -> dict:
+    return {
+        "n_stages": pt.N_STAGES_,
+        "stage_size": pt.STAGE_SIZE_,
+        "stage_width": pt.STAGE_WIDTH_,
+        "stage_moves": [list(pt.stage_moves(s)) for s in range(pt.N_STAGES_)],
+        "table_scale": pt.TABLE_SCALE_,
+        "pattern_shift": pt.PATTERN_SHIFT_,
+        "shapes": [{"name": name, "squares": [square_name(s) for s in squares],
+                    "instances": list(transforms), "offset": offset, "size": size}
+                   for name, squares, transforms, offset, size in pt.SHAPES],
+    }
+
+
+def table_bytes(table: np.ndarray, training: dict | None = None, version: str = VERSION) -> bytes:
+    """The file bytes of a table (deterministic for equal inputs)."""
+    table = np.asarray(table)
+    if table.shape != (pt.N_STAGES_, pt.STAGE_SIZE_) or table.dtype != np.int16:
+        raise ValueError(f"table must be int16 of shape ({pt.N_STAGES_}, {pt.STAGE_SIZE_})")
+    raw = table.astype("<i2").tobytes()
+    header = {"format": FORMAT, "version": version, "sha256": hashlib.sha256(raw).hexdigest(),
+              "training": training or {}, **_geometry()}
+    head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    return MAGIC + struct.pack("<I", len(head)) + head + zlib.compress(raw, 9)
+
+
+def write_table(path: str | Path, table: np.ndarray, training: dict | None = None) -> str:
+    """Write a table file; returns its version string."""
+    data = table_bytes(table, training)
+    Path(path).write_bytes(data)
+    return _parse(data, str(path)).version
+
+
+def _parse(data: bytes, source: str) -> PatternTable:
+    if data[:len(MAGIC)] != MAGIC:
+        raise PatternFileError(f"{source}: not a pattern table file (bad magic)")
+    try:
+        (n,) = struct.unpack_from("<I", data, len(MAGIC))
+        start = len(MAGIC) + 4
+        header = json.loads(data[start:start + n].decode())
+        raw = zlib.decompress(data[start + n:])
+    except (struct.error, ValueError, zlib.error) as exc:
+        raise PatternFileError(f"{source}: damaged pattern table file ({exc})") from None
+    if header.get("format") != FORMAT:
+        raise PatternFileError(f"{source}: format {header.get('format')!r}, this build reads {FORMAT}")
+    geometry = _geometry()
+    for key, value in geometry.items():
+        if header.get(key) != value:
+            raise PatternFileError(f"{source}: {key} is {header.get(key)!r}, this build needs {value!r}")
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != header.get("sha256"):
+        raise PatternFileError(f"{source}: table checksum mismatch (file damaged)")
+    array = np.frombuffer(raw, dtype="<i2").astype(np.int16).reshape(pt.N_STAGES_, pt.STAGE_SIZE_)
+    array.setflags(write=False)
+    return PatternTable(array, f"{header['version']}+{digest[:12]}", header)
+
+
+def load_table(path: str | Path) -> PatternTable:
+    """Read and check a table file (not cached; see ``shared_table``).
+
+    Raises:
+        PatternFileError: if the file is missing, damaged or of another geometry.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PatternFileError(f"pattern table file {path.name} does not exist") from None
+    return _parse(data, path.name)
+
+
+_SHARED: PatternTable | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_table() -> PatternTable:
+    """The shipped table, loaded on first use and then shared by every
+    evaluator of the process (one read-only array, never copied)."""
+    global _SHARED
+    if _SHARED is None:
+        with _SHARED_LOCK:
+            if _SHARED is None:
+                _SHARED = load_table(DEFAULT_TABLE_PATH)
+    return _SHARED
+
+
+# ---------------------------------------------------------------- evidence
+PREDICTORS = ("pattern", "discs", "mobility", "squares")
+
+
+def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) -> list[dict]:
+    """For the positions at each move number of every decisive game, how
+    often the sign of each predictor (for the mover) matches the result.
+    A predictor of exactly 0 counts half.
+
+    Returns:
+        one dict per move number: move, positions, and a fraction per predictor.
+    """
+    out = []
+    for move in move_numbers:
+        sel = (games.move_numbers == move) & (games.targets != 0)
+        m, o = games.movers[sel], games.others[sel]
+        won = games.targets[sel] > 0
+        values = {"pattern": pt.scores(table, m, o, games.move_numbers[sel])}
+        values["discs"], values["mobility"], values["squares"] = pt.simple_predictors(m, o)
+        row = {"move": move, "positions": int(sel.sum())}
+        for name in PREDICTORS:
+            v = values[name]
+            hits = np.where(v == 0, 0.5, ((v > 0) == won).astype(np.float64))
+            row[name] = float(hits.mean()) if hits.size else float("nan")
+        out.append(row)
+    return out
+
+
+# ------------------------------------------------------------------ display
+def config_text(index: int, squares: int) -> str:
+    """'X-O...' for a shape index: X mover, O other, - empty, in square order."""
+    return "".join("-XO"[(index // 3 ** i) % 3] for i in range(squares))
+
+
+EDGE_LANDMARKS = (
+    # (edge a1..h1, b2, g2, what it shows)
+    ("X-------", "-", "-", "a corner"),
+    ("O-------", "-", "-", "a corner for the other"),
+    ("--------", "X", "-", "an X-square next to an empty corner"),
+    ("--------", "O", "-", "the other's X-square next to an empty corner"),
+    ("XXX-----", "-", "-", "a stable corner run"),
+    ("XXXXXXXX", "-", "-", "the whole edge"),
+    ("--XXXX--", "-", "-", "a balanced edge"),
+    ("-XXXXXX-", "-", "-", "a 6-disc edge (both corners open)"),
+    ("-X------", "-", "-", "a lone C-square"),
+)
+
+
+def edge_index(edge: str, b2: str = "-", g2: str = "-") -> int:
+    """Index in the edge+2X table of a configuration written like
+    'X--OO---' (a1..h1) with b2 and g2 (X mover, O other, - empty)."""
+    text = edge + b2 + g2
+    if len(text) != 10 or any(ch not in "-XO" for ch in text):
+        raise ValueError(f"edge configuration must be 8+1+1 characters of X, O, -: {text!r}")
+    return sum("-XO".index(ch) * 3 ** i for i, ch in enumerate(text))
+
+
+def landmark_values(table: np.ndarray, stage: int) -> list:
+    """For each of EDGE_LANDMARKS: (edge, b2, g2, meaning, edge-table value,
+    all-tables value), in discs; the all-tables value is the pattern score of
+    a board holding only those discs minus that of an empty board, i.e.
+    what the configuration is worth once the corner and 2x5 tables that
+    overlap the edge are counted too."""
+    first, last = pt.stage_moves(stage)
+    out = []
+    for edge, b2, g2, meaning in EDGE_LANDMARKS:
+        mover = other = 0
+        for ch, sq in zip(edge + b2 + g2, (0, 1, 2, 3, 4, 5, 6, 7, 9, 14)):
+            mover |= (ch == "X") << sq
+            other |= (ch == "O") << sq
+        scores = pt.scores(table, np.array([mover, 0], np.uint64), np.array([other, 0], np.uint64),
+                           np.array([last, last], np.uint8))
+        edge_value = int(np.asarray(table)[stage, edge_index(edge, b2, g2)]) / pt.TABLE_SCALE_
+        out.append((edge, b2, g2, meaning, edge_value, int(scores[0] - scores[1]) / pt.TABLE_SCALE_))
+    return out
+
+
+def edge_extremes(table: np.ndarray, stage: int, count: int = 10) -> tuple[list, list]:
+    """The ``count`` best and worst edge+2X configurations of a stage (each
+    mirror pair once; all-empty and never-fitted (0) configurations left out),
+    as [(value in discs, row text a1..h1, b2, g2)]."""
+    size = pt.SHAPES[0][4]                      # edge+2X, at offset 0
+    canon = canonical_map()[:size]
+    values = np.asarray(table)[stage, :size].astype(np.int64)
+    ids = np.nonzero((canon == np.arange(size)) & (values != 0))[0]
+    order = np.argsort(-values[ids], kind="stable")
+    def row(i):
+        text = config_text(int(i), 10)
+        return (values[i] / pt.TABLE_SCALE_, text[:8], text[8], text[9])
+    best = [row(ids[j]) for j in order[:count]]
+    worst = [row(ids[j]) for j in order[::-1][:count]]
+    return best, worst

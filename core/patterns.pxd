@@ -1,0 +1,144 @@
+# Edge and corner patterns: base-3 indices of disc configurations and the sum
+# of their learned values, straight from the (mover, other) bitboards.
+#
+# Three pattern shapes, each read in a fixed square order from a transformed
+# copy of the board (one of the 8 symmetries), so that symmetric instances
+# share one table:
+#
+#   edge+2X    a1 b1 c1 d1 e1 f1 g1 h1 b2 g2     4 instances (the 4 edges)
+#   corner3x3  a1 b1 c1 a2 b2 c2 a3 b3 c3        4 instances (the 4 corners)
+#   corner2x5  a1 b1 c1 d1 e1 a2 b2 c2 d2 e2     8 instances (4 corners x 2 sides)
+#
+# Digit of a square: 0 empty, 1 mover (the player who just moved), 2 other;
+# index = sum(digit_i * 3**i) over the shape's squares in the order above.
+# The table of one stage is the three shapes' tables one after the other
+# (EDGE_OFFSET, C33_OFFSET, C25_OFFSET; STAGE_SIZE entries), and the stages
+# follow each other: stage s of move number n (discs on board - 4) is
+# pattern_stage(n). The edge and 3x3 tables are symmetric under their shape's
+# own mirror (learning ties those entries), so every one of a position's 8
+# symmetric images scores the same.
+
+from libc.stdint cimport uint64_t, uint16_t, int16_t
+
+cdef extern from *:
+    """
+    /* base-3 value of a 10-bit binary number with the same digits:
+       B3(x) = sum over set bits i of 3**i, as a compile-time table. */
+    #define GTP_B3(x) ((((x) >> 0) & 1) * 1 + (((x) >> 1) & 1) * 3 + (((x) >> 2) & 1) * 9 \\
+        + (((x) >> 3) & 1) * 27 + (((x) >> 4) & 1) * 81 + (((x) >> 5) & 1) * 243 \\
+        + (((x) >> 6) & 1) * 729 + (((x) >> 7) & 1) * 2187 + (((x) >> 8) & 1) * 6561 \\
+        + (((x) >> 9) & 1) * 19683)
+    #define GTP_R4(n) GTP_B3(n), GTP_B3((n) + 1), GTP_B3((n) + 2), GTP_B3((n) + 3)
+    #define GTP_R16(n) GTP_R4(n), GTP_R4((n) + 4), GTP_R4((n) + 8), GTP_R4((n) + 12)
+    #define GTP_R64(n) GTP_R16(n), GTP_R16((n) + 16), GTP_R16((n) + 32), GTP_R16((n) + 48)
+    #define GTP_R256(n) GTP_R64(n), GTP_R64((n) + 64), GTP_R64((n) + 128), GTP_R64((n) + 192)
+    static const uint16_t gtp_base3[1024] = {
+        GTP_R256(0), GTP_R256(256), GTP_R256(512), GTP_R256(768)
+    };
+
+    /* the 8 board symmetries are compositions of these three */
+    static inline uint64_t gtp_flip_v(uint64_t x) { return __builtin_bswap64(x); }
+    static inline uint64_t gtp_mirror_h(uint64_t x) {
+        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+        return ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    }
+    static inline uint64_t gtp_transpose(uint64_t x) {   /* (row, col) -> (col, row) */
+        uint64_t t;
+        t = 0x0F0F0F0F00000000ULL & (x ^ (x << 28)); x ^= t ^ (t >> 28);
+        t = 0x3333000033330000ULL & (x ^ (x << 14)); x ^= t ^ (t >> 14);
+        t = 0x5500550055005500ULL & (x ^ (x << 7));  x ^= t ^ (t >> 7);
+        return x;
+    }
+    /* the shapes' squares, gathered from a (transformed) board into 10 bits */
+    static inline unsigned gtp_edge_bits(uint64_t b) {      /* a1..h1, b2, g2 */
+        return (unsigned)((b & 0xFFULL) | ((b >> 1) & 0x100ULL) | ((b >> 5) & 0x200ULL));
+    }
+    static inline unsigned gtp_c33_bits(uint64_t b) {       /* a1 b1 c1 / a2 b2 c2 / a3 b3 c3 */
+        return (unsigned)((b & 7ULL) | ((b >> 5) & 0x38ULL) | ((b >> 10) & 0x1C0ULL));
+    }
+    static inline unsigned gtp_c25_bits(uint64_t b) {       /* a1..e1 / a2..e2 */
+        return (unsigned)((b & 0x1FULL) | ((b >> 3) & 0x3E0ULL));
+    }
+    """
+    const uint16_t* gtp_base3
+    uint64_t gtp_flip_v(uint64_t x) noexcept nogil
+    uint64_t gtp_mirror_h(uint64_t x) noexcept nogil
+    uint64_t gtp_transpose(uint64_t x) noexcept nogil
+    unsigned gtp_edge_bits(uint64_t b) noexcept nogil
+    unsigned gtp_c33_bits(uint64_t b) noexcept nogil
+    unsigned gtp_c25_bits(uint64_t b) noexcept nogil
+
+cdef enum:
+    EDGE_SIZE = 59049          # 3**10
+    C33_SIZE = 19683           # 3**9
+    C25_SIZE = 59049           # 3**10
+    EDGE_OFFSET = 0
+    C33_OFFSET = 59049
+    C25_OFFSET = 78732
+    STAGE_SIZE = 137781        # entries of one stage's table
+    N_INSTANCES = 16           # 4 edges + 4 corners 3x3 + 8 corners 2x5
+    STAGE_WIDTH = 5            # moves per stage
+    N_STAGES = 12              # moves 0..5 -> 0, 6..10 -> 1, ..., 56..60 -> 11
+    # The table holds values in 1/TABLE_SCALE discs of predicted final margin;
+    # the evaluation's pattern feature is the sum >> PATTERN_SHIFT (floor),
+    # i.e. the predicted final disc difference for the mover in discs: the
+    # unit of the disc feature (typical |value| 5-15 in the midgame, like
+    # discs and mobility), so that weights 0..10 balance it against them.
+    TABLE_SCALE = 32
+    PATTERN_SHIFT = 5
+
+
+cdef inline int pattern_stage(int move_number) noexcept nogil:
+    """Stage of a move number (discs on the board - 4), 0..N_STAGES-1."""
+    if move_number <= STAGE_WIDTH:
+        return 0
+    return (move_number - 1) // STAGE_WIDTH
+
+
+cdef inline int _idx(unsigned m, unsigned o) noexcept nogil:
+    return gtp_base3[m] + 2 * gtp_base3[o]
+
+
+cdef inline void pattern_indices_c(uint64_t mover, uint64_t other, int* out) noexcept nogil:
+    """The 16 instances' indices into one stage's table (offsets included),
+    in the order: edges (id, v, t, tv), 3x3 (id, v, h, hv), 2x5 (id, v, h,
+    hv, t, tv, th, thv), where the letters name the transforms applied to
+    the board before reading the shape at a1 (v: flip rows, h: mirror
+    columns, t: transpose; applied in the order written: tv = t, then v)."""
+    cdef uint64_t mv = gtp_flip_v(mover), ov = gtp_flip_v(other)
+    cdef uint64_t mh = gtp_mirror_h(mover), oh = gtp_mirror_h(other)
+    cdef uint64_t mhv = gtp_flip_v(mh), ohv = gtp_flip_v(oh)
+    cdef uint64_t mt = gtp_transpose(mover), ot = gtp_transpose(other)
+    cdef uint64_t mtv = gtp_flip_v(mt), otv = gtp_flip_v(ot)
+    cdef uint64_t mth = gtp_mirror_h(mt), oth = gtp_mirror_h(ot)
+    cdef uint64_t mthv = gtp_flip_v(mth), othv = gtp_flip_v(oth)
+    out[0] = EDGE_OFFSET + _idx(gtp_edge_bits(mover), gtp_edge_bits(other))
+    out[1] = EDGE_OFFSET + _idx(gtp_edge_bits(mv), gtp_edge_bits(ov))
+    out[2] = EDGE_OFFSET + _idx(gtp_edge_bits(mt), gtp_edge_bits(ot))
+    out[3] = EDGE_OFFSET + _idx(gtp_edge_bits(mtv), gtp_edge_bits(otv))
+    out[4] = C33_OFFSET + _idx(gtp_c33_bits(mover), gtp_c33_bits(other))
+    out[5] = C33_OFFSET + _idx(gtp_c33_bits(mv), gtp_c33_bits(ov))
+    out[6] = C33_OFFSET + _idx(gtp_c33_bits(mh), gtp_c33_bits(oh))
+    out[7] = C33_OFFSET + _idx(gtp_c33_bits(mhv), gtp_c33_bits(ohv))
+    out[8] = C25_OFFSET + _idx(gtp_c25_bits(mover), gtp_c25_bits(other))
+    out[9] = C25_OFFSET + _idx(gtp_c25_bits(mv), gtp_c25_bits(ov))
+    out[10] = C25_OFFSET + _idx(gtp_c25_bits(mh), gtp_c25_bits(oh))
+    out[11] = C25_OFFSET + _idx(gtp_c25_bits(mhv), gtp_c25_bits(ohv))
+    out[12] = C25_OFFSET + _idx(gtp_c25_bits(mt), gtp_c25_bits(ot))
+    out[13] = C25_OFFSET + _idx(gtp_c25_bits(mtv), gtp_c25_bits(otv))
+    out[14] = C25_OFFSET + _idx(gtp_c25_bits(mth), gtp_c25_bits(oth))
+    out[15] = C25_OFFSET + _idx(gtp_c25_bits(mthv), gtp_c25_bits(othv))
+
+
+cdef inline int pattern_score(const int16_t* table, uint64_t mover, uint64_t other,
+                              int stage) noexcept nogil:
+    """Sum of the 16 instances' values in `stage` (table units, 1/TABLE_SCALE
+    disc), for the mover."""
+    cdef int idx[N_INSTANCES]
+    cdef int i, s = 0
+    cdef const int16_t* t = table + <Py_ssize_t>stage * STAGE_SIZE
+    pattern_indices_c(mover, other, idx)
+    for i in range(N_INSTANCES):
+        s += t[idx[i]]
+    return s

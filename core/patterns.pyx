@@ -1,0 +1,237 @@
+"""Edge and corner patterns: the Python face of ``patterns.pxd``.
+
+Batch functions for learning and for the ``patterns`` commands: the 16
+pattern indices of many positions at once, their scores under a table, the
+replay of whole game records into (mover, other) positions, and the simple
+predictors (discs, mobility, square weights) the pattern score is compared
+with. See ``patterns.pxd`` for the shapes, the index rule and the stages.
+"""
+
+import numpy as np
+
+from libc.stdint cimport uint64_t, int16_t, int8_t, uint8_t, int32_t
+from genethello.core.bitboard cimport PASS, legal_moves, flips, popcount, square_bit
+
+SHAPES = (
+    # name, squares (0..63, read in this order from the transformed board),
+    # the transforms of its instances, its table offset and size.
+    ("edge+2X", (0, 1, 2, 3, 4, 5, 6, 7, 9, 14), ("id", "v", "t", "tv"), EDGE_OFFSET, EDGE_SIZE),
+    ("corner3x3", (0, 1, 2, 8, 9, 10, 16, 17, 18), ("id", "v", "h", "hv"), C33_OFFSET, C33_SIZE),
+    ("corner2x5", (0, 1, 2, 3, 4, 8, 9, 10, 11, 12),
+     ("id", "v", "h", "hv", "t", "tv", "th", "thv"), C25_OFFSET, C25_SIZE),
+)
+"""The pattern shapes; instance k of the 16 is shape by shape, transform by
+transform, in this order."""
+
+# The permutation of a shape's digit positions under the shape's own mirror
+# symmetry (None: no symmetry inside the shape). Learning ties the two
+# configurations so that mirrored positions score the same.
+SHAPE_MIRRORS = (
+    (7, 6, 5, 4, 3, 2, 1, 0, 9, 8),          # edge: a1..h1 reversed, b2 <-> g2
+    (0, 3, 6, 1, 4, 7, 2, 5, 8),             # 3x3: transpose
+    None,                                     # 2x5: its 8 instances are all the symmetries
+)
+
+STAGE_SIZE_ = STAGE_SIZE
+N_STAGES_ = N_STAGES
+N_INSTANCES_ = N_INSTANCES
+STAGE_WIDTH_ = STAGE_WIDTH
+TABLE_SCALE_ = TABLE_SCALE
+PATTERN_SHIFT_ = PATTERN_SHIFT
+
+# Replay outcomes (codes in the error list of replay_games).
+REPLAY_ILLEGAL = 1       # the move is not legal (or the game was already over)
+REPLAY_UNFINISHED = 2    # the record stops before the game is over
+REPLAY_AFTER_END = 3     # a move after the game is over
+
+# A classic square-weight table (the usual hand-made one), for comparison only.
+SQUARE_WEIGHTS = (
+    100, -20, 10, 5, 5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10, 5, 5, 10, -20, 100,
+)
+cdef int C_SQUARE_WEIGHTS[64]
+for _i in range(64):
+    C_SQUARE_WEIGHTS[_i] = SQUARE_WEIGHTS[_i]
+
+
+def stage_of_move(int move_number) -> int:
+    """The table stage of a move number (discs on the board - 4)."""
+    if not 0 <= move_number <= 60:
+        raise ValueError(f"move number must be in 0..60, got {move_number}")
+    return pattern_stage(move_number)
+
+
+def stage_moves(int stage) -> tuple:
+    """(first, last) move number of a stage."""
+    if not 0 <= stage < N_STAGES:
+        raise ValueError(f"stage must be in 0..{N_STAGES - 1}, got {stage}")
+    first = 0 if stage == 0 else stage * STAGE_WIDTH + 1
+    return first, stage * STAGE_WIDTH + STAGE_WIDTH
+
+
+def indices(movers, others):
+    """The 16 instance indices (offsets into one stage's table included) of
+    each position, as an int32 array of shape (n, 16).
+
+    Args:
+        movers, others: equal-length uint64 arrays (the discs of the player
+            who just moved and of the other player).
+    """
+    cdef const uint64_t[::1] m = np.ascontiguousarray(movers, dtype=np.uint64)
+    cdef const uint64_t[::1] o = np.ascontiguousarray(others, dtype=np.uint64)
+    if m.shape[0] != o.shape[0]:
+        raise ValueError("movers and others must have the same length")
+    out = np.empty((m.shape[0], N_INSTANCES), dtype=np.int32)
+    cdef int32_t[:, ::1] v = out
+    cdef int idx[N_INSTANCES]
+    cdef Py_ssize_t i
+    cdef int k
+    with nogil:
+        for i in range(m.shape[0]):
+            pattern_indices_c(m[i], o[i], idx)
+            for k in range(N_INSTANCES):
+                v[i, k] = idx[k]
+    return out
+
+
+def scores(table, movers, others, move_numbers):
+    """Pattern scores (table units) of positions, each in the stage of its
+    move number, as an int32 array.
+
+    Args:
+        table: int16 array of shape (N_STAGES, STAGE_SIZE).
+    """
+    cdef const int16_t[:, ::1] t = np.ascontiguousarray(table, dtype=np.int16)
+    cdef const uint64_t[::1] m = np.ascontiguousarray(movers, dtype=np.uint64)
+    cdef const uint64_t[::1] o = np.ascontiguousarray(others, dtype=np.uint64)
+    cdef const uint8_t[::1] n = np.ascontiguousarray(move_numbers, dtype=np.uint8)
+    if t.shape[0] != N_STAGES or t.shape[1] != STAGE_SIZE:
+        raise ValueError(f"table must have shape ({N_STAGES}, {STAGE_SIZE}), got {tuple(table.shape)}")
+    if not (m.shape[0] == o.shape[0] == n.shape[0]):
+        raise ValueError("movers, others and move_numbers must have the same length")
+    out = np.empty(m.shape[0], dtype=np.int32)
+    cdef int32_t[::1] v = out
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(m.shape[0]):
+            v[i] = pattern_score(&t[0, 0], m[i], o[i], pattern_stage(n[i] if n[i] <= 60 else 60))
+    return out
+
+
+def simple_predictors(movers, others):
+    """Three classic predictors of the mover's result, each an int32 array:
+    disc difference, mobility difference (mover's legal moves minus the
+    other's) and square-weight difference (``SQUARE_WEIGHTS``)."""
+    cdef const uint64_t[::1] m = np.ascontiguousarray(movers, dtype=np.uint64)
+    cdef const uint64_t[::1] o = np.ascontiguousarray(others, dtype=np.uint64)
+    n = m.shape[0]
+    discs = np.empty(n, dtype=np.int32)
+    mobility = np.empty(n, dtype=np.int32)
+    squares = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] d = discs, mob = mobility, sq = squares
+    cdef Py_ssize_t i
+    cdef int s, k
+    cdef uint64_t a, b
+    with nogil:
+        for i in range(n):
+            a = m[i]
+            b = o[i]
+            d[i] = popcount(a) - popcount(b)
+            mob[i] = popcount(legal_moves(a, b)) - popcount(legal_moves(b, a))
+            s = 0
+            for k in range(64):
+                if (a >> k) & 1:
+                    s += C_SQUARE_WEIGHTS[k]
+                elif (b >> k) & 1:
+                    s -= C_SQUARE_WEIGHTS[k]
+            sq[i] = s
+    return discs, mobility, squares
+
+
+def replay_games(list games):
+    """Replay game records (lists of squares from the start; passes implicit,
+    an explicit PASS allowed where a side must pass) and list the position
+    after every move.
+
+    Returns:
+        (movers, others, move_numbers, targets, game_index, errors):
+        uint64, uint64, uint8, int8, int32 arrays with one row per position
+        of the good games, where ``targets`` is the final disc difference
+        for the mover (empties to the winner), and ``errors`` a list of
+        (game index, move number 1.., code) for the games that were left
+        out: REPLAY_ILLEGAL (that move is illegal), REPLAY_AFTER_END (that
+        move comes after the end of the game) or REPLAY_UNFINISHED (move
+        number = moves given; a side can still move).
+    """
+    cdef Py_ssize_t total = 0
+    for g in games:
+        total += len(g)
+    movers = np.empty(total, dtype=np.uint64)
+    others = np.empty(total, dtype=np.uint64)
+    numbers = np.empty(total, dtype=np.uint8)
+    targets = np.empty(total, dtype=np.int8)
+    game_index = np.empty(total, dtype=np.int32)
+    cdef uint64_t[::1] vm = movers, vo = others
+    cdef uint8_t[::1] vn = numbers
+    cdef int8_t[::1] vt = targets
+    cdef int32_t[::1] vg = game_index
+    cdef Py_ssize_t n = 0, start, j
+    cdef uint64_t P, O, f
+    cdef int side, sq, number, margin, p, o, e, gi = 0
+    cdef int bad
+    errors = []
+    for g in games:
+        P = 0x0000000810000000ULL   # black to move: d5, e4
+        O = 0x0000001008000000ULL   # white: d4, e5
+        side = 0                    # colour of P: 0 black, 1 white
+        start = n
+        bad = 0
+        number = 0
+        for mv in g:
+            number += 1
+            sq = mv
+            if legal_moves(P, O) == 0:
+                if legal_moves(O, P) == 0:
+                    bad = REPLAY_AFTER_END
+                    break
+                P, O = O, P
+                side ^= 1
+                if sq == PASS:
+                    continue
+            if sq < 0 or sq >= 64 or (legal_moves(P, O) & square_bit(sq)) == 0:
+                bad = REPLAY_ILLEGAL
+                break
+            f = flips(P, O, sq)
+            P, O = O ^ f, P | f | square_bit(sq)
+            side ^= 1
+            # O is the mover now; record it with its colour in the sign slot
+            vm[n] = O
+            vo[n] = P
+            vn[n] = popcount(P | O) - 4
+            vt[n] = 1 if side == 1 else -1      # mover is black when side (to move) is white
+            vg[n] = gi
+            n += 1
+        if bad:
+            errors.append((gi, number, bad))
+            n = start
+        elif legal_moves(P, O) != 0 or legal_moves(O, P) != 0:
+            errors.append((gi, number, REPLAY_UNFINISHED))
+            n = start
+        else:
+            p = popcount(P)
+            o = popcount(O)
+            e = 64 - p - o
+            margin = p - o + (e if p > o else (-e if p < o else 0))   # for P
+            if side == 1:
+                margin = -margin                                     # now for black
+            for j in range(start, n):
+                vt[j] = <int8_t>(margin * vt[j])
+        gi += 1
+    return (movers[:n].copy(), others[:n].copy(), numbers[:n].copy(), targets[:n].copy(),
+            game_index[:n].copy(), errors)
