@@ -70,6 +70,16 @@ def stop_file(db: Database, run_id: int) -> Path:
     return db.path.with_name(f"{db.path.name}.stop-{run_id}")
 
 
+def pattern_version_for(config: RunConfig) -> str | None:
+    """The version of the pattern tables a run's players evaluate with, or
+    None when its type does not use the pattern feature."""
+    if "p" not in config.chromosome_type.letters:
+        return None
+    from genethello.core.pattern_learning import shared_table
+
+    return shared_table().version
+
+
 def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
     """Insert a new run; returns its id.
 
@@ -83,7 +93,8 @@ def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
             raise RunExistsError(f"a run named {name!r} already exists in {db.path}; "
                                  "use 'genethello resume' or choose another --name")
         run = Run(name=name, config_json=config.to_json(), seed=config.seed, status="running",
-                  software_version=package_version(), core_hash=core_hash(), pattern_version=None, generation=0)
+                  software_version=package_version(), core_hash=core_hash(),
+                  pattern_version=pattern_version_for(config), generation=0)
         s.add(run)
         s.flush()
         return run.id

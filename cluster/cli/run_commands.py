@@ -158,5 +158,6 @@ def run_status(args: argparse.Namespace) -> int:
         print(f"driven by {run.lease_host} pid {run.lease_pid} (lease until {time.ctime(run.lease_expires)})")
     if best is not None:
         print(f"best so far: {best.text} Elo {best.elo:.1f} ({best.wins}/{best.losses}/{best.draws})")
-    print(f"software {run.software_version}, core {run.core_hash[:12]}")
+    patterns = f", patterns {run.pattern_version}" if run.pattern_version else ""
+    print(f"software {run.software_version}, core {run.core_hash[:12]}{patterns}")
     return 0
