@@ -49,12 +49,12 @@ def positions(count: int) -> list[tuple[int, int, Board]]:
 
 
 def timed_search(evaluator, algorithm: str, board: Board, depth: int, tt_bits: int,
-                 min_time: float):
+                 min_time: float, **flags):
     """(SearchResult, seconds per search), fresh table each time, repeated
     until min_time has passed."""
     calls, seconds = 0, 0.0
     while True:
-        r = Searcher(evaluator, algorithm, tt_bits=tt_bits).search(board, depth=depth)
+        r = Searcher(evaluator, algorithm, tt_bits=tt_bits, **flags).search(board, depth=depth)
         calls += 1
         seconds += r.seconds
         if seconds >= min_time:
@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare-depth", type=int, default=6,
                         help="depth at which the four algorithms are compared (default 6)")
     parser.add_argument("--positions", type=int, default=20, help="how many positions (default 20)")
+    parser.add_argument("--naive-depths", type=int, nargs="+", default=[4, 6, 8],
+                        help="depths of the ours-vs-naive table (default 4 6 8)")
     parser.add_argument("--tt-bits", type=int, default=16, help="log2 table buckets (default 16)")
     parser.add_argument("--min-time", type=float, default=0.05,
                         help="repeat each search until this many seconds have passed (default 0.05)")
@@ -120,6 +122,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{algorithm:>15} {nodes:>11} {seconds:>8.5f} {nodes / seconds:>10.3g} "
               f"{nodes / base_nodes:>16.3f}")
     print(f"{'minimax':>15} {'':>11} {minimax_s:>8.5f}  (reference values, no pruning)")
+
+    # What ordering and hashing buy, by depth: the default engine against a
+    # naive one (fail-hard alpha-beta, board order, no table), same positions.
+    print(f"\nours (negascout-soft, ordering, table) vs naive (alphabeta-hard, no ordering, no table)")
+    print(f"{'depth':>5} {'ours nodes':>11} {'ours s':>8} {'naive nodes':>12} {'naive s':>8} {'speed-up':>8}")
+    for depth in args.naive_depths:
+        totals = {}
+        for name, algorithm, flags in (("ours", "negascout-soft", {}),
+                                       ("naive", "alphabeta-hard", {"hashing": False, "ordering": False})):
+            nodes, seconds = 0, 0.0
+            for seed, _, board in boards:
+                r, per_call = timed_search(evaluator, algorithm, board, depth, args.tt_bits, args.min_time, **flags)
+                nodes += r.nodes
+                seconds += per_call
+            totals[name] = (nodes, seconds)
+        (on, os_), (nn, ns) = totals["ours"], totals["naive"]
+        print(f"{depth:>5} {on:>11} {os_:>8.4f} {nn:>12} {ns:>8.4f} {ns / os_:>7.2f}x")
     for failure in failures:
         print("error:", failure, file=sys.stderr)
     return 1 if failures else 0
