@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # What ordering and hashing buy, by depth: the default engine against a
     # naive one (fail-hard alpha-beta, board order, no table), same positions.
-    print(f"\nours (negascout-soft, ordering, table) vs naive (alphabeta-hard, no ordering, no table)")
+    print("\nours (negascout-soft, ordering, table) vs naive (alphabeta-hard, no ordering, no table)")
     print(f"{'depth':>5} {'ours nodes':>11} {'ours s':>8} {'naive nodes':>12} {'naive s':>8} {'speed-up':>8}")
     for depth in args.naive_depths:
         totals = {}

@@ -207,7 +207,7 @@ def config_from_mapping(data: dict, source: str = "config") -> RunConfig:
 
 def _check_consistency(config: RunConfig) -> None:
     try:
-        ctype = config.chromosome_type
+        config.chromosome_type
     except ChromosomeError as exc:
         raise ConfigError(f"population.type: {exc}") from None
     P = config.population_size

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 
 from genethello.cluster.config import RunConfig, config_from_mapping
 from genethello.cluster.db import Database
@@ -338,7 +338,6 @@ class Coordinator:
     def _play_generation(self, g: int) -> bool:
         """Play the generation's missing games; True when all are in."""
         members = self.population(g)
-        ids = [pid for pid, _ in members]
         id_of_text = {text: pid for pid, text in members}
         pairs = round_robin_pairs(list(range(len(members))))
         with self.db.session() as s:
@@ -369,7 +368,6 @@ class Coordinator:
                 buffer = []
                 last_commit = time.monotonic()
         done += self._commit_games(g, buffer)
-        del ids
         return done == len(pairs)
 
     def _commit_games(self, g: int, rows: list[tuple]) -> int:

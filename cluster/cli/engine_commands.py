@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genethello.cluster.cli.arguments import positive_float, positive_int
+from genethello.cluster.cli.arguments import positive_int
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
 
 

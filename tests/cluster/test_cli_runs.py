@@ -109,7 +109,7 @@ def test_evolve_then_every_report(tmp_path, home):
 
     assert re.search(r"^\s*1 tiny\s+finished\s+3 oe_fmc\s+6 ", out["runs"], re.M), out["runs"]
     assert "run 1 tiny: finished, generation 3 of 3 (type oe_fmc, seed 11)" in out["status"]
-    assert f"generation 3: rated, 30/30 games" in out["status"]
+    assert "generation 3: rated, 30/30 games" in out["status"]
     assert "driven by" not in out["status"]  # the lease was released
 
     best = json.loads(out["json"])

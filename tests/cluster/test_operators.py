@@ -248,7 +248,6 @@ def test_breed_composition():
     plan = breeding_plan(352, 3)
     assert len(population) == 352
     assert population[:3] == ranked[:3]
-    parents = ranked[:parent_count(352)]
     for child in population[3:3 + plan.offspring]:
         assert in_ranges(child, RANGES)
     assert len(population[3 + plan.offspring:]) == plan.mutants == 35
