@@ -23,22 +23,12 @@ from genethello.cluster.db.models import Player, PopulationSlot, YardstickResult
 from genethello.cluster.pairing import opening_seed
 from genethello.cluster.population import rank_key
 from genethello.core import PASS, Board, parse_square, square_name
+from genethello.core.squares import SQUARE_WEIGHTS
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import random_opening
 from genethello.core.search import Searcher
 
-# The classic square weights (corners good, X- and C-squares bad).
-SQUARE_WEIGHTS = (
-    100, -20, 10, 5, 5, 10, -20, 100,
-    -20, -50, -2, -2, -2, -2, -50, -20,
-    10, -2, -1, -1, -1, -1, -2, 10,
-    5, -2, -1, -1, -1, -1, -2, 5,
-    5, -2, -1, -1, -1, -1, -2, 5,
-    10, -2, -1, -1, -1, -1, -2, 10,
-    -20, -50, -2, -2, -2, -2, -50, -20,
-    100, -20, 10, 5, 5, 10, -20, 100,
-)
 
 
 class GauntletPlayer:

@@ -44,17 +44,8 @@ REPLAY_ILLEGAL = 1       # the move is not legal (or the game was already over)
 REPLAY_UNFINISHED = 2    # the record stops before the game is over
 REPLAY_AFTER_END = 3     # a move after the game is over
 
-# A classic square-weight table (the usual hand-made one), for comparison only.
-SQUARE_WEIGHTS = (
-    100, -20, 10, 5, 5, 10, -20, 100,
-    -20, -50, -2, -2, -2, -2, -50, -20,
-    10, -2, -1, -1, -1, -1, -2, 10,
-    5, -2, -1, -1, -1, -1, -2, 5,
-    5, -2, -1, -1, -1, -1, -2, 5,
-    10, -2, -1, -1, -1, -1, -2, 10,
-    -20, -50, -2, -2, -2, -2, -50, -20,
-    100, -20, 10, 5, 5, 10, -20, 100,
-)
+# The classic square-weight table, for comparison only.
+from genethello.core.squares import SQUARE_WEIGHTS
 cdef int C_SQUARE_WEIGHTS[64]
 for _i in range(64):
     C_SQUARE_WEIGHTS[_i] = SQUARE_WEIGHTS[_i]

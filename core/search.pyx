@@ -21,6 +21,7 @@ from genethello.core.ttable cimport (
     BOUND_LOWER, BOUND_UPPER, BOUND_EXACT, ENDGAME_DEPTH,
 )
 from genethello.core.board cimport Board
+from genethello.core.stability cimport stable_discs
 
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ cdef enum:
     DISC_INF = 65                # beyond any disc difference
     MAX_MOVES = 64
     SHALLOW_EMPTIES = 6          # below this the solver scans empties, no hashing
+    STABILITY_ALPHA = 0          # the solver tries a stability cut-off when alpha is at least this
     CHECK_INTERVAL = 4096        # nodes between looks at the clock and the stop flag
     DIRECT_DEPTH = 4             # fixed searches this shallow skip iterative deepening
     EVAL_ORDER_DEPTH = 4         # nodes this deep order moves by evaluation; shallower by square class
@@ -353,6 +355,11 @@ cdef int solve_deep(SearchContext* c, uint64_t P, uint64_t O, int alpha, int bet
         if best_move_out != NULL:
             best_move_out[0] = PASS
         return v
+    if alpha >= STABILITY_ALPHA and best_move_out == NULL:
+        # The opponent keeps its stable discs: P cannot score above this.
+        v = 64 - 2 * popcount(stable_discs(O, P))
+        if v <= alpha:
+            return v
     e = tt_probe(c.tt, P, O)
     if e != NULL:
         hash_move = e.move

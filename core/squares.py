@@ -10,6 +10,19 @@ from __future__ import annotations
 PASS = 64
 COLUMNS = "abcdefgh"
 
+# The classic hand-made square weights (corners good, X- and C-squares bad),
+# a1..h8: the yardstick's positional player and a baseline predictor.
+SQUARE_WEIGHTS = (
+    100, -20, 10, 5, 5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10, 5, 5, 10, -20, 100,
+)
+
 
 class BadSquareError(ValueError):
     """A square name that is not a1..h8 (or pass)."""
