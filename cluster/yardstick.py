@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import shlex
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select
@@ -27,6 +27,7 @@ from genethello.core.squares import SQUARE_WEIGHTS
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import random_opening
+from genethello.core.gtp.referee import ProtocolError
 from genethello.core.search import Searcher
 
 
@@ -133,8 +134,12 @@ class GtpPlayer(GauntletPlayer):
         self._ok("clear_board")
 
     def observe(self, board: Board, move: int) -> None:
+        # Passes stay implicit, as the Othello profile allows: engines such as
+        # gtp-rhino answer 'play b pass' with a syntax error.
+        if move == PASS:
+            return
         color = "b" if board.side_to_move == "black" else "w"
-        self._ok(f"play {color} {square_name(move) if move != PASS else 'pass'}")
+        self._ok(f"play {color} {square_name(move)}")
 
     def choose(self, board: Board) -> int:
         color = "b" if board.side_to_move == "black" else "w"
@@ -182,17 +187,29 @@ class GauntletScore:
 
 
 def gauntlet(candidate: GauntletPlayer, opponents: Sequence[GauntletPlayer], games_per_opponent: int,
-             random_plies: int, run_seed: int) -> list[GauntletScore]:
-    """The candidate against each opponent, each opening with both colours."""
+             random_plies: int, run_seed: int,
+             on_failure: Callable[[str, Exception], None] | None = None) -> list[GauntletScore]:
+    """The candidate against each opponent, each opening with both colours.
+
+    An external GTP engine that fails (dies, refuses a command, answers
+    nonsense) is left out of the result and reported to ``on_failure``, so a
+    broken peer does not stop the evolution; the built-in players never fail.
+    """
     scores = []
     for index, opponent in enumerate(opponents):
         points = 0.0
-        for pair in range(games_per_opponent // 2):
-            opening = random_opening(random_plies, opening_seed(run_seed, 0, 1_000 + index, pair))
-            margin = play(candidate, opponent, opening)
-            points += 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
-            margin = play(opponent, candidate, opening)
-            points += 1.0 if margin < 0 else (0.5 if margin == 0 else 0.0)
+        try:
+            for pair in range(games_per_opponent // 2):
+                opening = random_opening(random_plies, opening_seed(run_seed, 0, 1_000 + index, pair))
+                margin = play(candidate, opponent, opening)
+                points += 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+                margin = play(opponent, candidate, opening)
+                points += 1.0 if margin < 0 else (0.5 if margin == 0 else 0.0)
+        except (RuntimeError, ProtocolError) as exc:
+            if not isinstance(opponent, GtpPlayer) or on_failure is None:
+                raise
+            on_failure(opponent.name, exc)
+            continue
         scores.append(GauntletScore(opponent.name, games_per_opponent, points))
     return scores
 
@@ -217,7 +234,9 @@ def run_yardstick(coordinator, generation: int) -> None:
     try:
         opponents += [GtpPlayer(cmd) for cmd in ys.gtp_engines]
         candidate = ChromosomePlayer(best_text, ys.depth)
-        scores = gauntlet(candidate, opponents, ys.games_per_opponent, ys.random_plies, cfg.seed)
+        scores = gauntlet(candidate, opponents, ys.games_per_opponent, ys.random_plies, cfg.seed,
+                          on_failure=lambda name, exc: coordinator.progress.message(
+                              f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
     finally:
         for p in opponents:
             p.close()
