@@ -30,6 +30,7 @@ cdef enum:
     DISC_INF = 65                # beyond any disc difference
     MAX_MOVES = 64
     SHALLOW_EMPTIES = 6          # below this the solver scans empties, no hashing
+    ETC_EMPTIES = 12             # the solver probes its children's table entries from this many empties
     STABILITY_ALPHA = 0          # the solver tries a stability cut-off when alpha is at least this
     CHECK_INTERVAL = 4096        # nodes between looks at the clock and the stop flag
     DIRECT_DEPTH = 4             # fixed searches this shallow skip iterative deepening
@@ -375,6 +376,12 @@ cdef int solve_deep(SearchContext* c, uint64_t P, uint64_t O, int alpha, int bet
         sq = gt_lowest_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
+        if n_empties >= ETC_EMPTIES and best_move_out == NULL:
+            # Enhanced transposition cut-off: a child already known to be
+            # bad enough for the opponent refutes this node without a search.
+            e = tt_probe(c.tt, O ^ f, P | f | square_bit(sq))
+            if e != NULL and e.depth == ENDGAME_DEPTH and e.bound != BOUND_LOWER and -e.value >= beta:
+                return -e.value
         if sq == hash_move:
             key = 1 << 20
         else:
