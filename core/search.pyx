@@ -110,12 +110,34 @@ cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_fl
     return -evaluate_after_move(c.w, O, P, last_flips, moves)
 
 
+cdef inline void insert_by_key(int* keys, int* squares, uint64_t* flipped, int n,
+                               int key, int sq, uint64_t f) noexcept nogil:
+    """Insert a move into the first n entries, kept sorted by key, highest
+    first; equal keys keep their arrival order (a stable insertion sort:
+    at most ~30 moves, so nothing faster pays)."""
+    cdef int i = n
+    while i > 0 and keys[i - 1] < key:
+        keys[i] = keys[i - 1]
+        squares[i] = squares[i - 1]
+        flipped[i] = flipped[i - 1]
+        i -= 1
+    keys[i] = key
+    squares[i] = sq
+    flipped[i] = f
+
+
+cdef inline int bound_kind(int value, int alpha0, int beta) noexcept nogil:
+    """What a fail-soft value found in the window (alpha0, beta) says about
+    the true value: a lower bound, an upper bound, or the value itself."""
+    return BOUND_LOWER if value >= beta else (BOUND_UPPER if value <= alpha0 else BOUND_EXACT)
+
+
 cdef int order_moves(SearchContext* c, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                      bint by_eval, int* squares, uint64_t* flipped) noexcept nogil:
     """Fill squares/flipped with the moves, hash move first, then the rest by
     the mover's static evaluation (by_eval) or by square class, best first.
     Returns the count."""
-    cdef int n = 0, i, j, sq, key
+    cdef int n = 0, sq, key
     cdef int keys[MAX_MOVES]
     cdef uint64_t f, child_p, child_o
     while moves:
@@ -130,15 +152,7 @@ cdef int order_moves(SearchContext* c, uint64_t P, uint64_t O, uint64_t moves, i
             child_p = O ^ f
             child_o = P | f | square_bit(sq)
             key = evaluate_after_move(c.w, child_o, child_p, popcount(f), legal_moves(child_p, child_o))
-        i = n
-        while i > 0 and keys[i - 1] < key:      # insertion sort, stable
-            keys[i] = keys[i - 1]
-            squares[i] = squares[i - 1]
-            flipped[i] = flipped[i - 1]
-            i -= 1
-        keys[i] = key
-        squares[i] = sq
-        flipped[i] = f
+        insert_by_key(keys, squares, flipped, n, key, sq, f)
         n += 1
     return n
 
@@ -223,7 +237,7 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                     break
     if depth >= HASH_DEPTH:
         tt_store(c.tt, P, O, depth, best,
-                 BOUND_LOWER if best >= beta else (BOUND_UPPER if best <= alpha0 else BOUND_EXACT), best_move)
+                 bound_kind(best, alpha0, beta), best_move)
     return best if c.soft else clamp(best, alpha0, beta)
 
 
@@ -277,7 +291,7 @@ cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth
     if not c.soft:
         r.value = clamp(r.value, alpha0, beta)
     tt_store(c.tt, P, O, depth, r.value,
-             BOUND_LOWER if r.value >= beta else (BOUND_UPPER if r.value <= alpha0 else BOUND_EXACT), r.move)
+             bound_kind(r.value, alpha0, beta), r.move)
     r.complete = True
     return r
 
@@ -338,7 +352,7 @@ cdef int solve_deep(SearchContext* c, uint64_t P, uint64_t O, int alpha, int bet
                     int n_empties, int* best_move_out) noexcept nogil:
     """Fail-soft exact negascout with hashing and fastest-first ordering
     (fewest replies for the opponent first, corners favoured)."""
-    cdef int alpha0 = alpha, best = -DISC_INF, best_move = NO_MOVE, v, i, j, n = 0, sq, key, hash_move = NO_MOVE
+    cdef int alpha0 = alpha, best = -DISC_INF, best_move = NO_MOVE, v, i, n = 0, sq, key, hash_move = NO_MOVE
     cdef uint64_t moves, f, child_p, child_o, replies
     cdef int squares[MAX_MOVES]
     cdef int keys[MAX_MOVES]
@@ -390,15 +404,7 @@ cdef int solve_deep(SearchContext* c, uint64_t P, uint64_t O, int alpha, int bet
             replies = legal_moves(child_p, child_o)
             key = (-16 * (popcount(replies) + popcount(replies & CORNERS))
                    + (8 if square_bit(sq) & CORNERS else 0) - popcount(f))
-        i = n
-        while i > 0 and keys[i - 1] < key:
-            keys[i] = keys[i - 1]
-            squares[i] = squares[i - 1]
-            flipped[i] = flipped[i - 1]
-            i -= 1
-        keys[i] = key
-        squares[i] = sq
-        flipped[i] = f
+        insert_by_key(keys, squares, flipped, n, key, sq, f)
         n += 1
     for i in range(n):
         f = flipped[i]
@@ -420,7 +426,7 @@ cdef int solve_deep(SearchContext* c, uint64_t P, uint64_t O, int alpha, int bet
                 if alpha >= beta:
                     break
     tt_store(c.tt, P, O, ENDGAME_DEPTH, best,
-             BOUND_LOWER if best >= beta else (BOUND_UPPER if best <= alpha0 else BOUND_EXACT), best_move)
+             bound_kind(best, alpha0, beta), best_move)
     if best_move_out != NULL:
         best_move_out[0] = best_move
     return best
