@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.strategies import positions
 from genethello.core.pattern_learning import shared_table
 from genethello.core.patterns import scores
 from genethello.core import PASS, Board, parse_square
@@ -228,15 +229,7 @@ def test_score_is_clamped():
 # ----------------------------------------------- random positions (formula)
 @st.composite
 def position_and_move(draw):
-    board = Board()
-    for _ in range(draw(st.integers(0, 58))):
-        if board.is_game_over():
-            break
-        if board.must_pass():
-            board.play(PASS)
-            continue
-        moves = board.legal_moves()
-        board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    board = draw(positions(0, 58))
     moves = board.legal_moves()
     if not moves:
         return board, None

@@ -21,6 +21,7 @@ from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.search import ALGORITHMS, SearchResult, Searcher, minimax
+from tests.strategies import positions
 
 EVAL_WIN = 4096          # evaluation.pxd: a decided game is worth EVAL_WIN per disc
 NODE_SLACK = 64          # a node limit may be passed by the leaves of the node that reaches it
@@ -40,22 +41,6 @@ OVER_WITH_EMPTIES = "OOOOOOOOOOXXOOOOOXOOOOOOOXOOOXOOOXOOOOOOOOOOXOOOOOOXXOOO-OO
 
 
 # --------------------------------------------------------------- strategies
-@st.composite
-def positions(draw, min_plies: int = 0, max_plies: int = 55) -> Board:
-    """The position after a random legal sequence of plies from the start; a
-    forced pass counts as a ply, and the sequence stops early at game end."""
-    board = Board()
-    for _ in range(draw(st.integers(min_plies, max_plies))):
-        if board.is_game_over():
-            break
-        if board.must_pass():
-            board.play(PASS)
-            continue
-        moves = board.legal_moves()
-        board.play(moves[draw(st.integers(0, len(moves) - 1))])
-    return board
-
-
 @st.composite
 def endgames(draw, min_empties: int = 0, max_empties: int = 6) -> Board:
     """A random game played to its end, then taken back until it has at
