@@ -15,7 +15,9 @@ Prediction: ``pattern_learning.sign_accuracy`` on the validation slice
 predictor (pattern score, disc count, mobility difference, classic square
 weights) names, from the point of view of the player who just moved. The
 targets: at least 80% at move 40, and better than mobility at 20 and 30
-(the script exits 1 when one is missed).
+(the script exits 1 when one is missed). With ``--perfect K``, K of the
+move-40 positions are also solved exactly: how often perfect play names the
+human winner is the ceiling any static score can be held to.
 
 Play: the pattern-only player (p_0_1) against a discs-only (d_0_1) and a
 mobility-only (m_0_1) player at equal depth (default 3), each seeded random
@@ -23,7 +25,7 @@ mobility-only (m_0_1) player at equal depth (default 3), each seeded random
 of at least 65% against each (the script exits 1 below it).
 
 Usage: python benchmarks/bench_patterns.py [--depth D] [--positions N] [--games FILE]
-           [--no-prediction] [--match-depth D] [--openings K]
+           [--no-prediction] [--perfect K] [--match-depth D] [--openings K]
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs per player (default 3)")
     parser.add_argument("--games", type=Path, help="games file (default: shared/data/games/wthor_human_games.txt.gz)")
     parser.add_argument("--no-prediction", action="store_true", help="skip the prediction table")
+    parser.add_argument("--perfect", type=int, default=0,
+                        help="solve this many move-40 validation positions exactly (~0.3 s each; default 0)")
     parser.add_argument("--match-depth", type=int, default=3, help="depth of the matches (default 3)")
     parser.add_argument("--openings", type=int, default=60,
                         help="random openings per match, each played with both colours (default 60)")
@@ -111,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{row['move']:>4} {row['positions']:>9} "
                   + " ".join(f"{100 * row[name]:7.1f}%" for name in pl.PREDICTORS))
         by_move = {row["move"]: row for row in rows}
+        if args.perfect > 0:
+            (row,) = pl.perfect_play_accuracy(validation, pl.shared_table().array, (40,), args.perfect)
+            print(f"  move 40, {row['positions']} positions solved exactly: perfect play {100 * row['perfect']:.1f}%, "
+                  f"pattern {100 * row['pattern']:.1f}%, mobility {100 * row['mobility']:.1f}% on the same positions")
         if by_move[40]["pattern"] < 0.80:
             failed = True
             print(f"FAIL: target >= 80% at move 40 not met ({100 * by_move[40]['pattern']:.1f}%)")

@@ -441,6 +441,20 @@ def shared_table() -> PatternTable:
 
 # ---------------------------------------------------------------- evidence
 PREDICTORS = ("pattern", "discs", "mobility", "squares")
+PERFECT_MAX_EMPTIES = 24    # exact solves beyond this take too long to sample
+
+
+def _sign_hits(values: np.ndarray, won: np.ndarray) -> float:
+    """Share of positions where the sign of ``values`` names the winner; 0 counts half."""
+    hits = np.where(values == 0, 0.5, ((values > 0) == won).astype(np.float64))
+    return float(hits.mean()) if hits.size else float("nan")
+
+
+def _predictor_values(games: GameSet, table: np.ndarray, sel: np.ndarray) -> dict:
+    m, o = games.movers[sel], games.others[sel]
+    values = {"pattern": pt.scores(table, m, o, games.move_numbers[sel])}
+    values["discs"], values["mobility"], values["squares"] = pt.simple_predictors(m, o)
+    return values
 
 
 def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) -> list[dict]:
@@ -454,15 +468,66 @@ def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) 
     out = []
     for move in move_numbers:
         sel = (games.move_numbers == move) & (games.targets != 0)
-        m, o = games.movers[sel], games.others[sel]
+        values = _predictor_values(games, table, sel)
         won = games.targets[sel] > 0
-        values = {"pattern": pt.scores(table, m, o, games.move_numbers[sel])}
-        values["discs"], values["mobility"], values["squares"] = pt.simple_predictors(m, o)
         row = {"move": move, "positions": int(sel.sum())}
-        for name in PREDICTORS:
-            v = values[name]
-            hits = np.where(v == 0, 0.5, ((v > 0) == won).astype(np.float64))
-            row[name] = float(hits.mean()) if hits.size else float("nan")
+        row.update({name: _sign_hits(values[name], won) for name in PREDICTORS})
+        out.append(row)
+    return out
+
+
+def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None) -> np.ndarray:
+    """The perfect-play final disc difference (empties to the winner) of
+    each position, for the player who just moved (the other side is to
+    move, or passes). ``progress(done, total)`` is called after each solve."""
+    from genethello.core.board import Board
+    from genethello.core.evaluation import Evaluator
+    from genethello.core.search import Searcher
+
+    searcher = Searcher(Evaluator(), tt_bits=20)
+    out = np.zeros(len(movers), dtype=np.int64)
+    for i, (mover, other) in enumerate(zip(movers.tolist(), others.tolist())):
+        out[i] = -searcher.solve(Board.from_bitboards(other, mover, "black")).value
+        if progress is not None:
+            progress(i + 1, len(out))
+    return out
+
+
+def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,), sample: int = 1000,
+                          progress=None) -> list[dict]:
+    """How often perfect play predicts the human winner: the ceiling of any
+    static score. For each move number (at most PERFECT_MAX_EMPTIES empties),
+    up to ``sample`` decisive positions spread evenly over the games are
+    solved exactly; the sign of their perfect-play margin is scored beside
+    every predictor of ``sign_accuracy`` on the same positions.
+
+    Returns:
+        one dict per move number: move, positions (solved), a fraction per
+        predictor and 'perfect', and 'ahead_wins': for each exact margin
+        seen, (positions, share the side it favours won).
+    Raises:
+        ValueError: for a move number with more than PERFECT_MAX_EMPTIES empties.
+    """
+    out = []
+    for move in move_numbers:
+        if 60 - move > PERFECT_MAX_EMPTIES:
+            raise ValueError(f"perfect play is measured from move {60 - PERFECT_MAX_EMPTIES} on "
+                             f"(at most {PERFECT_MAX_EMPTIES} empties), not at move {move}")
+        where = np.nonzero((games.move_numbers == move) & (games.targets != 0))[0]
+        if where.size > sample:
+            where = where[np.linspace(0, where.size - 1, sample).round().astype(np.int64)]
+        sel = np.zeros(games.move_numbers.size, dtype=bool)
+        sel[where] = True
+        values = _predictor_values(games, table, sel)
+        values["perfect"] = exact_margins(games.movers[sel], games.others[sel],
+                                          None if progress is None else lambda d, n, m=move: progress(m, d, n))
+        won = games.targets[sel] > 0
+        row = {"move": move, "positions": int(sel.sum())}
+        row.update({name: _sign_hits(values[name], won) for name in PREDICTORS + ("perfect",)})
+        favoured_won = np.where(values["perfect"] > 0, won, ~won)
+        row["ahead_wins"] = {int(v): (int((values["perfect"] == v).sum()),
+                                      float(favoured_won[values["perfect"] == v].mean()))
+                             for v in np.unique(values["perfect"])}
         out.append(row)
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -47,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--moves", default="20,30,40", help="move numbers to test (default 20,30,40)")
     q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
     q.add_argument("--limit", type=_non_negative_int, help="read only the first N lines")
+    q.add_argument("--perfect", type=_non_negative_int, default=0, metavar="K",
+                   help=f"also solve up to K positions a move number exactly (moves >= "
+                        f"{60 - pl.PERFECT_MAX_EMPTIES}; ~0.3 s each at move 40) and show how often "
+                        "perfect play predicts the human winner: the ceiling of any static score")
     q.set_defaults(handler=run_evaluate)
 
     q = psub.add_parser("show", help="print the best and worst edge configurations of a stage")
@@ -113,7 +118,37 @@ def run_evaluate(args: argparse.Namespace) -> int:
     for row in pl.sign_accuracy(chosen, table.array, moves):
         print(f"{row['move']:>4} {row['positions']:>9} " +
               " ".join(f"{100 * row[name]:7.1f}%" for name in pl.PREDICTORS))
+    solvable = [m for m in moves if 60 - m <= pl.PERFECT_MAX_EMPTIES]
+    if args.perfect and solvable:
+        _print_perfect_play(chosen, table, solvable, args.perfect)
+    elif args.perfect:
+        print(f"perfect play: no move number >= {60 - pl.PERFECT_MAX_EMPTIES} in --moves, nothing solved")
     return 0
+
+
+MARGIN_BUCKETS = ((2, 2), (4, 6), (8, 12), (14, 20), (22, 64))
+
+
+def _print_perfect_play(games: pl.GameSet, table: pl.PatternTable, moves: list[int], sample: int) -> None:
+    def progress(move: int, done: int, total: int) -> None:
+        if done % 100 == 0 or done == total:
+            print(f"  move {move}: solved {done}/{total}", file=sys.stderr, flush=True)
+
+    print(f"perfect play: up to {sample} decisive positions a move, spread evenly over the games, solved "
+          "exactly; the share whose winner each sign predicts, on those positions")
+    names = ("perfect",) + pl.PREDICTORS
+    print(f"{'move':>4} {'solved':>9} " + " ".join(f"{name:>8}" for name in names))
+    for row in pl.perfect_play_accuracy(games, table.array, moves, sample, progress):
+        print(f"{row['move']:>4} {row['positions']:>9} " + " ".join(f"{100 * row[name]:7.1f}%" for name in names))
+        parts = []
+        for low, high in MARGIN_BUCKETS:
+            cells = [(n, share) for v, (n, share) in row["ahead_wins"].items() if low <= abs(v) <= high]
+            n = sum(c for c, _ in cells)
+            if n:
+                won = sum(c * share for c, share in cells) / n
+                span = f"{low}" if low == high else (f"{low}+" if high == 64 else f"{low}-{high}")
+                parts.append(f"by {span}: {100 * won:.0f}% of {n}")
+        print(f"     the side perfect play favours won, {'; '.join(parts)}")
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from genethello.core.evaluation import Evaluator
 from genethello.core.game import random_opening
 from genethello.core.squares import join_move_list
 from genethello.core.search import ALGORITHMS, Searcher, minimax
+from tests.reference import brute_force
 
 MASK = (1 << 64) - 1
 
@@ -231,3 +232,37 @@ def test_fdmxcp_config_is_accepted():
     config = load_config(Path(__file__).resolve().parents[2] / "config" / "fdmxcp.toml")
     assert config.population.type == "fdmxcp" and config.population_size == 192
     assert (config.games.depth, config.games.exact_empties) == (4, 8)
+
+
+# ------------------------------------------------------ perfect-play ceiling
+def test_exact_margins_are_perfect_play_for_the_mover(data_dir):
+    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=40)
+    sel = games.move_numbers == 54
+    movers, others = games.movers[sel], games.others[sel]
+    exact = pl.exact_margins(movers, others)
+    for mover, other, value in zip(movers.tolist(), others.tolist(), exact.tolist()):
+        assert value == -brute_force(Board.from_bitboards(other, mover, "black"))
+    assert len(set(exact.tolist())) > 5
+
+
+def test_perfect_play_names_every_winner_once_the_game_is_decided(data_dir):
+    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=60)
+    table = pl.shared_table().array
+    (last,) = pl.perfect_play_accuracy(games, table, (60,), sample=30)
+    assert last["positions"] == 30 and last["perfect"] == 1.0
+    assert all(share == 1.0 for _, share in last["ahead_wins"].values())
+    (late,) = pl.perfect_play_accuracy(games, table, (50,), sample=25)
+    assert late["positions"] == 25 and 0.5 < late["perfect"] <= 1.0
+    assert sum(n for n, _ in late["ahead_wins"].values()) == 25
+    with pytest.raises(ValueError, match="at most 24 empties"):
+        pl.perfect_play_accuracy(games, table, (30,))
+
+
+def test_cli_evaluate_prints_the_perfect_play_ceiling(data_dir, capsys):
+    games = data_dir / "games" / "wthor_human_games.txt.gz"
+    assert main(["patterns", "evaluate", "--games", str(games), "--limit", "100", "--moves", "20,52",
+                 "--perfect", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "perfect play" in out and "the side perfect play favours won" in out
+    row = next(line for line in out.splitlines() if line.split()[:2] == ["52", "10"])
+    assert row.count("%") == 5

@@ -21,6 +21,7 @@ from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.search import ALGORITHMS, SearchResult, Searcher, minimax
+from tests.reference import brute_force, mover_score
 from tests.strategies import positions
 
 EVAL_WIN = 4096          # evaluation.pxd: a decided game is worth EVAL_WIN per disc
@@ -73,30 +74,6 @@ widths = st.one_of(st.integers(1, 3), st.integers(1, 400), st.integers(1, 2 * EV
 
 
 # ------------------------------------------------------------------ helpers
-def mover_score(board: Board) -> int:
-    """final_score (Black's view) from the side to move's view."""
-    score = board.final_score()
-    return score if board.side_to_move == "black" else -score
-
-
-def brute_force(board: Board) -> int:
-    """Exact final disc difference for the side to move, by exhaustive search."""
-    if board.is_game_over():
-        return mover_score(board)
-    if board.must_pass():
-        board.play(PASS)
-        try:
-            return -brute_force(board)
-        finally:
-            board.undo()
-    best = -65
-    for move in board.legal_moves():
-        board.play(move)
-        best = max(best, -brute_force(board))
-        board.undo()
-    return best
-
-
 def brute_force_moves(board: Board) -> dict[int, int]:
     """Exact value of every legal move (mover's view)."""
     values = {}
