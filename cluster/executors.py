@@ -127,7 +127,10 @@ class RayExecutor:
     # Lost-worker errors after which a batch is played again elsewhere.
     MAX_RETRIES = 5
 
-    def __init__(self, workers: int, task_seconds: float = 0.2, in_flight_per_worker: int = 2) -> None:
+    def __init__(self, workers: int, task_seconds: float = 0.2, in_flight_per_worker: int = 2,
+                 ray_retries: int = 3) -> None:
+        """``ray_retries``: how often Ray itself re-runs a task lost with its
+        worker before the error reaches us (and we re-queue the batch)."""
         import ray
 
         self._ray = ray
@@ -137,7 +140,7 @@ class RayExecutor:
         self.fingerprint = core_fingerprint()
         # Ray retries tasks lost with their worker by itself (max_retries);
         # on top of that we re-queue batches whose result is lost for good.
-        self._task = ray.remote(num_cpus=1, max_retries=3)(_play_remote)
+        self._task = ray.remote(num_cpus=1, max_retries=ray_retries)(_play_remote)
         self.retried_batches = 0
 
     def _lost_worker_errors(self) -> tuple[type[BaseException], ...]:

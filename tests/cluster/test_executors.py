@@ -1,0 +1,92 @@
+"""The Ray executor when a worker process dies under a batch: Ray is told
+not to retry, so the loss reaches the executor, which plays the batch
+again; every game comes back exactly once, as a serial run plays it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from genethello.cluster.executors import RayExecutor, WorkerLostError
+from genethello.cluster.games import GameSettings, GameSpec, play_batch
+
+PLAYERS = ("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "oe_fmc_2_20:44:1:6:2:3:2:4:2:8:1", "fmc_0_5:3:1")
+SETTINGS = GameSettings(run_seed=5, depth=5, exact_empties=8, random_plies=2, tt_bits=14)
+SPECS = [GameSpec(1, i, PLAYERS[b], PLAYERS[w], b, w)
+         for i, (b, w) in enumerate((b, w) for b in range(3) for w in range(3) if b != w)] * 2
+SPECS = [GameSpec(1, i, s.black, s.white, s.black_slot, s.white_slot) for i, s in enumerate(SPECS)]
+
+
+def busy_worker_pids() -> list[int]:
+    """Ray worker processes running a game batch now (Ray titles a busy
+    worker's process 'ray::<task name>')."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if entry.joinpath("cmdline").read_bytes().startswith(b"ray::_play_remote"):
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+class WorkerKiller:
+    """A thread that SIGKILLs busy Ray workers (of this session's Ray): the
+    first one it sees, or every one while it runs."""
+
+    def __init__(self, every: bool) -> None:
+        self.every = every
+        self.killed: list[int] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set() and (self.every or not self.killed):
+            for pid in busy_worker_pids():
+                if pid not in self.killed:
+                    os.kill(pid, signal.SIGKILL)
+                    self.killed.append(pid)
+            time.sleep(0.005)
+
+    def __enter__(self) -> "WorkerKiller":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+
+def batches_of_two(specs: list[GameSpec]):
+    queue = list(specs)
+
+    def next_batch(size: int) -> list[GameSpec]:
+        batch, queue[:] = queue[:2], queue[2:]
+        return batch
+    return next_batch
+
+
+def test_a_batch_lost_with_its_worker_is_played_again(ray_cluster):
+    executor = RayExecutor(2, task_seconds=0.05, ray_retries=0)
+    with WorkerKiller(every=False) as killer:
+        outcomes = [o for batch in executor.run(SETTINGS, batches_of_two(SPECS), lambda: False) for o in batch]
+    assert killer.killed, "no busy Ray worker was seen to kill"
+    assert executor.retried_batches >= 1
+    assert sorted(o.pair_index for o in outcomes) == list(range(len(SPECS)))
+    assert sorted(outcomes, key=lambda o: o.pair_index) == play_batch(SETTINGS, SPECS)
+
+
+def test_a_batch_lost_too_often_is_a_named_error(ray_cluster):
+    executor = RayExecutor(2, task_seconds=0.05, ray_retries=0)
+    executor.MAX_RETRIES = 1
+    with WorkerKiller(every=True) as killer:
+        with pytest.raises(WorkerLostError, match=r"a batch of 2 games was lost 2 times; last error: "):
+            for _ in executor.run(SETTINGS, batches_of_two(SPECS), lambda: False):
+                pass
+    assert len(killer.killed) >= 2
