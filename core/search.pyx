@@ -37,6 +37,8 @@ cdef enum:
     EVAL_ORDER_DEPTH = 4         # nodes this deep order moves by evaluation; shallower by square class
     HASH_DEPTH = 3               # nodes this deep use the transposition table
     SCOUT_DEPTH = 3              # negascout's null windows from this depth (shallower: plain alpha-beta)
+    ORDER_DEPTH = 3              # nodes this deep order their moves; at depth 2 sorting cost more than
+                                 # it saved (depth-4 games: 490 -> 511 games/s, 5% more nodes)
 
 ALGORITHMS = {
     "alphabeta-hard": ALPHABETA_HARD,
@@ -212,7 +214,7 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                     e.bound == BOUND_UPPER and e.value <= alpha):
                 return e.value if c.soft else clamp(e.value, alpha, beta)
 
-    if c.ordering:
+    if c.ordering and depth >= ORDER_DEPTH:
         n = order_moves(c, P, O, moves, hash_move, depth >= EVAL_ORDER_DEPTH, squares, flipped)
     else:
         n = unordered_moves(P, O, moves, squares, flipped)
