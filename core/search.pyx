@@ -41,7 +41,7 @@ cdef enum:
     POTMOB_WEIGHT = 4            # solver ordering: one reply = 16, one square of potential mobility = 4
                                  # (FFO #40-#44: 366.7M -> 310.6M nodes)
     ORDER_DEPTH = 3              # nodes this deep order their moves; at depth 2 sorting cost more than
-                                 # it saved (depth-4 games: 490 -> 511 games/s, 5% more nodes)
+                                 # it saved (bench_games: 472 -> 496 games/s, 4% more nodes)
 
 ALGORITHMS = {
     "alphabeta-hard": ALPHABETA_HARD,
