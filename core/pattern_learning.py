@@ -57,6 +57,9 @@ from pathlib import Path
 import numpy as np
 
 from genethello.core import patterns as pt
+from genethello.core.board import Board
+from genethello.core.evaluation import Evaluator
+from genethello.core.search import Searcher
 from genethello.core.squares import square_name
 
 MAGIC = b"GTPATTN\n"
@@ -480,10 +483,6 @@ def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None) -> np.n
     """The perfect-play final disc difference (empties to the winner) of
     each position, for the player who just moved (the other side is to
     move, or passes). ``progress(done, total)`` is called after each solve."""
-    from genethello.core.board import Board
-    from genethello.core.evaluation import Evaluator
-    from genethello.core.search import Searcher
-
     searcher = Searcher(Evaluator(), tt_bits=20)
     out = np.zeros(len(movers), dtype=np.int64)
     for i, (mover, other) in enumerate(zip(movers.tolist(), others.tolist())):
