@@ -479,21 +479,46 @@ def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) 
     return out
 
 
-def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None) -> np.ndarray:
+SOLVE_CHUNK = 32   # positions a worker process solves per task
+
+
+def _solve_positions(movers: list[int], others: list[int]) -> list[int]:
+    searcher = Searcher(Evaluator(), tt_bits=20)
+    return [-searcher.solve(Board.from_bitboards(other, mover, "black")).value
+            for mover, other in zip(movers, others)]
+
+
+def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None, workers: int = 1) -> np.ndarray:
     """The perfect-play final disc difference (empties to the winner) of
     each position, for the player who just moved (the other side is to
-    move, or passes). ``progress(done, total)`` is called after each solve."""
-    searcher = Searcher(Evaluator(), tt_bits=20)
-    out = np.zeros(len(movers), dtype=np.int64)
-    for i, (mover, other) in enumerate(zip(movers.tolist(), others.tolist())):
-        out[i] = -searcher.solve(Board.from_bitboards(other, mover, "black")).value
-        if progress is not None:
-            progress(i + 1, len(out))
+    move, or passes). ``progress(done, total)`` is called as solves finish;
+    ``workers`` > 1 solves in that many processes (same values, same order)."""
+    m, o = movers.tolist(), others.tolist()
+    out = np.zeros(len(m), dtype=np.int64)
+    if workers <= 1:
+        for i in range(len(m)):
+            out[i] = _solve_positions(m[i:i + 1], o[i:i + 1])[0]
+            if progress is not None:
+                progress(i + 1, len(out))
+        return out
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_solve_positions, m[i:i + SOLVE_CHUNK], o[i:i + SOLVE_CHUNK]): i
+                   for i in range(0, len(m), SOLVE_CHUNK)}
+        for future in as_completed(futures):
+            values = future.result()
+            start = futures[future]
+            out[start:start + len(values)] = values
+            done += len(values)
+            if progress is not None:
+                progress(done, len(out))
     return out
 
 
 def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,), sample: int = 1000,
-                          progress=None) -> list[dict]:
+                          progress=None, workers: int = 1) -> list[dict]:
     """How often perfect play predicts the human winner: the ceiling of any
     static score. For each move number (at most PERFECT_MAX_EMPTIES empties),
     up to ``sample`` decisive positions spread evenly over the games are
@@ -519,7 +544,8 @@ def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,),
         sel[where] = True
         values = _predictor_values(games, table, sel)
         values["perfect"] = exact_margins(games.movers[sel], games.others[sel],
-                                          None if progress is None else lambda d, n, m=move: progress(m, d, n))
+                                          None if progress is None else lambda d, n, m=move: progress(m, d, n),
+                                          workers)
         won = games.targets[sel] > 0
         row = {"move": move, "positions": int(sel.sum())}
         row.update({name: _sign_hits(values[name], won) for name in PREDICTORS + ("perfect",)})

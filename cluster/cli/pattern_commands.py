@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from genethello.cluster.cli.arguments import positive_int
 from genethello.core import pattern_learning as pl
 from genethello.core import patterns as pt
 
@@ -52,6 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"also solve up to K positions a move number exactly (moves >= "
                         f"{60 - pl.PERFECT_MAX_EMPTIES}; ~0.3 s each at move 40) and show how often "
                         "perfect play predicts the human winner: the ceiling of any static score")
+    q.add_argument("--workers", type=positive_int, default=1,
+                   help="processes for the --perfect solves (default 1)")
     q.set_defaults(handler=run_evaluate)
 
     q = psub.add_parser("show", help="print the best and worst edge configurations of a stage")
@@ -120,7 +123,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
               " ".join(f"{100 * row[name]:7.1f}%" for name in pl.PREDICTORS))
     solvable = [m for m in moves if 60 - m <= pl.PERFECT_MAX_EMPTIES]
     if args.perfect and solvable:
-        _print_perfect_play(chosen, table, solvable, args.perfect)
+        _print_perfect_play(chosen, table, solvable, args.perfect, args.workers)
     elif args.perfect:
         print(f"perfect play: no move number >= {60 - pl.PERFECT_MAX_EMPTIES} in --moves, nothing solved")
     return 0
@@ -129,16 +132,20 @@ def run_evaluate(args: argparse.Namespace) -> int:
 MARGIN_BUCKETS = ((2, 2), (4, 6), (8, 12), (14, 20), (22, 64))
 
 
-def _print_perfect_play(games: pl.GameSet, table: pl.PatternTable, moves: list[int], sample: int) -> None:
+def _print_perfect_play(games: pl.GameSet, table: pl.PatternTable, moves: list[int], sample: int,
+                        workers: int) -> None:
+    shown = {}
+
     def progress(move: int, done: int, total: int) -> None:
-        if done % 100 == 0 or done == total:
+        if done // 100 > shown.get(move, 0) or done == total:
+            shown[move] = done // 100
             print(f"  move {move}: solved {done}/{total}", file=sys.stderr, flush=True)
 
     print(f"perfect play: up to {sample} decisive positions a move, spread evenly over the games, solved "
           "exactly; the share whose winner each sign predicts, on those positions")
     names = ("perfect",) + pl.PREDICTORS
     print(f"{'move':>4} {'solved':>9} " + " ".join(f"{name:>8}" for name in names))
-    for row in pl.perfect_play_accuracy(games, table.array, moves, sample, progress):
+    for row in pl.perfect_play_accuracy(games, table.array, moves, sample, progress, workers):
         print(f"{row['move']:>4} {row['positions']:>9} " + " ".join(f"{100 * row[name]:7.1f}%" for name in names))
         parts = []
         for low, high in MARGIN_BUCKETS:

@@ -245,6 +245,16 @@ def test_exact_margins_are_perfect_play_for_the_mover(data_dir):
     assert len(set(exact.tolist())) > 5
 
 
+def test_exact_margins_in_worker_processes_come_back_in_order(data_dir):
+    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=80)
+    sel = games.move_numbers == 50
+    serial = pl.exact_margins(games.movers[sel], games.others[sel])
+    seen = []
+    parallel = pl.exact_margins(games.movers[sel], games.others[sel], lambda d, n: seen.append((d, n)), workers=2)
+    assert serial.size > 2 * pl.SOLVE_CHUNK and parallel.tolist() == serial.tolist()
+    assert seen[-1] == (serial.size, serial.size)
+
+
 def test_perfect_play_names_every_winner_once_the_game_is_decided(data_dir):
     games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=60)
     table = pl.shared_table().array
