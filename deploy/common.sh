@@ -17,6 +17,21 @@
 # The ray executable: the one in the environment genethello is installed in.
 : "${RAY:=ray}"
 
+# The `ray start` flags every node takes, head and workers alike: the fixed
+# per-node ports above, and no usage reports.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+node_port_args=(
+    --node-manager-port="$GENETHELLO_NODE_MANAGER_PORT"
+    --object-manager-port="$GENETHELLO_OBJECT_MANAGER_PORT"
+    --runtime-env-agent-port="$GENETHELLO_RUNTIME_ENV_AGENT_PORT"
+    --dashboard-agent-grpc-port="$GENETHELLO_DASHBOARD_AGENT_GRPC_PORT"
+    --dashboard-agent-listen-port="$GENETHELLO_DASHBOARD_AGENT_LISTEN_PORT"
+    --metrics-export-port="$GENETHELLO_METRICS_EXPORT_PORT"
+    --min-worker-port="$GENETHELLO_MIN_WORKER_PORT"
+    --max-worker-port="$GENETHELLO_MAX_WORKER_PORT"
+    --disable-usage-stats
+)
+
 die() {
     printf '%s: %s\n' "${0##*/}" "$*" >&2
     exit 2
@@ -95,5 +110,12 @@ run_or_print() {
         printf 'RAY_AUTH_MODE=token %s\n' "${out% }"
     else
         "$@"
+    fi
+}
+
+# require_ray DRY_RUN: the ray executable must be there unless we only print.
+require_ray() {
+    if ((!$1)) && ! command -v "$RAY" >/dev/null 2>&1; then
+        die "'$RAY' not found: activate the environment genethello is installed in (or set RAY=/path/to/ray)"
     fi
 }

@@ -78,9 +78,7 @@ if ! token_available; then
         die "no Ray auth token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token); run deploy/ray-token.sh generate first"
     fi
 fi
-if ((!dry_run)) && ! command -v "$RAY" >/dev/null 2>&1; then
-    die "'$RAY' not found: activate the environment genethello is installed in (or set RAY=/path/to/ray)"
-fi
+require_ray "$dry_run"
 
 export RAY_AUTH_MODE=token
 run_or_print "$dry_run" "$RAY" start --head \
@@ -89,15 +87,7 @@ run_or_print "$dry_run" "$RAY" start --head \
     --include-dashboard=false \
     --dashboard-host=127.0.0.1 \
     --ray-client-server-port="$GENETHELLO_RAY_CLIENT_SERVER_PORT" \
-    --node-manager-port="$GENETHELLO_NODE_MANAGER_PORT" \
-    --object-manager-port="$GENETHELLO_OBJECT_MANAGER_PORT" \
-    --runtime-env-agent-port="$GENETHELLO_RUNTIME_ENV_AGENT_PORT" \
-    --dashboard-agent-grpc-port="$GENETHELLO_DASHBOARD_AGENT_GRPC_PORT" \
-    --dashboard-agent-listen-port="$GENETHELLO_DASHBOARD_AGENT_LISTEN_PORT" \
-    --metrics-export-port="$GENETHELLO_METRICS_EXPORT_PORT" \
-    --min-worker-port="$GENETHELLO_MIN_WORKER_PORT" \
-    --max-worker-port="$GENETHELLO_MAX_WORKER_PORT" \
-    --disable-usage-stats \
+    "${node_port_args[@]}" \
     "${extra[@]+"${extra[@]}"}"
 
 if ((!dry_run)); then

@@ -84,9 +84,7 @@ if ! token_available; then
         die "no Ray auth token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token); on the head run: deploy/ray-token.sh install $(hostname)"
     fi
 fi
-if ((!dry_run)) && ! command -v "$RAY" >/dev/null 2>&1; then
-    die "'$RAY' not found: activate the environment genethello is installed in (or set RAY=/path/to/ray)"
-fi
+require_ray "$dry_run"
 
 export RAY_AUTH_MODE=token
 # --include-dashboard and --port are head-only flags: `ray start` refuses
@@ -94,13 +92,5 @@ export RAY_AUTH_MODE=token
 run_or_print "$dry_run" "$RAY" start \
     --address="$head_ip:$head_port" \
     --node-ip-address="$ip" \
-    --node-manager-port="$GENETHELLO_NODE_MANAGER_PORT" \
-    --object-manager-port="$GENETHELLO_OBJECT_MANAGER_PORT" \
-    --runtime-env-agent-port="$GENETHELLO_RUNTIME_ENV_AGENT_PORT" \
-    --dashboard-agent-grpc-port="$GENETHELLO_DASHBOARD_AGENT_GRPC_PORT" \
-    --dashboard-agent-listen-port="$GENETHELLO_DASHBOARD_AGENT_LISTEN_PORT" \
-    --metrics-export-port="$GENETHELLO_METRICS_EXPORT_PORT" \
-    --min-worker-port="$GENETHELLO_MIN_WORKER_PORT" \
-    --max-worker-port="$GENETHELLO_MAX_WORKER_PORT" \
-    --disable-usage-stats \
+    "${node_port_args[@]}" \
     "${extra[@]+"${extra[@]}"}"
