@@ -9,12 +9,12 @@ See docs/gtp.md for the profile and what the engine's answers mean.
 
 from genethello.core.gtp.protocol import (
     MAX_ID, Command, GtpError, clean_line, format_failure, format_response, format_success, parse_line,
-    parse_response,
+    parse_response, read_commands, write_response,
 )
 
 __all__ = [
     "MAX_ID", "Command", "GtpError", "clean_line", "format_failure", "format_response", "format_success",
-    "parse_line", "parse_response", "GtpEngine", "Referee", "GtpProcess",
+    "parse_line", "parse_response", "read_commands", "write_response", "GtpEngine", "Referee", "GtpProcess",
 ]
 
 

@@ -33,7 +33,7 @@ from typing import BinaryIO, Callable, TextIO
 
 from genethello.core.board import Board
 from genethello.core.gtp.ponder import Ponderer
-from genethello.core.gtp.protocol import Command, GtpError, format_response, parse_line
+from genethello.core.gtp.protocol import Command, GtpError, read_commands, write_response
 from genethello.core.search import Searcher
 from genethello.core.squares import COLUMNS, PASS, square_name
 from genethello.core.timecontrol import move_budget
@@ -343,16 +343,11 @@ class GtpEngine:
         """Answer commands from ``instream`` (bytes, one per line) on
         ``outstream`` until ``quit`` or the end of input."""
         try:
-            while not self.quit_requested:
-                raw = instream.readline()
-                if not raw:
-                    break
-                cmd = parse_line(raw.decode("utf-8", errors="surrogateescape"))
-                if cmd is None:
-                    continue
+            for cmd in read_commands(instream):
                 ok, text = self.handle(cmd)
-                outstream.write(format_response(cmd.id, ok, text))
-                outstream.flush()
+                write_response(outstream, cmd.id, ok, text)
+                if self.quit_requested:
+                    break
         finally:
             self.shutdown()
         return 0

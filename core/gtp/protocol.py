@@ -11,6 +11,8 @@ Pure functions, no engine state:
 * :func:`format_success` / :func:`format_failure` build the answers: ``=``
   or ``?``, the id if the command had one, a space and the text, and the
   empty line that ends every answer.
+* :func:`read_commands` and :func:`write_response` are the two ends of an
+  engine's read-answer loop over byte input and text output.
 
 An id is a run of ASCII digits worth at most 2^31-1 (``007`` is id 7). A
 first token that is not such an id (``-1``, ``1.5``, ``2147483648``) is the
@@ -20,7 +22,9 @@ case-sensitive; the engine decides what they mean.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import BinaryIO, TextIO
 
 MAX_ID = 2 ** 31 - 1
 """The largest id a command may carry."""
@@ -123,6 +127,27 @@ def format_failure(cid: int | None, message: str) -> str:
 def format_response(cid: int | None, ok: bool, text: str) -> str:
     """:func:`format_success` or :func:`format_failure`."""
     return format_success(cid, text) if ok else format_failure(cid, text)
+
+
+def read_commands(instream: BinaryIO) -> Iterator[Command]:
+    """The commands of a byte stream, one line at a time, until its end;
+    lines that get no answer are skipped. Undecodable bytes are kept
+    (surrogate escapes) so that they reach the engine as an unknown name or
+    argument instead of stopping the loop."""
+    while True:
+        raw = instream.readline()
+        if not raw:
+            return
+        cmd = parse_line(raw.decode("utf-8", errors="surrogateescape"))
+        if cmd is not None:
+            yield cmd
+
+
+def write_response(outstream: TextIO, cid: int | None, ok: bool, text: str) -> None:
+    """Write one answer (:func:`format_response`) and flush it: the
+    controller waits for it before sending more."""
+    outstream.write(format_response(cid, ok, text))
+    outstream.flush()
 
 
 def parse_response(text: str) -> tuple[bool, int | None, str]:

@@ -25,7 +25,7 @@ import time
 from typing import BinaryIO, TextIO
 
 from genethello.core.gtp.engine import COLORS
-from genethello.core.gtp.protocol import Command, format_response, parse_line
+from genethello.core.gtp.protocol import Command, read_commands, write_response
 from genethello.core.metamachine.oracles import OracleError, OraclePool, Trial, parse_top_moves
 
 DEFAULT_TOP = 3
@@ -122,24 +122,18 @@ class MetaMachine:
         previous = signal.signal(signal.SIGTERM, on_term)
         force = False
         try:
-            while not self.quit_requested:
-                raw = instream.readline()
-                if not raw:
-                    break
-                cmd = parse_line(raw.decode("utf-8", errors="surrogateescape"))
-                if cmd is None:
-                    continue
+            for cmd in read_commands(instream):
                 try:
                     ok, text = self.handle(cmd)
                 except OracleError as exc:
                     self._say(f"the oracle failed: {exc}")
-                    outstream.write(format_response(cmd.id, False, f"oracle failed: {exc}"))
-                    outstream.flush()
+                    write_response(outstream, cmd.id, False, f"oracle failed: {exc}")
                     self.exit_status = 1
                     force = True
                     break
-                outstream.write(format_response(cmd.id, ok, text))
-                outstream.flush()
+                write_response(outstream, cmd.id, ok, text)
+                if self.quit_requested:
+                    break
         except KeyboardInterrupt:
             force = True
             self._say("interrupted")
