@@ -6,15 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genethello.cluster.cli.arguments import positive_int
+from genethello.cluster.cli.arguments import non_negative_int, positive_int
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--debug", action="store_true", help="write the candidates and their scores to stderr")
     p.add_argument("--top", type=positive_int, default=DEFAULT_TOP, metavar="N",
                    help=f"candidate moves to try per genmove (default {DEFAULT_TOP})")
-    p.add_argument("--workers", type=_count, default=0, metavar="N",
+    p.add_argument("--workers", type=non_negative_int, default=0, metavar="N",
                    help="extra oracle processes that score candidates in parallel (default 0)")
     p.add_argument("--address", metavar="ADDR",
                    help="Ray address: the extra oracles run as Ray actors there (--workers of them, "

@@ -7,16 +7,9 @@ import sys
 import time
 from pathlib import Path
 
-from genethello.cluster.cli.arguments import positive_int
+from genethello.cluster.cli.arguments import non_negative_int, positive_int
 from genethello.core import pattern_learning as pl
 from genethello.core import patterns as pt
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,14 +21,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
     q.add_argument("--out", type=Path, default=pl.DEFAULT_TABLE_PATH,
                    help="table file to write (default: the shipped data/patterns-v1.bin)")
-    q.add_argument("--holdout", type=_non_negative_int, default=pl.HOLDOUT, metavar="K",
+    q.add_argument("--holdout", type=non_negative_int, default=pl.HOLDOUT, metavar="K",
                    help=f"never train on lines whose number is a multiple of K (default {pl.HOLDOUT}; 0: use all)")
     q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
-    q.add_argument("--limit", type=_non_negative_int, help="read only the first N lines")
+    q.add_argument("--limit", type=non_negative_int, help="read only the first N lines")
     q.add_argument("--ridge", type=float, default=pl.RIDGE, help=f"shrinkage toward 0 (default {pl.RIDGE})")
-    q.add_argument("--min-count", type=_non_negative_int, default=pl.MIN_COUNT,
+    q.add_argument("--min-count", type=non_negative_int, default=pl.MIN_COUNT,
                    help=f"leave configurations seen fewer times at 0 (default {pl.MIN_COUNT})")
-    q.add_argument("--iterations", type=_non_negative_int, default=pl.ITERATIONS,
+    q.add_argument("--iterations", type=non_negative_int, default=pl.ITERATIONS,
                    help=f"conjugate-gradient steps per stage (default {pl.ITERATIONS})")
     q.set_defaults(handler=run_learn)
 
@@ -44,12 +37,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--table", type=Path, help="table file (default: the shipped one)")
     q.add_argument("--slice", choices=("validation", "training", "all"), default="all",
                    help="which games of the file: the held-out ones, the others, or all (default all)")
-    q.add_argument("--holdout", type=_non_negative_int, default=pl.HOLDOUT, metavar="K",
+    q.add_argument("--holdout", type=non_negative_int, default=pl.HOLDOUT, metavar="K",
                    help=f"the validation games are the lines numbered K, 2K, ... (default {pl.HOLDOUT})")
     q.add_argument("--moves", default="20,30,40", help="move numbers to test (default 20,30,40)")
     q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
-    q.add_argument("--limit", type=_non_negative_int, help="read only the first N lines")
-    q.add_argument("--perfect", type=_non_negative_int, default=0, metavar="K",
+    q.add_argument("--limit", type=non_negative_int, help="read only the first N lines")
+    q.add_argument("--perfect", type=non_negative_int, default=0, metavar="K",
                    help=f"also solve up to K positions a move number exactly (moves >= "
                         f"{60 - pl.PERFECT_MAX_EMPTIES}; ~0.3 s each at move 40) and show how often "
                         "perfect play predicts the human winner: the ceiling of any static score")
