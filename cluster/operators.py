@@ -152,13 +152,7 @@ def mutate(genes: Sequence[int], ranges: Ranges, rate: float, rng: np.random.Gen
     _check_ranges(ranges)
     _check_genes(genes, ranges)
     _check_rate(rate)
-    chosen = rng.random(len(genes)) < rate
-    child = [int(g) for g in genes]
-    for index in np.flatnonzero(chosen):
-        low, high = ranges[index]
-        if high > low:
-            child[index] = _other_value(child[index], low, high, rng)
-    return tuple(child)
+    return _change_genes(genes, ranges, rng.random(len(genes)) < rate, rng)
 
 
 def mutate_at_least_one(
@@ -193,6 +187,12 @@ def mutate_at_least_one(
     forced = mutable[int(rng.integers(len(mutable)))]
     chosen = rng.random(len(genes)) < rate
     chosen[forced] = True
+    return _change_genes(genes, ranges, chosen, rng)
+
+
+def _change_genes(genes: Sequence[int], ranges: Ranges, chosen: np.ndarray, rng: np.random.Generator) -> Genes:
+    """``genes`` with each chosen gene (whose range allows it) drawn anew as
+    another value of its range, in gene order."""
     child = [int(g) for g in genes]
     for index in np.flatnonzero(chosen):
         low, high = ranges[index]
