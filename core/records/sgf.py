@@ -360,25 +360,18 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
     return rec
 
 
+# Game-info properties held as plain text on the record, in writing order.
+_TEXT_FIELDS = {"PB": "black_name", "PW": "white_name", "BR": "black_rating", "WR": "white_rating",
+                "DT": "date", "EV": "event", "PC": "place"}
+
+
 def _apply_info(text: str, rec: GameRecord, info: dict) -> None:
     for name, prop in info.items():
         value = prop.values[0] if len(prop.values) == 1 else list(prop.values)
         if name in ("FF", "CA", "GM", "SZ"):
             continue
-        elif name == "PB":
-            rec.black_name = _single(text, prop)
-        elif name == "PW":
-            rec.white_name = _single(text, prop)
-        elif name == "DT":
-            rec.date = _single(text, prop)
-        elif name == "EV":
-            rec.event = _single(text, prop)
-        elif name == "PC":
-            rec.place = _single(text, prop)
-        elif name == "BR":
-            rec.black_rating = _single(text, prop)
-        elif name == "WR":
-            rec.white_rating = _single(text, prop)
+        elif name in _TEXT_FIELDS:
+            setattr(rec, _TEXT_FIELDS[name], _single(text, prop))
         elif name == "RE":
             v = _single(text, prop).strip()
             if v.lower() in ("0", "draw", "jigo"):
@@ -498,8 +491,8 @@ def write_sgf(record: Union[GameRecord, Iterable[GameRecord]], *, explicit_passe
 def _write_one(rec: GameRecord, explicit_passes: bool) -> str:
     rec = rec.normalized()          # validates the moves too
     head = ["FF[4]", "GM[2]", "SZ[8]", "CA[UTF-8]"]
-    for name, value in (("PB", rec.black_name), ("PW", rec.white_name), ("BR", rec.black_rating),
-                        ("WR", rec.white_rating), ("DT", rec.date), ("EV", rec.event), ("PC", rec.place)):
+    for name, field in _TEXT_FIELDS.items():
+        value = getattr(rec, field)
         if value is not None:
             head.append(_prop(name, value))
     ts = rec.time_settings
