@@ -482,10 +482,15 @@ def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) 
 SOLVE_CHUNK = 32   # positions a worker process solves per task
 
 
-def _solve_positions(movers: list[int], others: list[int]) -> list[int]:
+def _solve_positions(movers: list[int], others: list[int], progress=None) -> list[int]:
+    """Exact margins for the movers, with one searcher (and table) for all."""
     searcher = Searcher(Evaluator(), tt_bits=20)
-    return [-searcher.solve(Board.from_bitboards(other, mover, "black")).value
-            for mover, other in zip(movers, others)]
+    out = []
+    for mover, other in zip(movers, others):
+        out.append(-searcher.solve(Board.from_bitboards(other, mover, "black")).value)
+        if progress is not None:
+            progress(len(out), len(movers))
+    return out
 
 
 def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None, workers: int = 1) -> np.ndarray:
@@ -494,13 +499,9 @@ def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None, workers
     move, or passes). ``progress(done, total)`` is called as solves finish;
     ``workers`` > 1 solves in that many processes (same values, same order)."""
     m, o = movers.tolist(), others.tolist()
-    out = np.zeros(len(m), dtype=np.int64)
     if workers <= 1:
-        for i in range(len(m)):
-            out[i] = _solve_positions(m[i:i + 1], o[i:i + 1])[0]
-            if progress is not None:
-                progress(i + 1, len(out))
-        return out
+        return np.array(_solve_positions(m, o, progress), dtype=np.int64).reshape(len(m))
+    out = np.zeros(len(m), dtype=np.int64)
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     done = 0
