@@ -17,9 +17,8 @@ from genethello.cluster.games import GameSettings, GameSpec, play_batch
 
 PLAYERS = ("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "oe_fmc_2_20:44:1:6:2:3:2:4:2:8:1", "fmc_0_5:3:1")
 SETTINGS = GameSettings(run_seed=5, depth=5, exact_empties=8, random_plies=2, tt_bits=14)
-SPECS = [GameSpec(1, i, PLAYERS[b], PLAYERS[w], b, w)
-         for i, (b, w) in enumerate((b, w) for b in range(3) for w in range(3) if b != w)] * 2
-SPECS = [GameSpec(1, i, s.black, s.white, s.black_slot, s.white_slot) for i, s in enumerate(SPECS)]
+PAIRS = [(b, w) for b in range(3) for w in range(3) if b != w]
+SPECS = [GameSpec(1, i, PLAYERS[b], PLAYERS[w], b, w) for i, (b, w) in enumerate(PAIRS * 2)]   # 12 games
 
 
 def busy_worker_pids() -> list[int]:
