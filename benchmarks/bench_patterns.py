@@ -109,11 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         validation = pl.read_games(path).slice("validation")
         print(f"\nsign of each predictor vs the winner, validation slice ({validation.games} games, "
               f"every {pl.HOLDOUT}th line of {path.name})")
-        print(f"{'move':>4} {'positions':>9} {'pattern':>8} {'discs':>8} {'mobility':>8} {'squares':>8}")
         rows = pl.sign_accuracy(validation, pl.shared_table().array)
-        for row in rows:
-            print(f"{row['move']:>4} {row['positions']:>9} "
-                  + " ".join(f"{100 * row[name]:7.1f}%" for name in pl.PREDICTORS))
+        print("\n".join(pl.accuracy_lines(rows)))
         by_move = {row["move"]: row for row in rows}
         if args.perfect > 0:
             (row,) = pl.perfect_play_accuracy(validation, pl.shared_table().array, (40,), args.perfect)

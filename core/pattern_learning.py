@@ -559,6 +559,16 @@ def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,),
 
 
 # ------------------------------------------------------------------ display
+def accuracy_lines(rows: list[dict], names=PREDICTORS, count_title: str = "positions") -> list[str]:
+    """The rows of ``sign_accuracy`` / ``perfect_play_accuracy`` as a table:
+    a header, then per move number the count and a percentage per name."""
+    lines = [f"{'move':>4} {count_title:>9} " + " ".join(f"{name:>8}" for name in names)]
+    for row in rows:
+        lines.append(f"{row['move']:>4} {row['positions']:>9} "
+                     + " ".join(f"{100 * row[name]:7.1f}%" for name in names))
+    return lines
+
+
 def config_text(index: int, squares: int) -> str:
     """'X-O...' for a shape index: X mover, O other, - empty, in square order."""
     return "".join("-XO"[(index // 3 ** i) % 3] for i in range(squares))

@@ -110,10 +110,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     chosen = games.slice(args.slice, args.holdout)
     print(f"table {table.version}; {chosen.games} games ({args.slice} slice of {games.name}); "
           "share of decisive games whose winner the sign predicts (for the player who just moved)")
-    print(f"{'move':>4} {'positions':>9} {'pattern':>8} {'discs':>8} {'mobility':>8} {'squares':>8}")
-    for row in pl.sign_accuracy(chosen, table.array, moves):
-        print(f"{row['move']:>4} {row['positions']:>9} " +
-              " ".join(f"{100 * row[name]:7.1f}%" for name in pl.PREDICTORS))
+    print("\n".join(pl.accuracy_lines(pl.sign_accuracy(chosen, table.array, moves))))
     solvable = [m for m in moves if 60 - m <= pl.PERFECT_MAX_EMPTIES]
     if args.perfect and solvable:
         _print_perfect_play(chosen, table, solvable, args.perfect, args.workers)
@@ -137,9 +134,11 @@ def _print_perfect_play(games: pl.GameSet, table: pl.PatternTable, moves: list[i
     print(f"perfect play: up to {sample} decisive positions a move, spread evenly over the games, solved "
           "exactly; the share whose winner each sign predicts, on those positions")
     names = ("perfect",) + pl.PREDICTORS
-    print(f"{'move':>4} {'solved':>9} " + " ".join(f"{name:>8}" for name in names))
-    for row in pl.perfect_play_accuracy(games, table.array, moves, sample, progress, workers):
-        print(f"{row['move']:>4} {row['positions']:>9} " + " ".join(f"{100 * row[name]:7.1f}%" for name in names))
+    rows = pl.perfect_play_accuracy(games, table.array, moves, sample, progress, workers)
+    header, *lines = pl.accuracy_lines(rows, names, "solved")
+    print(header)
+    for row, line in zip(rows, lines):
+        print(line)
         parts = []
         for low, high in MARGIN_BUCKETS:
             cells = [(n, share) for v, (n, share) in row["ahead_wins"].items() if low <= abs(v) <= high]
