@@ -69,7 +69,7 @@ setup(
     package_dir=PACKAGE_FOLDERS,
     package_data={
         "genethello.core": ["*.pxd", "data/*"],
-        "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py"],
+        "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py", "web/static/*", "web/static/js/*", "web/static/vendor/*"],
     },
     ext_modules=extensions(),
 )

@@ -3,7 +3,19 @@
 #   gtp-rhino (Debian's grhino + grhino-data), the GTP Othello engine that the
 #   interop and yardstick tests play against. Unpacked without its GUI, as
 #   its data lives in /usr/share/grhino.
+#   chromium (Debian's), the headless browser of the web page's end-to-end
+#   tests (tests/web); Playwright drives it and never downloads its own.
 set -euo pipefail
+
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "install_system_packages: /usr/bin/chromium is missing and this is not root; the browser tests will be skipped" >&2
+    else
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+        echo "install_system_packages: installed Debian's chromium" >&2
+    fi
+fi
 
 if command -v gtp-rhino >/dev/null 2>&1 || [ -x /usr/games/gtp-rhino ]; then
     exit 0

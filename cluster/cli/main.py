@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 from genethello.cluster.cli import (
     core_commands, engine_commands, gtp_commands, pattern_commands, record_commands, report_commands,
-    run_commands,
+    run_commands, web_commands,
 )
 
 COMMAND_MODULES = [core_commands, gtp_commands, engine_commands, run_commands, report_commands, record_commands,
-                   pattern_commands]
+                   pattern_commands, web_commands]
 
 
 class CommandError(Exception):

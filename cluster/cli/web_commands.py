@@ -1,0 +1,39 @@
+"""The web page: ``genethello serve``.
+
+Registering is cheap: Starlette, uvicorn and the app are imported only when
+the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from genethello.cluster.cli.arguments import positive_int
+
+#: The run database ``serve`` reads by default (the run commands' default).
+DEFAULT_DB = "genethello.db"
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port 1..65535."""
+    value = positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port 1..65535, got {value}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="a web page to play the evolved players, replay games and watch runs")
+    p.add_argument("--db", default=DEFAULT_DB, help=f"run database to show (default: ./{DEFAULT_DB})")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1; any other asks for a token)")
+    p.add_argument("--port", type=port_number, default=8000)
+    p.add_argument("--token", help="access token when bound beyond loopback (default: a fresh one, printed)")
+    p.add_argument("--slots", type=positive_int, help="searches at once (default: one per core)")
+    p.set_defaults(handler=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from genethello.cluster.web.server import serve
+
+    return serve(args.db, host=args.host, port=args.port, token=args.token, slots=args.slots)

@@ -1,0 +1,17 @@
+"""genethello.cluster.web: the browser face of genethello.
+
+A person plays the evolved players, replays records and stored games, and
+watches runs live, from ``genethello serve``. One job per module:
+
+* :mod:`.play` - a game's rules of engagement (settings, passes, undo,
+  clocks, the page's view of a board): pure decisions, no I/O.
+* :mod:`.search_pool` - one search per core; pondering gives way first.
+* :mod:`.sessions` - live games: engines, pondering, abandoning searches.
+* :mod:`.replays` - records (uploads, stored games) as frames to step through.
+* :mod:`.run_data` - read-only, short queries of run databases.
+* :mod:`.security` - Host check and the access token.
+* :mod:`.app` - the Starlette routes; :mod:`.server` starts uvicorn.
+
+Starlette and uvicorn are imported only by :mod:`.app` and :mod:`.server`,
+so the CLI stays cheap to start.
+"""

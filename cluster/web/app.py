@@ -1,0 +1,313 @@
+"""The web app: Starlette routes over the game sessions, the replays and the
+run database, plus the static page.
+
+Every request is validated; what is wrong comes back as JSON ``{"error":
+..., "field": ...}`` with a 4xx status, which the page shows beside the field
+or above the board. Database reads run on threads (short transactions);
+searches run on the search pool's threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from genethello.cluster.web import play, replays
+from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError, WebRequestError
+from genethello.cluster.web.run_data import RateTracker, RunReader, progress_figures
+from genethello.cluster.web.search_pool import SearchPool
+from genethello.cluster.web.security import GuardMiddleware
+from genethello.cluster.web.sessions import PlaySession, SessionStore
+from genethello.core.chromosome import Chromosome
+
+STATIC = Path(__file__).parent / "static"
+#: Hints when no machine plays and no run database has players: the
+#: README's example chromosome.
+FALLBACK_CHROMOSOME = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
+#: The largest JSON body a request may send.
+MAX_JSON_BYTES = 16 * 1024
+#: Seconds between the runs page's looks at the database.
+POLL_SECONDS = 0.5
+#: Seconds between events when nothing changed (fresh ETA, keep-alive).
+HEARTBEAT_SECONDS = 5.0
+#: Seconds between checks that the page waiting for a search is still there.
+DISCONNECT_CHECK_SECONDS = 0.05
+
+
+class WebState:
+    """What the routes share: the search pool, the games, the run reader."""
+
+    def __init__(self, db_target: str, slots: int | None = None) -> None:
+        self.pool = SearchPool(slots)
+        self.games = SessionStore(self.pool)
+        self.runs = RunReader(db_target)
+
+    def hint_chromosome(self) -> Chromosome:
+        menu = self.runs.player_menu()
+        for run in menu["runs"]:
+            return Chromosome.parse(run["players"][0]["chromosome"])
+        return Chromosome.parse(FALLBACK_CHROMOSOME)
+
+
+# ---------------------------------------------------------------- helpers
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused past ``limit`` bytes (413) without reading
+    the rest."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not declared.isdigit():
+            raise WebRequestError("bad Content-Length header")
+        if int(declared) > limit:
+            raise WebRequestError(f"the request is {int(declared)} bytes; at most {limit} bytes are accepted",
+                                  field="file", status=413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise WebRequestError(f"the request is over {limit} bytes; at most {limit} bytes are accepted",
+                                  field="file", status=413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def json_body(request: Request) -> dict:
+    body = await read_body(request, MAX_JSON_BYTES)
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise WebRequestError("the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise WebRequestError("the request body must be a JSON object")
+    return data
+
+
+def int_param(value: str, name: str) -> int:
+    if not value.isdigit() or len(value) > 12:
+        raise WebRequestError(f"{name} must be a non-negative whole number, got {value!r}", field=name)
+    return int(value)
+
+
+async def watch_disconnect(request: Request, game: PlaySession, work) -> dict:
+    """Await ``work`` (a coroutine of ``game``); if the page goes away
+    meanwhile (tab closed, navigation), abandon the game's search."""
+    task = asyncio.ensure_future(work)
+    while not task.done():
+        done, _ = await asyncio.wait({task}, timeout=DISCONNECT_CHECK_SECONDS)
+        if not done and await request.is_disconnected():
+            await game.abandon()
+    return task.result()
+
+
+def state(request: Request) -> WebState:
+    return request.app.state.web
+
+
+# ---------------------------------------------------------------- routes
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+
+async def status(request: Request) -> Response:
+    web = state(request)
+    return JSONResponse({"slots": web.pool.slots, "busy": web.pool.busy, "games": len(web.games)})
+
+
+async def players(request: Request) -> Response:
+    return JSONResponse(await run_in_threadpool(state(request).runs.player_menu))
+
+
+async def check_chromosome(request: Request) -> Response:
+    data = await json_body(request)
+    chromosome = play.parse_chromosome(data.get("chromosome"))
+    return JSONResponse({"chromosome": str(chromosome), "type": chromosome.type.name,
+                         "genes": dict(zip(chromosome.type.gene_names(), chromosome.genes))})
+
+
+async def new_game(request: Request) -> Response:
+    web = state(request)
+    settings = play.parse_settings(await json_body(request))
+    hint_by = await run_in_threadpool(web.hint_chromosome)
+    game = await web.games.create(settings, hint_by)
+    return JSONResponse(game.view())
+
+
+def game_of(request: Request) -> PlaySession:
+    return state(request).games.get(request.path_params["game_id"])
+
+
+async def get_game(request: Request) -> Response:
+    return JSONResponse(game_of(request).view())
+
+
+async def move(request: Request) -> Response:
+    game = game_of(request)
+    data = await json_body(request)
+    return JSONResponse(game.human_move(data.get("move"), data.get("ply")))
+
+
+async def think(request: Request) -> Response:
+    game = game_of(request)
+    return JSONResponse(await watch_disconnect(request, game, game.machine_move()))
+
+
+async def hint(request: Request) -> Response:
+    game = game_of(request)
+    return JSONResponse(await watch_disconnect(request, game, game.hint()))
+
+
+async def undo(request: Request) -> Response:
+    return JSONResponse(await game_of(request).undo())
+
+
+async def close_game(request: Request) -> Response:
+    await state(request).games.close(request.path_params["game_id"])
+    return JSONResponse({"closed": True})
+
+
+async def sgf(request: Request) -> Response:
+    game = game_of(request)
+    return Response(game.sgf(), media_type="application/x-go-sgf",
+                    headers={"content-disposition": 'attachment; filename="genethello-game.sgf"'})
+
+
+async def upload(request: Request) -> Response:
+    name = request.query_params.get("name", "")
+    if len(name) > 200:
+        raise WebRequestError("the file name is too long", field="file")
+    data = await read_body(request, replays.MAX_UPLOAD_BYTES)
+    return JSONResponse(await run_in_threadpool(replays.upload_view, name, data))
+
+
+async def runs(request: Request) -> Response:
+    return JSONResponse(await run_in_threadpool(state(request).runs.runs))
+
+
+async def run_summary(request: Request) -> Response:
+    web = state(request)
+    run_id = int_param(request.path_params["run_id"], "run")
+    summary = await run_in_threadpool(web.runs.summary, run_id)
+    summary["progress"] = progress_figures(summary["progress"], RateTracker())
+    return JSONResponse(summary)
+
+
+async def run_events(request: Request) -> Response:
+    """Server-sent events: the run's page whenever the database changes
+    (looked at every POLL_SECONDS), and a heartbeat with a fresh ETA."""
+    web = state(request)
+    run_id = int_param(request.path_params["run_id"], "run")
+    await run_in_threadpool(web.runs.summary, run_id)     # 404 now rather than in the stream
+
+    async def stream():
+        tracker = RateTracker()
+        last_key, summary, last_sent = None, None, 0.0
+        loop = asyncio.get_running_loop()
+        while not await request.is_disconnected():
+            key = await run_in_threadpool(web.runs.change_key, run_id)
+            now = loop.time()
+            changed = key != last_key
+            if changed:
+                summary = await run_in_threadpool(web.runs.summary, run_id)
+                last_key = key
+            if summary is not None:
+                figures = progress_figures(summary["progress"], tracker)
+                if changed or now - last_sent >= HEARTBEAT_SECONDS:
+                    last_sent = now
+                    yield f"data: {json.dumps(dict(summary, progress=figures))}\n\n"
+            await asyncio.sleep(POLL_SECONDS)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+
+
+async def run_games(request: Request) -> Response:
+    run_id = int_param(request.path_params["run_id"], "run")
+    generation = int_param(request.query_params.get("generation", ""), "generation")
+    return JSONResponse({"games": await run_in_threadpool(state(request).runs.stored_games, run_id, generation)})
+
+
+async def run_game(request: Request) -> Response:
+    run_id = int_param(request.path_params["run_id"], "run")
+    game_id = int_param(request.path_params["game_id"], "game")
+    record = await run_in_threadpool(state(request).runs.stored_game, run_id, game_id)
+    view = await run_in_threadpool(replays.replay_view, record, f"{record.event}, game {game_id}")
+    return JSONResponse(view)
+
+
+# ---------------------------------------------------------------- errors
+def _error(message: str, status_code: int, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status_code)
+
+
+async def on_request_error(request: Request, exc: WebRequestError) -> Response:
+    return _error(str(exc), exc.status, exc.field)
+
+
+async def on_state_error(request: Request, exc: Exception) -> Response:
+    return _error(str(exc).strip("'\""), getattr(exc, "status", 409))
+
+
+async def on_http_error(request: Request, exc: HTTPException) -> Response:
+    return _error(exc.detail if isinstance(exc.detail, str) else "bad request", exc.status_code)
+
+
+def create_app(db_target: str, *, loopback: bool = True, token: str | None = None,
+               slots: int | None = None) -> GuardMiddleware:
+    """The application, wrapped in its Host/token guard.
+
+    Args:
+        db_target: the run database (``serve --db``); it may not exist yet.
+        loopback: the server is bound to loopback (Host check on).
+        token: the access token (bound elsewhere), else None.
+        slots: concurrent searches (default: one per core).
+    """
+    web = WebState(db_target, slots)
+    routes = [
+        Route("/", index),
+        Route("/api/status", status),
+        Route("/api/players", players),
+        Route("/api/chromosome", check_chromosome, methods=["POST"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}/move", move, methods=["POST"]),
+        Route("/api/games/{game_id}/think", think, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", hint, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game_id}/close", close_game, methods=["POST"]),
+        Route("/api/games/{game_id}/sgf", sgf),
+        Route("/api/replay", upload, methods=["POST"]),
+        Route("/api/runs", runs),
+        Route("/api/runs/{run_id}", run_summary),
+        Route("/api/runs/{run_id}/events", run_events),
+        Route("/api/runs/{run_id}/games", run_games),
+        Route("/api/runs/{run_id}/games/{game_id}", run_game),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        await web.games.close_all()
+        web.pool.shutdown()
+        web.runs.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        WebRequestError: on_request_error,
+        ConflictError: on_state_error,
+        BusyError: on_state_error,
+        NotFoundError: on_state_error,
+        HTTPException: on_http_error,
+    })
+    app.state.web = web
+    return GuardMiddleware(app, loopback=loopback, token=token)

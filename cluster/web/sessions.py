@@ -1,0 +1,413 @@
+"""Live games: the board, the machines' engines, pondering, and searches
+that can be abandoned.
+
+A :class:`PlaySession` is one game in one tab. Its state changes only on the
+event loop's thread; the searches run on the pool's threads (the core
+releases the GIL). An abandoned search (new game, undo, tab closed) is
+stopped by repeating ``Searcher.stop()`` until its thread returns, which the
+core answers within milliseconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+
+from genethello.core.board import Board
+from genethello.core.chromosome import Chromosome
+from genethello.core.evaluation import Evaluator
+from genethello.core.gtp.engine import disc_score
+from genethello.core.gtp.ponder import Ponderer
+from genethello.core.search import SearchResult, Searcher
+from genethello.core.squares import PASS, square_name
+from genethello.core.timecontrol import move_budget
+from genethello.cluster.web import play
+from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
+from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, Lease, SearchPool
+
+#: Plies of the searches behind a hint (each move searched one ply less).
+HINT_DEPTH = 6
+#: Moves listed in a hint.
+HINT_MOVES = 5
+#: log2 of a machine's transposition-table buckets (2^18: 12 MiB).
+TT_BITS = 18
+#: Games kept at once; the longest idle goes first beyond that.
+MAX_SESSIONS = 256
+#: Seconds an idle game is kept.
+IDLE_SECONDS = 6 * 3600.0
+#: Seconds an abandoned search may take to return before we give up waiting.
+STOP_WAIT_SECONDS = 2.0
+
+
+class _Discard:
+    """A text stream that drops what the ponderer logs for a terminal."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class MachineEngine:
+    """One machine player: its searcher (and table) and its ponderer."""
+
+    def __init__(self, chromosome: Chromosome, depth: int | None) -> None:
+        self.chromosome = chromosome
+        self.depth = depth
+        self.searcher = Searcher(Evaluator.from_chromosome(chromosome), tt_bits=TT_BITS)
+        self.ponderer = Ponderer(self.searcher, log=_Discard())
+        self.ponder_lease: Lease | None = None
+
+
+@dataclass
+class _Job:
+    """A search running on the pool for this game."""
+
+    future: asyncio.Future
+    searchers: list
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+def choose_move(engine: MachineEngine, board: Board, budget: float | None,
+                cancel: threading.Event) -> tuple[SearchResult | None, bool]:
+    """The machine's move on ``board`` (runs on a pool thread): the pondered
+    search when the person played the predicted move (it goes on within the
+    move's budget, or to the full depth), else a fresh search.
+
+    Returns:
+        (result, pondered); result None when abandoned.
+    """
+    if engine.ponderer.active:
+        outcome = engine.ponderer.claim(board, keep_searching=True, budget=budget)
+        result = outcome.result if outcome is not None else None
+        if (result is not None and result.move is not None and board.is_legal(result.move)
+                and (engine.depth is None or result.exact or result.depth >= engine.depth)):
+            return result, True
+    if cancel.is_set():
+        return None, False
+    if engine.depth is None:
+        return engine.searcher.search(board, seconds=budget, exact_empties=play.EXACT_EMPTIES), False
+    return engine.searcher.search(board, depth=engine.depth, exact_empties=play.EXACT_EMPTIES), False
+
+
+def top_moves(searcher: Searcher, board: Board, depth: int, cancel: threading.Event) -> list[dict]:
+    """Every legal move with its score for the side to move (runs on a pool
+    thread): the position after each move searched ``depth - 1`` plies,
+    solved when few squares are left. Scores are disc margins: exact
+    integers when solved, else the evaluation (see ``disc_score``)."""
+    scored = []
+    mover = board.side_to_move
+    for square in board.legal_moves():
+        if cancel.is_set():
+            return []
+        after = board.copy()
+        after.play(square)
+        if after.is_game_over():
+            margin = after.final_score()
+            score, exact = (margin if mover == "black" else -margin), True
+        else:
+            result = searcher.search(after, depth=max(1, depth - 1), exact_empties=play.EXACT_EMPTIES)
+            score, exact = disc_score(-result.value, result.exact), result.exact
+        scored.append({"move": square_name(square), "score": score, "exact": exact})
+    scored.sort(key=lambda entry: -entry["score"])
+    return scored
+
+
+class PlaySession:
+    """One game in one tab.
+
+    Args:
+        settings: who plays each colour, the clock.
+        pool: the server's search pool.
+        hint_chromosome: the evaluation behind hints when no machine plays.
+    """
+
+    def __init__(self, settings: play.GameSettings, pool: SearchPool, hint_chromosome: Chromosome) -> None:
+        self.id = secrets.token_urlsafe(12)
+        self.settings = settings
+        self.pool = pool
+        self.board = Board()
+        self.clocks = play.Clocks(settings.seconds)
+        self.engines = {c: MachineEngine(settings.side(c).chromosome, settings.side(c).depth)
+                        for c in play.COLOURS if settings.side(c).is_machine}
+        machines = [e.chromosome for e in self.engines.values()]
+        self._hint_chromosome = machines[0] if machines else hint_chromosome
+        self._hint_searcher: Searcher | None = None
+        self.events: list[str] = ["New game: Black to move."]
+        self.last_search: dict | None = None
+        self.thinking: str | None = None
+        self.epoch = 0
+        self.closed = False
+        self._job: _Job | None = None
+        self.touched = time.monotonic()
+        if settings.seconds is not None:
+            self.clocks.start("black", time.monotonic())
+
+    # ------------------------------------------------------------------ view
+    def view(self) -> dict:
+        """Everything the page shows of the game."""
+        now = time.monotonic()
+        players = {}
+        for colour in play.COLOURS:
+            side = self.settings.side(colour)
+            players[colour] = {"kind": side.kind, "name": side.name(), "depth": side.depth}
+        return {
+            "id": self.id,
+            "board": play.board_view(self.board),
+            "transcript": play.transcript_lines(self.board),
+            "events": self.events,
+            "thinking": self.thinking,
+            "clocks": self.clocks.view(now),
+            "players": players,
+            "seconds": self.settings.seconds,
+            "last_search": self.last_search,
+            "can_undo": self.settings.has_human and self._undo_possible(),
+        }
+
+    def _undo_possible(self) -> bool:
+        try:
+            play.plies_to_undo(self.board, self.settings)
+        except ConflictError:
+            return False
+        return True
+
+    def sgf(self) -> str:
+        return play.game_sgf(self.board, self.settings)
+
+    # ---------------------------------------------------------------- moves
+    def _require_idle(self) -> None:
+        if self.closed:
+            raise ConflictError("this game was closed; start a new one")
+        if self._job is not None:
+            raise ConflictError("the machine is thinking; wait for its move")
+
+    def human_move(self, text: object, ply: object = None) -> dict:
+        """A person's move (checked), then any forced pass.
+
+        Raises:
+            ConflictError: a machine is to move or thinking, the game is
+                over, or ``ply`` says the page shows an older position.
+            WebRequestError: not a square, or an illegal move.
+        """
+        self._require_idle()
+        board = self.board
+        if board.is_game_over():
+            raise ConflictError("the game is over; start a new one")
+        colour = board.side_to_move
+        if self.settings.side(colour).is_machine:
+            raise ConflictError(f"it is the machine's turn ({colour})")
+        if ply is not None and ply != len(board.history):
+            raise ConflictError("the board changed since the page drew it; reload the game")
+        square = play.parse_move(board, text)
+        now = time.monotonic()
+        board.play(square)
+        self.events = [f"{colour.capitalize()} plays {square_name(square)}."] + play.play_forced_passes(board)
+        for engine in self.engines.values():
+            if engine.ponderer.active:
+                engine.ponderer.position_changed(board)
+                if not engine.ponderer.active:
+                    self._release_ponder(engine)
+        self._start_clock(now)
+        self.touched = now
+        return self.view()
+
+    def _start_clock(self, now: float) -> None:
+        if self.settings.seconds is not None:
+            self.clocks.start(None if self.board.is_game_over() else self.board.side_to_move, now)
+
+    async def machine_move(self) -> dict:
+        """The machine to move searches (off the event loop) and plays.
+
+        Raises:
+            ConflictError: a person is to move, the game is over, a search
+                runs already, or this one was abandoned on the way.
+            BusyError: every core is busy with other searches.
+        """
+        self._require_idle()
+        board = self.board
+        if board.is_game_over():
+            raise ConflictError("the game is over; start a new one")
+        colour = board.side_to_move
+        engine = self.engines.get(colour)
+        if engine is None:
+            raise ConflictError(f"it is the person's turn ({colour}), not a machine's")
+        lease = engine.ponder_lease
+        engine.ponder_lease = None
+        if lease is None or not self.pool.promote(lease, MOVE):
+            if engine.ponderer.active:
+                engine.ponderer.cancel()
+            lease = self.pool.acquire(MOVE, self.id)
+        budget = None
+        if self.settings.seconds is not None:
+            budget = move_budget(self.clocks.left(colour, time.monotonic()), board.empties)
+        epoch = self.epoch
+        result, pondered, started = await self._run(
+            lease, [engine.searcher], lambda cancel: choose_move(engine, board.copy(), budget, cancel))
+        if epoch != self.epoch or result is None:
+            raise ConflictError("the search was abandoned")
+        now = time.monotonic()
+        move = result.move
+        if move is None or not board.is_legal(move):
+            raise ConflictError(f"the engine found no legal move ({move!r}); start a new game")
+        board.play(move)
+        self.events = [f"{colour.capitalize()} plays {square_name(move) if move != PASS else 'pass'}."]
+        self.events += play.play_forced_passes(board)
+        self.last_search = {
+            "colour": colour, "move": square_name(move), "depth": result.depth, "exact": result.exact,
+            "score": disc_score(result.value, result.exact), "nodes": result.nodes,
+            "seconds": round(now - started, 4), "pondered": pondered,
+        }
+        self._start_clock(now)
+        self.touched = now
+        self._maybe_ponder(engine, result)
+        return self.view()
+
+    async def _run(self, lease: Lease, searchers: list, work) -> tuple:
+        """Run ``work(cancel)`` on the pool; the lease is given back when its
+        thread returns (not before: an abandoned search still holds its
+        core until it stops). Returns (*work's result, start time)."""
+        loop = asyncio.get_running_loop()
+        cancel = threading.Event()
+        started = time.monotonic()
+        future = loop.run_in_executor(self.pool.executor, work, cancel)
+        job = _Job(future, searchers, cancel)
+        self._job = job
+        self.thinking = self.board.side_to_move if searchers and lease.kind == MOVE else None
+
+        def finished(_future: asyncio.Future) -> None:
+            self.pool.release(lease)
+            if self._job is job:
+                self._job = None
+                self.thinking = None
+
+        future.add_done_callback(finished)
+        outcome = await asyncio.shield(future)
+        return (*outcome, started) if isinstance(outcome, tuple) else (outcome, started)
+
+    def _maybe_ponder(self, engine: MachineEngine, result: SearchResult) -> None:
+        """Think on the person's time about the reply the search predicts,
+        if a core is free (pondering is the first thing dropped)."""
+        board = self.board
+        if board.is_game_over() or self.settings.side(board.side_to_move).is_machine:
+            return
+        pv = tuple(result.pv)
+        predicted = pv[1] if len(pv) >= 2 and board.is_legal(pv[1]) else None
+        if predicted is None:
+            return
+        after = board.copy()
+        after.play(predicted)
+        if after.is_game_over() or after.must_pass():
+            return
+        try:
+            lease = self.pool.acquire(PONDER, self.id, preempt=lambda: self._drop_ponder(engine))
+        except BusyError:   # no free core: no pondering
+            return
+        engine.ponder_lease = lease
+        engine.ponderer.start(after, predicted, engine.depth or 60, play.EXACT_EMPTIES, origin=board)
+
+    def _drop_ponder(self, engine: MachineEngine) -> None:
+        """Preempted by another game's search: stop pondering now."""
+        engine.ponder_lease = None
+        engine.ponderer.cancel()
+
+    def _release_ponder(self, engine: MachineEngine) -> None:
+        self.pool.release(engine.ponder_lease)
+        engine.ponder_lease = None
+
+    async def hint(self) -> dict:
+        """The engine's top moves for the person to move, with scores."""
+        self._require_idle()
+        board = self.board
+        if board.is_game_over() or self.settings.side(board.side_to_move).is_machine:
+            raise ConflictError("a hint is for a person to move")
+        if self._hint_searcher is None:
+            self._hint_searcher = Searcher(Evaluator.from_chromosome(self._hint_chromosome), tt_bits=16)
+        searcher = self._hint_searcher
+        lease = self.pool.acquire(HINT, self.id)
+        epoch = self.epoch
+        position = board.copy()
+        moves, _started = await self._run(lease, [searcher],
+                                          lambda cancel: top_moves(searcher, position, HINT_DEPTH, cancel))
+        if epoch != self.epoch:
+            raise ConflictError("the hint was abandoned")
+        return {"moves": moves[:HINT_MOVES], "depth": HINT_DEPTH, "by": str(self._hint_chromosome),
+                "ply": len(position.history)}
+
+    # -------------------------------------------------------------- control
+    async def abandon(self) -> None:
+        """Stop any search of this game (within milliseconds) and all
+        pondering; searches already under way end as 'abandoned'."""
+        self.epoch += 1
+        job = self._job
+        if job is not None:
+            job.cancel.set()
+            deadline = time.monotonic() + STOP_WAIT_SECONDS
+            while not job.future.done() and time.monotonic() < deadline:
+                for searcher in job.searchers:
+                    searcher.stop()
+                await asyncio.sleep(0.002)
+        for engine in self.engines.values():
+            engine.ponderer.cancel()
+            self._release_ponder(engine)
+
+    async def undo(self) -> dict:
+        """Take back moves up to the person's last one (stopping any search)."""
+        if self.closed:
+            raise ConflictError("this game was closed; start a new one")
+        count = play.plies_to_undo(self.board, self.settings)
+        await self.abandon()
+        for _ in range(count):
+            self.board.undo()
+        self.events = [f"Took back {count} move{'s' * (count != 1)}."]
+        self.last_search = None
+        self._start_clock(time.monotonic())
+        self.touched = time.monotonic()
+        return self.view()
+
+    async def close(self) -> None:
+        self.closed = True
+        await self.abandon()
+        self.clocks.stop(time.monotonic())
+
+
+class SessionStore:
+    """The games in progress, by id; old idle ones are dropped."""
+
+    def __init__(self, pool: SearchPool) -> None:
+        self.pool = pool
+        self._games: dict[str, PlaySession] = {}
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    async def create(self, settings: play.GameSettings, hint_chromosome: Chromosome) -> PlaySession:
+        await self._expire()
+        game = PlaySession(settings, self.pool, hint_chromosome)
+        self._games[game.id] = game
+        return game
+
+    def get(self, game_id: str) -> PlaySession:
+        game = self._games.get(game_id)
+        if game is None:
+            raise NotFoundError(f"no game {game_id!r} (it ended or the server restarted); start a new game")
+        return game
+
+    async def close(self, game_id: str) -> None:
+        game = self._games.pop(game_id, None)
+        if game is not None:
+            await game.close()
+
+    async def close_all(self) -> None:
+        for game_id in list(self._games):
+            await self.close(game_id)
+
+    async def _expire(self) -> None:
+        now = time.monotonic()
+        idle = sorted(self._games.values(), key=lambda g: g.touched)
+        for game in idle:
+            if now - game.touched > IDLE_SECONDS or len(self._games) >= MAX_SESSIONS:
+                await self.close(game.id)
