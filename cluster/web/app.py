@@ -60,21 +60,22 @@ class WebState:
 
 
 # ---------------------------------------------------------------- helpers
-async def read_body(request: Request, limit: int) -> bytes:
+async def read_body(request: Request, limit: int, what: str = "the request") -> bytes:
     """The request body, refused past ``limit`` bytes (413) without reading
     the rest."""
+    allowed = f"at most {limit // 1024} KiB" if limit < 1 << 20 else f"at most {limit / (1 << 20):g} MiB"
     declared = request.headers.get("content-length")
     if declared is not None:
         if not declared.isdigit():
             raise WebRequestError("bad Content-Length header")
         if int(declared) > limit:
-            raise WebRequestError(f"the request is {int(declared)} bytes; at most {limit} bytes are accepted",
+            raise WebRequestError(f"{what} is {int(declared)} bytes; {allowed} are accepted",
                                   field="file", status=413)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise WebRequestError(f"the request is over {limit} bytes; at most {limit} bytes are accepted",
+            raise WebRequestError(f"{what} is over {limit} bytes; {allowed} are accepted",
                                   field="file", status=413)
         chunks.append(chunk)
     return b"".join(chunks)
@@ -186,7 +187,7 @@ async def upload(request: Request) -> Response:
     name = request.query_params.get("name", "")
     if len(name) > 200:
         raise WebRequestError("the file name is too long", field="file")
-    data = await read_body(request, replays.MAX_UPLOAD_BYTES)
+    data = await read_body(request, replays.MAX_UPLOAD_BYTES, f"{name or 'the upload'}")
     return JSONResponse(await run_in_threadpool(replays.upload_view, name, data))
 
 
