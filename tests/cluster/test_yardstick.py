@@ -5,6 +5,7 @@ import gzip
 import shutil
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -21,9 +22,9 @@ def rhino() -> str | None:
     return shutil.which("gtp-rhino") or shutil.which("gtp-rhino", path="/usr/games")
 
 
-def opening_through_a_pass(data_dir) -> list[int]:
+def opening_through_a_pass(games: Path) -> list[int]:
     """The moves of a real game up to just after its first (forced) pass."""
-    with gzip.open(data_dir / "games" / "wthor_human_games.txt.gz", "rt") as f:
+    with gzip.open(games, "rt") as f:
         for line in f:
             board = Board()
             moves = []
@@ -54,8 +55,8 @@ def test_the_same_gauntlet_twice_gives_the_same_scores():
 
 
 @pytest.mark.skipif(rhino() is None, reason="gtp-rhino is not installed (tests/install_system_packages.sh)")
-def test_gtp_rhino_plays_through_a_pass(data_dir):
-    opening = opening_through_a_pass(data_dir)
+def test_gtp_rhino_plays_through_a_pass(games_slice):
+    opening = opening_through_a_pass(games_slice)
     peer = GtpPlayer("gtp-rhino -l 1")
     try:
         for black, white in ((ChromosomePlayer(BEST, 2), peer), (peer, ChromosomePlayer(BEST, 2))):

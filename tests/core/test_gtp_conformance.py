@@ -1,4 +1,4 @@
-"""The GTP conformance scripts of shared/data/formats/gtp, fed to a real
+"""The GTP conformance scripts of tests/data/formats/gtp, fed to a real
 ``genethello gtp`` process: every answer must be the one the README there
 describes."""
 

@@ -1,6 +1,6 @@
 """Property tests of the GTP framing (genethello.core.gtp.protocol): parsing
 command lines and formatting answers, as GTP version 2 §2 and the Othello
-profile in shared/data/formats/gtp/README.md describe them."""
+profile in tests/data/formats/gtp/README.md describe them."""
 
 from __future__ import annotations
 

@@ -133,8 +133,8 @@ def test_feature_value_matches_the_evaluation():
 
 
 # ------------------------------------------------------------------ learning
-def test_learning_is_byte_identical(data_dir):
-    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=500)
+def test_learning_is_byte_identical(games_slice):
+    games = pl.read_games(games_slice, limit=500)
     train = games.slice("training")
     assert train.games == 450
     first, _ = pl.learn(train)
@@ -143,8 +143,8 @@ def test_learning_is_byte_identical(data_dir):
     assert np.count_nonzero(first) > 1000
 
 
-def test_training_and_validation_slices_are_disjoint(data_dir):
-    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=100)
+def test_training_and_validation_slices_are_disjoint(games_slice):
+    games = pl.read_games(games_slice, limit=100)
     val, train = games.slice("validation"), games.slice("training")
     assert val.games == 10 and train.games == 90
     assert set(np.unique(val.lines).tolist()) == set(range(10, 101, 10))
@@ -215,8 +215,8 @@ def test_searches_with_pattern_agree_with_minimax(text):
                 assert Searcher(ev, algorithm).search(board, depth=depth).value == expected, (seed, depth, algorithm)
 
 
-def test_cli_evaluate_and_show(data_dir, capsys):
-    games = data_dir / "games" / "wthor_human_games.txt.gz"
+def test_cli_evaluate_and_show(games_slice, capsys):
+    games = games_slice
     assert main(["patterns", "evaluate", "--games", str(games), "--limit", "200", "--slice", "validation"]) == 0
     out = capsys.readouterr().out
     assert out.count("%") == 12
@@ -235,8 +235,8 @@ def test_fdmxcp_config_is_accepted():
 
 
 # ------------------------------------------------------ perfect-play ceiling
-def test_exact_margins_are_perfect_play_for_the_mover(data_dir):
-    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=40)
+def test_exact_margins_are_perfect_play_for_the_mover(games_slice):
+    games = pl.read_games(games_slice, limit=40)
     sel = games.move_numbers == 54
     movers, others = games.movers[sel], games.others[sel]
     exact = pl.exact_margins(movers, others)
@@ -245,8 +245,8 @@ def test_exact_margins_are_perfect_play_for_the_mover(data_dir):
     assert len(set(exact.tolist())) > 5
 
 
-def test_exact_margins_in_worker_processes_come_back_in_order(data_dir):
-    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=80)
+def test_exact_margins_in_worker_processes_come_back_in_order(games_slice):
+    games = pl.read_games(games_slice, limit=80)
     sel = games.move_numbers == 50
     serial = pl.exact_margins(games.movers[sel], games.others[sel])
     seen = []
@@ -255,8 +255,8 @@ def test_exact_margins_in_worker_processes_come_back_in_order(data_dir):
     assert seen[-1] == (serial.size, serial.size)
 
 
-def test_perfect_play_names_every_winner_once_the_game_is_decided(data_dir):
-    games = pl.read_games(data_dir / "games" / "wthor_human_games.txt.gz", limit=60)
+def test_perfect_play_names_every_winner_once_the_game_is_decided(games_slice):
+    games = pl.read_games(games_slice, limit=60)
     table = pl.shared_table().array
     (last,) = pl.perfect_play_accuracy(games, table, (60,), sample=30)
     assert last["positions"] == 30 and last["perfect"] == 1.0
@@ -268,8 +268,8 @@ def test_perfect_play_names_every_winner_once_the_game_is_decided(data_dir):
         pl.perfect_play_accuracy(games, table, (30,))
 
 
-def test_cli_evaluate_prints_the_perfect_play_ceiling(data_dir, capsys):
-    games = data_dir / "games" / "wthor_human_games.txt.gz"
+def test_cli_evaluate_prints_the_perfect_play_ceiling(games_slice, capsys):
+    games = games_slice
     assert main(["patterns", "evaluate", "--games", str(games), "--limit", "100", "--moves", "20,52",
                  "--perfect", "10"]) == 0
     out = capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""Perft against the reference counts in shared/data/perft.txt, plus small
+"""Perft against the reference counts in tests/data/perft.txt, plus small
 hand-checkable positions for the pass / finished-game / bad-depth rules.
 
 Convention (perft.txt's ``nodes`` column): a forced pass is one ply with one

@@ -37,10 +37,10 @@ def formats_dir(data_dir):
 
 
 @pytest.fixture(scope="module")
-def wthor_games(data_dir):
+def wthor_games(games_slice):
     """A handful of WTHOR human games that contain passes, as move strings."""
     picked = []
-    with gzip.open(data_dir / "games" / "wthor_human_games.txt.gz", "rt") as f:
+    with gzip.open(games_slice, "rt") as f:
         for line in itertools.islice(f, 3000):
             game = line.strip()
             board = Board.from_moves(game)
