@@ -2,7 +2,7 @@
 """Benchmark the exact endgame solver on the FFO endgame test suite.
 
 What it measures: the time and node count of ``Searcher.solve`` on FFO
-positions #40-#44 (the first five lines of shared/data/ffo/fforum-40-59.obf,
+positions #40-#44 (the first five lines of tests/data/ffo/fforum-40-59.obf,
 20-22 empties), each with a fresh 2^22-bucket transposition table, so that no
 position profits from the one before. These are the standard yardstick of
 Othello endgame solvers; the issue's target is #40-#44 together in under 22 s
@@ -16,7 +16,6 @@ Usage: python benchmarks/bench_ffo.py [--from N] [--first K] [--data DIR] [--tt-
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -28,13 +27,8 @@ from genethello.core.search import Searcher
 FFO_FILES = [(1, "fforum-1-19.obf"), (20, "fforum-20-39.obf"),
              (40, "fforum-40-59.obf"), (60, "fforum-60-79.obf")]
 TARGET_SECONDS = 22.0          # the issue's target for #40-#44 together
-
-
-def default_data_dir() -> Path:
-    env = os.environ.get("GENETHELLO_SHARED_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# The FFO files travel with the repository (tests/data/README.md says where it came from).
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[1] / "tests" / "data"
 
 
 def expected_score(line: str) -> int:
@@ -54,7 +48,10 @@ def load_positions(data_dir: Path, first_number: int, count: int) -> list[tuple[
     out = []
     for number in range(first_number, first_number + count):
         start, name = max((s, n) for s, n in FFO_FILES if s <= number)
-        lines = [l for l in (data_dir / "ffo" / name).read_text().splitlines() if l.strip()]
+        path = data_dir / "ffo" / name
+        if not path.is_file():
+            raise SystemExit(f"error: {path} not found (--data names the folder holding ffo/*.obf)")
+        lines = [l for l in path.read_text().splitlines() if l.strip()]
         index = number - start
         if index >= len(lines):
             raise SystemExit(f"error: FFO #{number} is not in {name}")
@@ -70,14 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=5, help="how many positions (default 5)")
     parser.add_argument("--tt-bits", type=int, default=22,
                         help="log2 transposition-table buckets, fresh per position (default 22)")
-    parser.add_argument("--data", type=Path, default=None,
-                        help="folder holding ffo/*.obf (default: shared/data beside the checkout, "
-                             "or $GENETHELLO_SHARED_DATA)")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR,
+                        help="folder holding ffo/*.obf (default: tests/data in this checkout)")
     args = parser.parse_args(argv)
     if args.start < 1 or args.first < 1:
         parser.error("--from and --first must be >= 1")
 
-    positions = load_positions(args.data or default_data_dir(), args.start, args.first)
+    positions = load_positions(args.data, args.start, args.first)
     failures = []
     total_nodes = 0
     total_seconds = 0.0

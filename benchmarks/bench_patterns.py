@@ -50,13 +50,21 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def default_games() -> Path:
+    """The full WTHOR games file, which stays outside the repository: under
+    $GENETHELLO_SHARED_DATA, else shared/data inside or beside the checkout.
+
+    Raises:
+        SystemExit: one line naming the places looked at, when it is in none.
+    """
     env = os.environ.get("GENETHELLO_SHARED_DATA")
     roots = [Path(env)] if env else [REPO / "shared" / "data", REPO.parent / "shared" / "data"]
-    for root in roots:
-        path = root / "games" / "wthor_human_games.txt.gz"
-        if path.exists():
+    places = [root / "games" / "wthor_human_games.txt.gz" for root in roots]
+    for path in places:
+        if path.is_file():
             return path
-    raise SystemExit("error: wthor_human_games.txt.gz not found under shared/data; pass --games")
+    raise SystemExit(f"error: the full games file is not at {' or '.join(map(str, places))}; "
+                     "set GENETHELLO_SHARED_DATA, pass --games FILE "
+                     "(tests/data/games holds a 2,000-game slice) or --no-prediction")
 
 
 def nodes_per_second(chromosome: str, boards: list, depth: int, tt_bits: int) -> tuple[float, int, float]:
@@ -76,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=20, help="how many positions (default 20)")
     parser.add_argument("--tt-bits", type=int, default=18, help="log2 table buckets (default 18)")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs per player (default 3)")
-    parser.add_argument("--games", type=Path, help="games file (default: shared/data/games/wthor_human_games.txt.gz)")
+    parser.add_argument("--games", type=Path,
+                        help="games file (default: the full wthor_human_games.txt.gz under "
+                             "$GENETHELLO_SHARED_DATA or shared/data beside the checkout)")
     parser.add_argument("--no-prediction", action="store_true", help="skip the prediction table")
     parser.add_argument("--perfect", type=int, default=0,
                         help="solve this many move-40 validation positions exactly (~0.3 s each; default 0)")
@@ -84,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openings", type=int, default=60,
                         help="random openings per match, each played with both colours (default 60)")
     args = parser.parse_args(argv)
+    games_path = None
+    if not args.no_prediction:
+        # Found before the speed runs, so that a missing file costs no waiting.
+        games_path = args.games or default_games()
+        if not games_path.is_file():
+            parser.error(f"--games: {games_path} is not a file")
 
     boards = [Board.from_moves(random_opening(20 + s % 11, s)) for s in range(args.positions)]
     print(f"pattern table {pl.shared_table().version}; depth {args.depth}, {len(boards)} positions")
@@ -105,10 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAIL: the search with the pattern feature is {worst:.2f}x slower (limit 2x)")
 
     if not args.no_prediction:
-        path = args.games or default_games()
-        validation = pl.read_games(path).slice("validation")
+        validation = pl.read_games(games_path).slice("validation")
         print(f"\nsign of each predictor vs the winner, validation slice ({validation.games} games, "
-              f"every {pl.HOLDOUT}th line of {path.name})")
+              f"every {pl.HOLDOUT}th line of {games_path.name})")
         rows = pl.sign_accuracy(validation, pl.shared_table().array)
         print("\n".join(pl.accuracy_lines(rows)))
         by_move = {row["move"]: row for row in rows}

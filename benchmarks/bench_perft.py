@@ -10,7 +10,7 @@ with honest, plain compiled C. The two are interleaved depth by depth, so that
 drift in machine load or clock speed hits both alike; small depths are
 repeated until a measurement lasts at least ``--min-time`` seconds and the time
 is reported per call. Both node counts are checked against the ``nodes`` column
-of shared/data/perft.txt; any mismatch makes the script exit non-zero.
+of tests/data/perft.txt; any mismatch makes the script exit non-zero.
 
 Usage: python benchmarks/bench_perft.py [--depth N] [--data DIR] [--min-time S]
 """
@@ -30,19 +30,17 @@ from genethello.core import Board, perft
 
 HERE = Path(__file__).resolve().parent
 REFERENCE_SOURCE = HERE / "perft_reference.c"
-
-
-def default_data_dir() -> Path:
-    env = os.environ.get("GENETHELLO_SHARED_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# perft.txt travels with the repository (tests/data/README.md says where it came from).
+DEFAULT_DATA_DIR = HERE.parent / "tests" / "data"
 
 
 def load_nodes(data_dir: Path) -> dict[int, int]:
     """depth -> nodes from perft.txt (columns: depth nodes passes finished_before standard)."""
+    path = data_dir / "perft.txt"
+    if not path.is_file():
+        sys.exit(f"error: {path} not found (--data names the folder holding perft.txt)")
     table = {}
-    for line in (data_dir / "perft.txt").read_text().splitlines():
+    for line in path.read_text().splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             fields = line.split()
@@ -85,16 +83,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--depth", type=int, default=11, help="deepest depth to run (default 11)")
-    parser.add_argument("--data", type=Path, default=None,
-                        help="folder holding perft.txt (default: shared/data beside the checkout, "
-                             "or $GENETHELLO_SHARED_DATA)")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR,
+                        help="folder holding perft.txt (default: tests/data in this checkout)")
     parser.add_argument("--min-time", type=float, default=0.05,
                         help="repeat each measurement until it lasts this long, seconds (default 0.05)")
     args = parser.parse_args(argv)
     if args.depth < 1:
         parser.error("--depth must be >= 1")
 
-    expected = load_nodes(args.data or default_data_dir())
+    expected = load_nodes(args.data)
     failures = []
     rows = []
     with tempfile.TemporaryDirectory(prefix="perft_ref_") as tmp:
