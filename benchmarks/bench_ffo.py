@@ -27,7 +27,7 @@ from genethello.core.search import Searcher
 FFO_FILES = [(1, "fforum-1-19.obf"), (20, "fforum-20-39.obf"),
              (40, "fforum-40-59.obf"), (60, "fforum-60-79.obf")]
 TARGET_SECONDS = 22.0          # the target for #40-#44 together
-# The FFO files travel with the repository (tests/data/README.md says where it came from).
+# The FFO files travel with the repository (tests/data/README.md says where they came from).
 DEFAULT_DATA_DIR = Path(__file__).resolve().parents[1] / "tests" / "data"
 
 
