@@ -91,8 +91,13 @@ def _run_fk() -> ForeignKey:
 class Run(Base):
     """One evolution run: its config, where it stands, and who drives it.
 
-    ``generation`` is the last generation started (0 before the first). The
-    ``lease_*`` columns say which coordinator currently drives the run (see
+    ``generation`` is the last generation started (0 before the first).
+    ``config_json`` is the configuration the run was created with and never
+    changes; what changes while a run lives is run state with columns of its
+    own: ``max_generations`` (the config's, until ``resume
+    --max-generations`` extends it) and ``converge_baseline`` (the generation
+    from which convergence is counted: 0, or where a converged run was
+    extended). The ``lease_*`` columns say which coordinator currently drives the run (see
     :mod:`genethello.cluster.db.lease`); ``lease_expires`` is unix time.
     """
 
@@ -110,6 +115,9 @@ class Run(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
     generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The server default only fills old rows during migration 0002.
+    max_generations: Mapped[int] = mapped_column(Integer, server_default="0")
+    converge_baseline: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     lease_owner: Mapped[str | None] = mapped_column(String)
     lease_host: Mapped[str | None] = mapped_column(String)
     lease_pid: Mapped[int | None] = mapped_column(Integer)

@@ -148,13 +148,16 @@ def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
     snapshots whatever the workers, batches or interruptions."""
     conn = _connect_ro(db_path)
     try:
-        row = conn.execute("SELECT id, name, seed, status, generation, config_json FROM runs WHERE name = ?",
-                           (run_name,)).fetchone()
+        row = conn.execute("SELECT id, name, seed, status, generation, max_generations, converge_baseline, "
+                           "config_json FROM runs WHERE name = ?", (run_name,)).fetchone()
         assert row is not None, f"no run {run_name!r} in {db_path}"
-        run_id, name, seed, status, generation, config_json = row
+        run_id, name, seed, status, generation, max_generations, converge_baseline, config_json = row
         config = json.loads(config_json)
         for key in VOLATILE_CONFIG_KEYS:
             config.pop(key, None)
+        # The run's last generation is run state (runs.max_generations): a
+        # run extended to 4 generations equals one configured for 4.
+        config["stop"].pop("max_generations")
         text = dict(conn.execute("SELECT id, text FROM chromosomes WHERE run_id = ?", (run_id,)).fetchall())
         text[None] = None
 
@@ -187,7 +190,8 @@ def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
     finally:
         conn.close()
     return {
-        "run": (name, seed, status, generation, json.dumps(config, sort_keys=True)),
+        "run": (name, seed, status, generation, max_generations, converge_baseline,
+                json.dumps(config, sort_keys=True)),
         "players": players,
         "population": population,
         "generations": generations,

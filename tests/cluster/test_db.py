@@ -78,6 +78,7 @@ def add_run(db: Database, name: str = "run-a") -> int:
             status="running",
             software_version="0.1.0",
             core_hash="abc123",
+            max_generations=10,
         )
         session.add(run)
         session.flush()
@@ -185,7 +186,7 @@ def test_session_rolls_back_on_error(db: Database):
     with pytest.raises(RuntimeError, match="boom"):
         with db.session() as session:
             session.add(Run(name="x", config_json="{}", seed=1, status="running",
-                            software_version="0", core_hash="h"))
+                            software_version="0", core_hash="h", max_generations=1))
             session.flush()
             raise RuntimeError("boom")
     with db.session() as session:
