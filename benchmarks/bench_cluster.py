@@ -205,7 +205,7 @@ def bench_ingest(args: argparse.Namespace, folder: Path) -> bool:
     coordinator = new_coordinator(folder, "ingest", {"population": {"size": P},
                                                      "cluster": {"commit_every_seconds": args.commit_every}})
     specs = generation_specs(coordinator)
-    outcomes = {s.pair_index: GameOutcome(1, s.pair_index, s.black, s.white, (s.pair_index % 65) - 32, 33, 31,
+    outcomes = {s.pair_index: GameOutcome(1, s.pair_index, (s.pair_index % 65) - 32, 33, 31,
                                           MOVES, 100_000 + s.pair_index) for s in specs}
     coordinator.executor = InstantExecutor(outcomes, args.batch)
     profile = cProfile.Profile() if args.profile else None

@@ -1,7 +1,8 @@
 """The coordinator: drives one run generation by generation.
 
-It is the only writer of the run's data. Each step is one transaction and
-leaves the run in a state that ``resume`` continues from:
+It is the only writer of the run's data, through its :class:`RunStore`. Each
+step is one transaction and leaves the run in a state that ``resume``
+continues from:
 
   playing  games are played and committed in batches; a resumed run plays
            only the pairs that have no committed game;
@@ -10,14 +11,15 @@ leaves the run in a state that ``resume`` continues from:
            written together; then the yardstick, if due;
   bred     the next generation's population is written and started.
 
-Every decision (population, openings, breeding) is a function of the config,
-the seed and the stored results, so the database content does not depend on
-the number of workers, their speed, or interruptions.
+Every decision (population, openings, ratings, breeding) is a pure function
+of the config, the seed and the stored results — :mod:`population`,
+:mod:`pairing`, :mod:`rating_step` — so the database content does not
+depend on the number of workers, their speed, or interruptions. This module
+sequences them; :mod:`run_store` holds the SQL.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import signal
@@ -29,19 +31,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import select
 
-from genethello.cluster.config import RunConfig, config_from_mapping
-from genethello.cluster.db import Database
+from genethello.cluster.config import ClusterConfig, RunConfig
+from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
-from genethello.cluster.db.models import Game, Generation, Player, PopulationSlot, RatingRecord, Run, utcnow
-from genethello.cluster.elo import EloTable
+from genethello.cluster.db.models import Run
 from genethello.cluster.executors import Executor
 from genethello.cluster.games import GameSettings, GameSpec
 from genethello.cluster.pairing import round_robin_pairs
-from genethello.cluster.population import first_population, generation_rng, next_population, rank_key
+from genethello.cluster.population import first_population, generation_rng, next_population
 from genethello.cluster.progress import Progress
-from genethello.cluster.tournament_rating import fit_bradley_terry
+from genethello.cluster.rating_step import rate_generation
+from genethello.cluster.run_store import RunStore
 from genethello.core.build_info import core_hash, package_version
 from genethello.core.chromosome import Chromosome
 
@@ -49,19 +51,16 @@ log = logging.getLogger(__name__)
 
 LEASE_TTL = 30.0
 
-#: A stored game's columns, in the order of the rows _commit_games inserts.
-GAME_COLUMNS = ("run_id", "generation", "pair_index", "black_id", "white_id", "score", "black_discs",
-                "white_discs", "moves", "nodes")
-_INSERT_GAME = (f"INSERT INTO {Game.__tablename__} ({', '.join(GAME_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})")
+#: Measures a run's best so far: (config, the best so far, generation 1's
+#: best, a reporter of failed GTP engines) -> scores with opponent, games,
+#: points, score. :func:`genethello.cluster.yardstick.measure` is the real one.
+Yardstick = Callable[[RunConfig, Chromosome, Chromosome, Callable[[str, Exception], None]], list]
+
+__all__ = ["Coordinator", "RunExistsError", "RunNotFoundError", "create_run", "find_run", "stop_file"]
 
 
 class RunExistsError(ValueError):
     """A new run was asked for under a name that is taken."""
-
-
-class RunNotFoundError(ValueError):
-    """No run matches the given name or id."""
 
 
 def stop_file(db: Database, run_id: int) -> Path:
@@ -94,7 +93,8 @@ def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
                                  "use 'genethello resume' or choose another --name")
         run = Run(name=name, config_json=config.to_json(), seed=config.seed, status="running",
                   software_version=package_version(), core_hash=core_hash(),
-                  pattern_version=pattern_version_for(config), generation=0)
+                  pattern_version=pattern_version_for(config), generation=0,
+                  max_generations=config.stop.max_generations, converge_baseline=0)
         s.add(run)
         s.flush()
         return run.id
@@ -139,28 +139,30 @@ class Coordinator:
     Args:
         db: the run database.
         run_id: the run to drive.
-        executor: where games are played.
+        executor: where games are played; or None with ``make_executor``.
         progress: progress reporting.
-        yardstick: called as yardstick(coordinator, generation) when one is
-            due (None: no yardstick).
+        yardstick: measures the best so far when a yardstick is due (None:
+            no yardstick); the coordinator stores what it returns.
+        make_executor: builds the executor from the run's cluster settings
+            once the lease is held (so a refused coordinator starts no
+            workers).
     """
 
-    def __init__(self, db: Database, run_id: int, executor: Executor, progress: Progress | None = None,
-                 yardstick: Callable[["Coordinator", int], None] | None = None) -> None:
+    def __init__(self, db: Database, run_id: int, executor: Executor | None, progress: Progress | None = None,
+                 yardstick: Yardstick | None = None,
+                 make_executor: Callable[[ClusterConfig], Executor] | None = None) -> None:
         self.db = db
         self.run_id = run_id
+        self.store = RunStore(db, run_id)
         self.executor = executor
+        self.make_executor = make_executor
         self.progress = progress or Progress(enabled=False)
         self.yardstick = yardstick
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.stop = StopSignal()
         self._last_renew = 0.0
-        with db.session() as s:
-            data = json.loads(s.get(Run, run_id).config_json)
-        # 'converge_baseline' is the coordinator's own key (written by resume
-        # of a converged run, read by _convergence_baseline), not a config key.
-        data.pop("converge_baseline", None)
-        self.config = config_from_mapping(data, source="stored run config")
+        state = self.store.state()
+        self.config = state.config
         self.ctype = self.config.chromosome_type
         self.P = self.config.population_size
         g = self.config.games
@@ -168,26 +170,35 @@ class Coordinator:
                                      g.algorithm, g.tt_bits)
 
     # ------------------------------------------------------------ lifecycle
-    def run(self) -> str:
+    def run(self, extend_to: int | None = None) -> str:
         """Drive the run; returns its status at the end ('stopped',
         'converged' or 'finished').
 
+        Args:
+            extend_to: make this the run's last generation first (``resume
+                --max-generations``); written only once the lease is held.
+
         Raises:
-            LeaseHeldError: if another coordinator drives this run.
+            LeaseHeldError: if another coordinator drives this run (nothing
+                was written then).
         """
         acquire_lease(self.db, self.run_id, self.owner, ttl=LEASE_TTL)
         self._last_renew = time.monotonic()
         restore = self._install_signal_handlers()
         try:
+            if extend_to is not None:
+                self.store.extend(extend_to)
+            if self.executor is None:
+                self.executor = self.make_executor(self.config.cluster)
             stop_path = stop_file(self.db, self.run_id)
             stop_path.unlink(missing_ok=True)
-            self._set_status("running")
+            self.store.set_status("running")
             try:
                 status = self._loop()
             except Exception as exc:
                 self._mark_failed(exc)
                 raise
-            self._set_status(status)
+            self.store.set_status(status)
             return status
         finally:
             restore()
@@ -203,7 +214,7 @@ class Coordinator:
         if isinstance(exc, LeaseError):
             return
         try:
-            self._set_status("failed")
+            self.store.set_status("failed")
         except Exception as inner:
             log.warning("could not mark the run failed: %s", inner)
 
@@ -234,17 +245,10 @@ class Coordinator:
             self._last_renew = time.monotonic()
         return self.stop.reason is not None
 
-    def _set_status(self, status: str) -> None:
-        with self.db.session() as s:
-            s.execute(update(Run).where(Run.id == self.run_id).values(status=status, updated_at=utcnow()))
-
     # ----------------------------------------------------------------- loop
     def _loop(self) -> str:
         while True:
-            with self.db.session() as s:
-                g = s.get(Run, self.run_id).generation
-                gen = s.get(Generation, (self.run_id, g)) if g else None
-                status = gen.status if gen else None
+            g, status = self.store.current_generation()
             if g == 0:
                 self._start_first_generation()
                 continue
@@ -255,7 +259,7 @@ class Coordinator:
                 continue
             if status == "rated":
                 if self._yardstick_due(g):
-                    self.yardstick(self, g)
+                    self._measure_yardstick(g)
                     if self.stop.reason:
                         return "stopped"
                 ending = self._ending(g)
@@ -273,26 +277,16 @@ class Coordinator:
 
     def _ending(self, g: int) -> str | None:
         """'finished' at the last generation, 'converged' when the best has
-        not changed for converge_generations generations, else None."""
-        stop = self.config.stop
-        if g >= stop.max_generations:
+        not changed for converge_generations generations (counted from the
+        run's convergence baseline), else None."""
+        state = self.store.state()
+        if g >= state.max_generations:
             return "finished"
-        n = stop.converge_generations
-        if n <= 0:
+        n = self.config.stop.converge_generations
+        if n <= 0 or g - n <= state.converge_baseline:
             return None
-        baseline = self._convergence_baseline()
-        if g - n <= baseline:
-            return None
-        with self.db.session() as s:
-            bests = s.scalars(select(Generation.best_player_id)
-                              .where(Generation.run_id == self.run_id, Generation.number > g - n - 1,
-                                     Generation.number <= g)).all()
+        bests = self.store.bests(g - n, g)
         return "converged" if len(bests) == n + 1 and len(set(bests)) == 1 else None
-
-    def _convergence_baseline(self) -> int:
-        with self.db.session() as s:
-            data = json.loads(s.get(Run, self.run_id).config_json)
-        return int(data.get("converge_baseline", 0))
 
     # ------------------------------------------------------ generation start
     def _start_first_generation(self) -> None:
@@ -302,47 +296,21 @@ class Coordinator:
             lines = [ln.strip() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
             initial = [Chromosome.parse(ln) for ln in lines]
         members = first_population(self.ctype, self.P, self.config.seed, initial)
-        with self.db.session(immediate=True) as s:
-            self._write_population(s, 1, members)
-
-    def _write_population(self, s, g: int, members: list[Chromosome]) -> None:
-        """Players (new ones at the start rating), slots, the generation row,
-        and the run's generation counter, in the caller's transaction."""
-        texts = [str(c) for c in members]
-        existing = dict(s.execute(select(Player.text, Player.id)
-                                  .where(Player.run_id == self.run_id, Player.text.in_(texts))).all())
-        for c, text in zip(members, texts):
-            if text not in existing:
-                player = Player(run_id=self.run_id, text=text, ctype=c.type.name, birth=c.birth,
-                                genes=":".join(map(str, c.genes)), elo=self.config.rating.start)
-                s.add(player)
-                s.flush()
-                existing[text] = player.id
-        s.execute(insert(PopulationSlot), [
-            {"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
-            for i, t in enumerate(texts)])
-        s.execute(update(Player).where(Player.id.in_(list(existing.values()))).values(death=g))
-        s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
-                         games_total=len(members) * (len(members) - 1), games_done=0))
-        s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
+        self.store.start_generation(1, members, self.config.rating.start)
 
     def population(self, g: int) -> list[tuple[int, str]]:
         """(player id, chromosome text) of generation g, in slot order."""
-        with self.db.session() as s:
-            return [tuple(row) for row in s.execute(
-                select(Player.id, Player.text).join(PopulationSlot, PopulationSlot.player_id == Player.id)
-                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
-                .order_by(PopulationSlot.slot)).all()]
+        return self.store.population(g)
 
     # --------------------------------------------------------------- playing
     def _play_generation(self, g: int) -> bool:
-        """Play the generation's missing games; True when all are in."""
-        members = self.population(g)
-        id_of_text = {text: pid for pid, text in members}
+        """Play the generation's missing games; True when all are in.
+
+        Workers return outcomes keyed by pair index; the pair's slots give
+        the player ids."""
+        members = self.store.population(g)
         pairs = round_robin_pairs(list(range(len(members))))
-        with self.db.session() as s:
-            played = set(s.scalars(select(Game.pair_index)
-                                   .where(Game.run_id == self.run_id, Game.generation == g)).all())
+        played = self.store.played_pairs(g)
         pending = iter([i for i in range(len(pairs)) if i not in played])
         self.progress.start_generation(g, len(pairs), len(played), self.best_text())
 
@@ -360,138 +328,57 @@ class Coordinator:
         done = len(played)
         run_id = self.run_id
         for outcomes in self.executor.run(self.settings, next_batch, self.should_stop):
-            buffer += [(run_id, g, o.pair_index, id_of_text[o.black], id_of_text[o.white], o.score,
-                        o.black_discs, o.white_discs, o.moves, o.nodes) for o in outcomes]
+            for o in outcomes:
+                b, w = pairs[o.pair_index]
+                buffer.append((run_id, g, o.pair_index, members[b][0], members[w][0], o.score,
+                               o.black_discs, o.white_discs, o.moves, o.nodes))
             self.progress.advance(len(outcomes))
             if time.monotonic() - last_commit >= self.config.cluster.commit_every_seconds:
-                done += self._commit_games(g, buffer)
+                done += self.store.commit_games(g, buffer)
                 buffer = []
                 last_commit = time.monotonic()
-        done += self._commit_games(g, buffer)
+        done += self.store.commit_games(g, buffer)
         return done == len(pairs)
-
-    def _commit_games(self, g: int, rows: list[tuple]) -> int:
-        """Insert a batch of results (tuples in GAME_COLUMNS order) in one
-        transaction; a pair already stored (a batch retried after a lost
-        worker) is skipped, never counted twice.
-
-        The rows go to the driver's executemany as they are: the ORM's bulk
-        insert costs several microseconds a row, the ingest rate of a
-        generation of instant games."""
-        if not rows:
-            return 0
-        games = Game.__table__
-        with self.db.session(immediate=True) as s:
-            conn = s.connection()
-            indices = [r[2] for r in rows]
-            stored = set(conn.execute(select(games.c.pair_index).where(
-                games.c.run_id == self.run_id, games.c.generation == g,
-                games.c.pair_index.between(min(indices), max(indices)))).scalars())
-            fresh = {r[2]: r for r in rows if r[2] not in stored}
-            if fresh:
-                conn.exec_driver_sql(_INSERT_GAME, list(fresh.values()))
-                s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
-                          .values(games_done=Generation.games_done + len(fresh)))
-        return len(fresh)
 
     # ---------------------------------------------------------------- rating
     def _rate_generation(self, g: int) -> None:
-        """Elo in canonical schedule order, W/L/D, Bradley-Terry, history."""
-        cfg = self.config
-        with self.db.session(immediate=True) as s:
-            members = s.execute(
-                select(Player).join(PopulationSlot, PopulationSlot.player_id == Player.id)
-                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
-                .order_by(PopulationSlot.slot)).scalars().all()
-            games = s.execute(select(Game.black_id, Game.white_id, Game.score)
-                              .where(Game.run_id == self.run_id, Game.generation == g)
-                              .order_by(Game.pair_index)).all()
-            table = EloTable(start_rating=cfg.rating.start, k=cfg.rating.k)
-            record = {p.id: [0, 0, 0] for p in members}
-            for p in members:
-                table.add(p.id, p.elo)
-            results = []
-            for black, white, score in games:
-                points = 1.0 if score > 0 else (0.5 if score == 0 else 0.0)
-                table.update(black, white, points)
-                results.append((black, white, points))
-                for pid, own in ((black, points), (white, 1.0 - points)):
-                    record[pid][0 if own == 1.0 else (2 if own == 0.5 else 1)] += 1
-            fit = fit_bradley_terry([p.id for p in members], results)
-            for p in members:
-                w, l, d = record[p.id]
-                p.elo = table.rating(p.id)
-                p.wins += w
-                p.losses += l
-                p.draws += d
-                p.death = g
-                s.add(RatingRecord(run_id=self.run_id, generation=g, player_id=p.id, elo=p.elo,
-                                   bt_rating=fit[p.id].rating, bt_stderr=fit[p.id].stderr,
-                                   wins=w, losses=l, draws=d))
-            s.flush()
-            best = self._best_player(s)
-            elos = [p.elo for p in members]
-            gen = s.get(Generation, (self.run_id, g))
-            gen.status = "rated"
-            gen.finished_at = utcnow()
-            gen.best_player_id = best.id
-            gen.mean_elo = sum(elos) / len(elos)
-            gen_best = max(members, key=lambda p: (p.elo, -p.birth))
-            gen.stats_json = json.dumps({
-                "max_elo": max(elos), "min_elo": min(elos), "generation_best": gen_best.text,
-                "generation_best_elo": gen_best.elo, "games": len(games),
-                "black_wins": sum(1 for r in results if r[2] == 1.0),
-                "draws": sum(1 for r in results if r[2] == 0.5),
-            }, sort_keys=True)
-            self._apply_retention(s, g)
+        """Rate the generation (a pure step on its stored games) and store it."""
+        members, games = self.store.rating_inputs(g)
+        rating = rate_generation(members, games, start_rating=self.config.rating.start, k=self.config.rating.k)
+        self.store.store_rating(g, rating, self.config.storage.keep_moves_generations)
         self.progress.message(f"generation {g} rated: best so far {self.best_text()}")
 
-    def _best_player(self, s) -> Player:
-        players = s.scalars(select(Player).where(Player.run_id == self.run_id)).all()
-        return min(players, key=lambda p: rank_key(p.elo, Chromosome.parse(p.text)))
-
     def best_text(self) -> str:
-        with self.db.session() as s:
-            if s.scalar(select(func.count()).select_from(Player).where(Player.run_id == self.run_id)) == 0:
-                return "-"
-            best = self._best_player(s)
-            return f"{best.text} (Elo {best.elo:.0f})"
+        best = self.store.best()
+        return "-" if best is None else f"{best.text} (Elo {best.elo:.0f})"
 
-    def _apply_retention(self, s, g: int) -> None:
-        """Drop move lists older than keep_moves_generations, except the games
-        of each generation's best player (results are always kept)."""
-        keep = self.config.storage.keep_moves_generations
-        if keep <= 0 or g - keep < 1:
+    # ------------------------------------------------------------- yardstick
+    def _measure_yardstick(self, g: int) -> None:
+        """Measure the best so far against the gauntlet and store the scores
+        (a generation already measured is not measured again)."""
+        if self.store.yardstick_measured(g):
             return
-        old = g - keep
-        best = s.scalar(select(Generation.best_player_id).where(Generation.run_id == self.run_id,
-                                                               Generation.number == old))
-        s.execute(update(Game).where(Game.run_id == self.run_id, Game.generation == old,
-                                     Game.black_id != best, Game.white_id != best).values(moves=None))
+        best = self.store.best()
+        first_best = self.store.ranked(1, generation=1)[0]
+        scores = self.yardstick(self.config, best.chromosome(), first_best.chromosome(),
+                                lambda name, exc: self.progress.message(
+                                    f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
+        self.store.store_yardstick(g, best.player_id, scores)
+        if scores:
+            total = sum(sc.points for sc in scores) / sum(sc.games for sc in scores)
+            self.progress.message(
+                f"yardstick at generation {g}: {best.text} scores {total:.0%} ("
+                + ", ".join(f"{sc.opponent} {sc.score:.0%}" for sc in scores) + ")")
 
     # --------------------------------------------------------------- breeding
-    def ranked_history(self, s, limit: int) -> list[Chromosome]:
-        players = s.scalars(select(Player).where(Player.run_id == self.run_id)).all()
-        chosen = sorted(players, key=lambda p: rank_key(p.elo, Chromosome.parse(p.text)))[:limit]
-        return [Chromosome.parse(p.text) for p in chosen]
-
     def _breed(self, g: int) -> None:
         cfg = self.config
-        with self.db.session(immediate=True) as s:
-            members = s.execute(
-                select(Player.text, Player.elo).join(PopulationSlot, PopulationSlot.player_id == Player.id)
-                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)).all()
-            ranked = sorted((Chromosome.parse(t) for t, _ in members),
-                            key=lambda c, elo={t: e for t, e in members}: rank_key(elo[str(c)], c))
-            injected = self.ranked_history(s, cfg.breeding.inject_top) if cfg.breeding.inject_top else []
-            if cfg.breeding.inject_other_runs and cfg.breeding.inject_top:
-                injected += self._best_of_other_runs(s, cfg.breeding.inject_top)
-            new = next_population(ranked, self.P, g + 1, cfg.breeding, generation_rng(cfg.seed, g + 1), injected)
-            s.get(Generation, (self.run_id, g)).status = "bred"
-            self._write_population(s, g + 1, new)
-
-    def _best_of_other_runs(self, s, limit: int) -> list[Chromosome]:
-        rows = s.execute(select(Player.text, Player.elo).where(Player.run_id != self.run_id,
-                                                               Player.ctype == self.ctype.name)).all()
-        chosen = sorted(rows, key=lambda r: rank_key(r[1], Chromosome.parse(r[0])))[:limit]
-        return [Chromosome.parse(t) for t, _ in chosen]
+        ranked = [p.chromosome() for p in self.store.ranked(self.P, generation=g)]
+        injected = []
+        if cfg.breeding.inject_top:
+            injected = [p.chromosome() for p in self.store.ranked(cfg.breeding.inject_top)]
+            if cfg.breeding.inject_other_runs:
+                injected += [p.chromosome() for p in
+                             self.store.ranked(cfg.breeding.inject_top, other_runs_of_type=self.ctype.name)]
+        new = next_population(ranked, self.P, g + 1, cfg.breeding, generation_rng(cfg.seed, g + 1), injected)
+        self.store.start_generation(g + 1, new, cfg.rating.start)

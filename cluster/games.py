@@ -44,12 +44,11 @@ class GameSpec:
 
 @dataclass(frozen=True)
 class GameOutcome:
-    """What the coordinator stores for a game."""
+    """What the coordinator stores for a game, keyed by its place in the
+    schedule (the coordinator knows which players that pair seats)."""
 
     generation: int
     pair_index: int
-    black: str
-    white: str
     score: int            # Black's final margin, empties to the winner
     black_discs: int
     white_discs: int
@@ -86,7 +85,7 @@ class GameRunner:
         white.use_evaluator(white_ev)
         seed = opening_seed(s.run_seed, spec.generation, spec.black_slot, spec.white_slot)
         result = play_game(black, white, random_opening(s.random_plies, seed))
-        return GameOutcome(spec.generation, spec.pair_index, spec.black, spec.white, result.score,
+        return GameOutcome(spec.generation, spec.pair_index, result.score,
                            result.black_discs, result.white_discs, result.move_list(), result.nodes)
 
 

@@ -24,10 +24,12 @@ def generation_rng(seed: int, generation: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, generation]))
 
 
-def rank_key(elo: float, chromosome: Chromosome) -> tuple:
-    """Sort key, best first: Elo, then the older birth, then the text, so ties
-    never depend on database ids or dictionary order."""
-    return (-elo, chromosome.birth, str(chromosome))
+def rank_key(elo: float, birth: int, text: str) -> tuple:
+    """Sort key, best first: Elo, then the older birth, then the chromosome's
+    canonical text, so ties never depend on database ids or dictionary
+    order. (The database sorts the same way: ``ORDER BY elo DESC, birth,
+    text``, as SQLite compares ASCII text as Python does.)"""
+    return (-elo, birth, text)
 
 
 def first_population(ctype: ChromosomeType, P: int, seed: int,

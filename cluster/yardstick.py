@@ -6,7 +6,8 @@ generations the run's best-so-far plays a fixed gauntlet — a random player,
 a greedy most-flips player, a classic square-weights player, the best of
 generation 1, and optionally external GTP engines — with both colours, from
 openings that depend only on the run's seed: the same test every time. The
-score (points / games, 0..1) is stored per opponent and per generation.
+score (points / games, 0..1) is stored per opponent and per generation
+by the coordinator: this module only measures.
 """
 
 from __future__ import annotations
@@ -17,17 +18,15 @@ import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
-
-from genethello.cluster.db.models import Player, PopulationSlot, YardstickResult
+from genethello.cluster.config import RunConfig
 from genethello.cluster.pairing import opening_seed
-from genethello.cluster.population import rank_key
 from genethello.core import PASS, Board, parse_square, square_name
 from genethello.core.squares import SQUARE_WEIGHTS
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import random_opening
 from genethello.core.gtp.referee import ProtocolError
+from genethello.core.scoring import points_from_margin
 from genethello.core.search import Searcher
 
 
@@ -201,10 +200,8 @@ def gauntlet(candidate: GauntletPlayer, opponents: Sequence[GauntletPlayer], gam
         try:
             for pair in range(games_per_opponent // 2):
                 opening = random_opening(random_plies, opening_seed(run_seed, 0, 1_000 + index, pair))
-                margin = play(candidate, opponent, opening)
-                points += 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
-                margin = play(opponent, candidate, opening)
-                points += 1.0 if margin < 0 else (0.5 if margin == 0 else 0.0)
+                points += points_from_margin(play(candidate, opponent, opening))
+                points += points_from_margin(-play(opponent, candidate, opening))
         except (RuntimeError, ProtocolError) as exc:
             if not isinstance(opponent, GtpPlayer) or on_failure is None:
                 raise
@@ -214,42 +211,22 @@ def gauntlet(candidate: GauntletPlayer, opponents: Sequence[GauntletPlayer], gam
     return scores
 
 
-def run_yardstick(coordinator, generation: int) -> None:
-    """Measure the run's best-so-far and store the scores (idempotent: a
-    generation already measured is not measured again)."""
-    cfg = coordinator.config
-    ys = cfg.yardstick
-    db = coordinator.db
-    with db.session() as s:
-        if s.scalar(select(YardstickResult.player_id).where(YardstickResult.run_id == coordinator.run_id,
-                                                            YardstickResult.generation == generation).limit(1)):
-            return
-        best_text = coordinator.ranked_history(s, 1)[0]
-        first = s.execute(select(Player.text, Player.elo).join(PopulationSlot, PopulationSlot.player_id == Player.id)
-                          .where(PopulationSlot.run_id == coordinator.run_id, PopulationSlot.generation == 1)).all()
-    first_best = min((Chromosome.parse(t) for t, _ in first),
-                     key=lambda c, elo=dict(first): rank_key(elo[str(c)], c))
-    opponents: list[GauntletPlayer] = [RandomPlayer(cfg.seed), GreedyPlayer(), SquareWeightsPlayer(),
-                                ChromosomePlayer(first_best, ys.depth, name="generation-1 best")]
+def measure(config: RunConfig, candidate: Chromosome, first_best: Chromosome,
+            on_failure: Callable[[str, Exception], None] | None = None) -> list[GauntletScore]:
+    """The run's yardstick: ``candidate`` (the best so far) against the fixed
+    gauntlet of ``config.yardstick`` — random, greedy, square weights,
+    ``first_best`` (generation 1's best) and the configured GTP engines.
+
+    Measures only: the caller stores the scores. A GTP engine that fails is
+    left out and reported to ``on_failure``.
+    """
+    ys = config.yardstick
+    opponents: list[GauntletPlayer] = [RandomPlayer(config.seed), GreedyPlayer(), SquareWeightsPlayer(),
+                                       ChromosomePlayer(first_best, ys.depth, name="generation-1 best")]
     try:
         opponents += [GtpPlayer(cmd) for cmd in ys.gtp_engines]
-        candidate = ChromosomePlayer(best_text, ys.depth)
-        scores = gauntlet(candidate, opponents, ys.games_per_opponent, ys.random_plies, cfg.seed,
-                          on_failure=lambda name, exc: coordinator.progress.message(
-                              f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
+        return gauntlet(ChromosomePlayer(candidate, ys.depth), opponents, ys.games_per_opponent,
+                        ys.random_plies, config.seed, on_failure=on_failure)
     finally:
         for p in opponents:
             p.close()
-    total = sum(sc.points for sc in scores) / sum(sc.games for sc in scores)
-    with db.session(immediate=True) as s:
-        player_id = s.scalar(select(Player.id).where(Player.run_id == coordinator.run_id,
-                                                     Player.text == str(best_text)))
-        s.execute(delete(YardstickResult).where(YardstickResult.run_id == coordinator.run_id,
-                                                YardstickResult.generation == generation))
-        for sc in scores:
-            s.add(YardstickResult(run_id=coordinator.run_id, generation=generation, player_id=player_id,
-                                  opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score))
-        s.get(Player, player_id).yardstick = total
-    coordinator.progress.message(
-        f"yardstick at generation {generation}: {best_text} scores {total:.0%} ("
-        + ", ".join(f"{sc.opponent} {sc.score:.0%}" for sc in scores) + ")")

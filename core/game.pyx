@@ -14,6 +14,7 @@ from genethello.core.search cimport Searcher, RootResult, monotonic_seconds
 from genethello.core.evaluation cimport Evaluator
 
 from genethello.core.squares import join_move_list
+from genethello.core.scoring import points_from_margin
 from genethello.core.timecontrol import move_budget
 
 
@@ -100,7 +101,7 @@ class GameResult:
     @property
     def black_points(self) -> float:
         """1, 0.5 or 0: Black's result for rating."""
-        return 1.0 if self.score > 0 else (0.5 if self.score == 0 else 0.0)
+        return points_from_margin(self.score)
 
     def move_list(self) -> str:
         """'f5d6...' (passes implicit)."""

@@ -54,8 +54,8 @@ def ranked_players(db, run_id: int, by: str) -> list[Player]:
         players = s.scalars(select(Player).where(Player.run_id == run_id)).all()
     if by == "yardstick":
         measured = [p for p in players if p.yardstick is not None]
-        return sorted(measured, key=lambda p: (-p.yardstick, *rank_key(p.elo, Chromosome.parse(p.text))))
-    return sorted(players, key=lambda p: rank_key(p.elo, Chromosome.parse(p.text)))
+        return sorted(measured, key=lambda p: (-p.yardstick, *rank_key(p.elo, p.birth, p.text)))
+    return sorted(players, key=lambda p: rank_key(p.elo, p.birth, p.text))
 
 
 def run_best(args: argparse.Namespace) -> int:

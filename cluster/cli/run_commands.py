@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from genethello.cluster.config import load_config
+from genethello.cluster.config import ClusterConfig, load_config
 from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Generation, Player, Run
@@ -74,48 +74,50 @@ def setup_log_file(db: Database) -> None:
     root.setLevel(logging.INFO)
 
 
-def drive(db: Database, run_id: int, args: argparse.Namespace) -> int:
-    """Start Ray (or join it), play the run, print where it ended."""
+def drive(db: Database, run_id: int, args: argparse.Namespace, extend_to: int | None = None) -> int:
+    """Play the run (Ray is started or joined only once the coordinator holds
+    the run's lease), then print where it ended."""
     from genethello.cluster.executors import RayExecutor, start_ray
-    from genethello.cluster.yardstick import run_yardstick
+    from genethello.cluster.yardstick import measure
 
     setup_log_file(db)
-    workers = start_ray(args.address, args.workers)
-    coordinator = Coordinator(db, run_id, None, Progress(enabled=not args.quiet), yardstick=run_yardstick)
-    cfg = coordinator.config.cluster
-    coordinator.executor = RayExecutor(workers, cfg.task_seconds, cfg.max_in_flight_per_worker)
-    if not args.quiet:
-        print(f"run {run_id} ({find_run(db, run_id).name}) on {workers} workers; database {db.path}", flush=True)
-    status = coordinator.run()
+    progress = Progress(enabled=not args.quiet)
+
+    def make_executor(cluster: ClusterConfig) -> RayExecutor:
+        workers = start_ray(args.address, args.workers)
+        if not args.quiet:
+            print(f"run {run_id} ({find_run(db, run_id).name}) on {workers} workers; database {db.path}",
+                  flush=True)
+        return RayExecutor(workers, cluster.task_seconds, cluster.max_in_flight_per_worker)
+
+    coordinator = Coordinator(db, run_id, None, progress, yardstick=measure, make_executor=make_executor)
+    status = coordinator.run(extend_to=extend_to)
     print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
           f"best {coordinator.best_text()}")
     return 0
 
 
+def check_workers(workers: int | None) -> None:
+    """--workers, for evolve and resume alike: absent (every core) or >= 1."""
+    if workers is not None and workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {workers}")
+
+
 def run_evolve(args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    check_workers(args.workers)
     db = Database.open(args.db, create=True)
     run_id = create_run(db, config, args.name)
     return drive(db, run_id, args)
 
 
 def run_resume(args: argparse.Namespace) -> int:
+    check_workers(args.workers)
+    if args.max_generations is not None and args.max_generations < 1:
+        raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    if args.max_generations is not None:
-        if args.max_generations < 1:
-            raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
-        with db.session(immediate=True) as s:
-            row = s.get(Run, run.id)
-            data = json.loads(row.config_json)
-            data["stop"]["max_generations"] = args.max_generations
-            if row.status == "converged":
-                # Count convergence afresh from here, or the run would stop at once.
-                data["converge_baseline"] = row.generation
-            row.config_json = json.dumps(data, sort_keys=True)
-    return drive(db, run.id, args)
+    return drive(db, run.id, args, extend_to=args.max_generations)
 
 
 def run_stop(args: argparse.Namespace) -> int:
@@ -151,7 +153,7 @@ def run_status(args: argparse.Namespace) -> int:
         best = s.scalars(select(Player).where(Player.run_id == run.id).order_by(Player.elo.desc())).first()
     cfg = json.loads(run.config_json)
     print(f"run {run.id} {run.name}: {run.status}, generation {run.generation} of "
-          f"{cfg['stop']['max_generations']} (type {cfg['population']['type']}, seed {run.seed})")
+          f"{run.max_generations} (type {cfg['population']['type']}, seed {run.seed})")
     if gen is not None:
         print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():

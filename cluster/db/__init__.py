@@ -14,6 +14,7 @@ from genethello.cluster.db.engine import (
     ForeignDatabaseError,
     NewerSchemaError,
     RunDatabaseError,
+    RunNotFoundError,
     immediate,
     make_engine,
 )
@@ -22,7 +23,6 @@ from genethello.cluster.db.lease import (
     LeaseError,
     LeaseHeldError,
     LeaseLostError,
-    RunNotFoundError,
     acquire_lease,
     release_lease,
     renew_lease,

@@ -50,6 +50,11 @@ class DatabaseTargetError(ValueError):
     """The target names no SQLite file (another backend, in-memory, ...)."""
 
 
+class RunNotFoundError(ValueError):
+    """No run matches the given name or id (the one class for every lookup:
+    the lease, the coordinator and the commands raise it alike)."""
+
+
 class RunDatabaseError(RuntimeError):
     """A run database cannot be used as asked."""
 

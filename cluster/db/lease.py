@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from genethello.cluster.db.engine import Database
+from genethello.cluster.db.engine import Database, RunNotFoundError
 from genethello.cluster.db.models import Run
 
 _runs = Run.__table__
@@ -50,10 +50,6 @@ class LeaseHeldError(LeaseError):
 
 class LeaseLostError(LeaseError):
     """The caller no longer holds the lease it tried to renew."""
-
-
-class RunNotFoundError(ValueError):
-    """No run with the given id."""
 
 
 @dataclass(frozen=True)

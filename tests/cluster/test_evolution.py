@@ -115,8 +115,8 @@ def test_end_to_end_run(ray_cluster, tmp_path, reference):
     db_path = tmp_path / "e2e.db"
     assert evolve(db_path, config, ray_executor(config)) == "finished"
     snap = db_snapshot(db_path, "t")
-    name, seed, status, generation, _ = snap["run"]
-    assert (name, seed, status, generation) == ("t", 11, "finished", 3)
+    name, seed, status, generation, max_generations, converge_baseline, _ = snap["run"]
+    assert (name, seed, status, generation, max_generations, converge_baseline) == ("t", 11, "finished", 3, 3, 0)
     assert query(db_path, "SELECT lease_owner FROM runs") == [(None,)]
 
     # Generations: 3, each with all its games, the last one rated.
@@ -172,10 +172,10 @@ def test_end_to_end_run(ray_cluster, tmp_path, reference):
         # Best so far: the highest Elo of every player seen until now.
         best = gens[g - 1][4]
         assert last_elo[best] == max(last_elo.values()), g
-        assert best == min(last_elo, key=lambda t: rank_key(last_elo[t], Chromosome.parse(t)))
+        assert best == min(last_elo, key=lambda t: rank_key(last_elo[t], Chromosome.parse(t).birth, t))
         # Elites: the generation's best two by rank sit in the first slots of the next.
         if g < 3:
-            ranked = sorted(population[g], key=lambda t: rank_key(last_elo[t], Chromosome.parse(t)))
+            ranked = sorted(population[g], key=lambda t: rank_key(last_elo[t], Chromosome.parse(t).birth, t))
             assert population[g + 1][:2] == ranked[:2], g
     assert {t: e for t, (_, _, e, *_) in players.items()} == last_elo
 
@@ -276,9 +276,14 @@ def test_second_coordinator_on_a_leased_run_is_refused(ray_cluster, tmp_path, re
         assert holding.wait(60)
         before = raw_dump(db.path)
         assert before["runs"][0][-4:-2] != (None, None)  # lease host and pid are set
-        second = Coordinator(db, run_id, ray_executor(config), Progress(enabled=False))
+        # Refused: it writes nothing (not even the extension it was asked
+        # for) and starts no workers.
+        def no_workers(cluster):
+            raise AssertionError("a refused coordinator started workers")
+
+        second = Coordinator(db, run_id, None, Progress(enabled=False), make_executor=no_workers)
         with pytest.raises(LeaseHeldError) as err:
-            second.run()
+            second.run(extend_to=99)
         assert first.owner in str(err.value)
         assert raw_dump(db.path) == before
     finally:

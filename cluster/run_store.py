@@ -1,0 +1,266 @@
+"""The coordinator's bookkeeping: every read and write of one run's rows.
+
+The coordinator decides (what to play, how to rate, whom to breed) with pure
+functions and calls a :class:`RunStore` to read their inputs and store their
+results; all SQL of a run in progress lives here. Each writing method is one
+transaction (BEGIN IMMEDIATE), and each leaves the run in a state that
+``resume`` continues from.
+
+Ranking ("the best so far") is by Elo, then the older birth, then the
+chromosome text (:func:`~genethello.cluster.population.rank_key`), done in
+SQL on the stored columns (``ORDER BY elo DESC, birth, text``): SQLite
+compares the ASCII texts as Python does, and no chromosome is parsed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, insert, select, update
+
+from genethello.cluster.config import RunConfig, config_from_mapping
+from genethello.cluster.db import Database, RunNotFoundError
+from genethello.cluster.db.models import (
+    Game, Generation, Player, PopulationSlot, RatingRecord, Run, YardstickResult, utcnow,
+)
+from genethello.cluster.rating_step import GenerationRating, Member, PlayedGame
+from genethello.core.chromosome import Chromosome
+
+#: A stored game's columns, in the order of the rows commit_games inserts.
+GAME_COLUMNS = ("run_id", "generation", "pair_index", "black_id", "white_id", "score", "black_discs",
+                "white_discs", "moves", "nodes")
+_INSERT_GAME = (f"INSERT INTO {Game.__tablename__} ({', '.join(GAME_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})")
+
+#: Best first: Elo, older birth, text (see the module docstring).
+_BEST_FIRST = (Player.elo.desc(), Player.birth, Player.text)
+
+
+@dataclass(frozen=True)
+class RunState:
+    """What the coordinator needs to know of its run at start."""
+
+    config: RunConfig          # as created; never rewritten
+    max_generations: int       # the config's, or what resume extended it to
+    converge_baseline: int     # convergence is counted from this generation
+    status: str
+
+
+@dataclass(frozen=True)
+class RankedPlayer:
+    """A player as ranking reads it."""
+
+    player_id: int
+    text: str
+    elo: float
+    birth: int
+
+    def chromosome(self) -> Chromosome:
+        return Chromosome.parse(self.text)
+
+
+class RunStore:
+    """Reads and writes one run's rows (the coordinator is its only user)."""
+
+    def __init__(self, db: Database, run_id: int) -> None:
+        self.db = db
+        self.run_id = run_id
+
+    # ----------------------------------------------------------------- run
+    def state(self) -> RunState:
+        """The run's config and run state.
+
+        Raises:
+            RunNotFoundError: no such run.
+        """
+        with self.db.session() as s:
+            run = s.get(Run, self.run_id)
+            if run is None:
+                raise RunNotFoundError(f"no run with id {self.run_id} in {self.db.path}")
+            config = config_from_mapping(json.loads(run.config_json), source="stored run config")
+            return RunState(config, run.max_generations, run.converge_baseline, run.status)
+
+    def extend(self, max_generations: int) -> None:
+        """Set the run's last generation; a converged run counts convergence
+        afresh from where it stands (else it would stop at once)."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            run.max_generations = max_generations
+            if run.status == "converged":
+                run.converge_baseline = run.generation
+            run.updated_at = utcnow()
+
+    def set_status(self, status: str) -> None:
+        with self.db.session() as s:
+            s.execute(update(Run).where(Run.id == self.run_id).values(status=status, updated_at=utcnow()))
+
+    def current_generation(self) -> tuple[int, str | None]:
+        """(the last generation started, its status); (0, None) before the first."""
+        with self.db.session() as s:
+            g = s.get(Run, self.run_id).generation
+            gen = s.get(Generation, (self.run_id, g)) if g else None
+            return g, (gen.status if gen else None)
+
+    # ---------------------------------------------------------- population
+    def population(self, g: int) -> list[tuple[int, str]]:
+        """(player id, chromosome text) of generation g, in slot order."""
+        with self.db.session() as s:
+            return [tuple(row) for row in s.execute(
+                select(Player.id, Player.text).join(PopulationSlot, PopulationSlot.player_id == Player.id)
+                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
+                .order_by(PopulationSlot.slot)).all()]
+
+    def start_generation(self, g: int, members: Sequence[Chromosome], start_elo: float) -> None:
+        """Write generation g's population and start it (one transaction);
+        the previous generation, if any, is marked bred in the same one."""
+        with self.db.session(immediate=True) as s:
+            if g > 1:
+                s.get(Generation, (self.run_id, g - 1)).status = "bred"
+            texts = [str(c) for c in members]
+            existing = dict(s.execute(select(Player.text, Player.id)
+                                      .where(Player.run_id == self.run_id, Player.text.in_(texts))).all())
+            for c, text in zip(members, texts):
+                if text not in existing:
+                    player = Player(run_id=self.run_id, text=text, ctype=c.type.name, birth=c.birth,
+                                    genes=":".join(map(str, c.genes)), elo=start_elo)
+                    s.add(player)
+                    s.flush()
+                    existing[text] = player.id
+            s.execute(insert(PopulationSlot), [
+                {"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
+                for i, t in enumerate(texts)])
+            s.execute(update(Player).where(Player.id.in_(list(existing.values()))).values(death=g))
+            s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
+                             games_total=len(members) * (len(members) - 1), games_done=0))
+            s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
+
+    # ------------------------------------------------------------- games
+    def played_pairs(self, g: int) -> set[int]:
+        """Pair indices of generation g that have a stored game."""
+        with self.db.session() as s:
+            return set(s.scalars(select(Game.pair_index)
+                                 .where(Game.run_id == self.run_id, Game.generation == g)).all())
+
+    def commit_games(self, g: int, rows: list[tuple]) -> int:
+        """Insert a batch of results (tuples in GAME_COLUMNS order) in one
+        transaction; returns how many were new. A pair already stored (a
+        batch retried after a lost worker) is skipped, never counted twice.
+
+        The rows go to the driver's executemany as they are: the ORM's bulk
+        insert costs several microseconds a row, the ingest rate of a
+        generation of instant games."""
+        if not rows:
+            return 0
+        games = Game.__table__
+        with self.db.session(immediate=True) as s:
+            conn = s.connection()
+            indices = [r[2] for r in rows]
+            stored = set(conn.execute(select(games.c.pair_index).where(
+                games.c.run_id == self.run_id, games.c.generation == g,
+                games.c.pair_index.between(min(indices), max(indices)))).scalars())
+            fresh = {r[2]: r for r in rows if r[2] not in stored}
+            if fresh:
+                conn.exec_driver_sql(_INSERT_GAME, list(fresh.values()))
+                s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
+                          .values(games_done=Generation.games_done + len(fresh)))
+        return len(fresh)
+
+    # ------------------------------------------------------------ rating
+    def rating_inputs(self, g: int) -> tuple[list[Member], list[PlayedGame]]:
+        """Generation g's members (slot order, Elo carried in) and its games
+        in schedule order: the inputs of :func:`rate_generation`."""
+        with self.db.session() as s:
+            members = [Member(*row) for row in s.execute(
+                select(Player.id, Player.elo, Player.birth, Player.text)
+                .join(PopulationSlot, PopulationSlot.player_id == Player.id)
+                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
+                .order_by(PopulationSlot.slot)).all()]
+            games = [PlayedGame(*row) for row in s.execute(
+                select(Game.black_id, Game.white_id, Game.score)
+                .where(Game.run_id == self.run_id, Game.generation == g).order_by(Game.pair_index)).all()]
+        return members, games
+
+    def store_rating(self, g: int, rating: GenerationRating, keep_moves_generations: int) -> None:
+        """Store generation g's ratings, its summary and best so far, mark it
+        rated and apply move retention: one transaction."""
+        with self.db.session(immediate=True) as s:
+            for r in rating.players:
+                s.execute(update(Player).where(Player.id == r.player_id).values(
+                    elo=r.elo, wins=Player.wins + r.wins, losses=Player.losses + r.losses,
+                    draws=Player.draws + r.draws, death=g))
+            s.execute(insert(RatingRecord), [
+                {"run_id": self.run_id, "generation": g, "player_id": r.player_id, "elo": r.elo,
+                 "bt_rating": r.bt_rating, "bt_stderr": r.bt_stderr, "wins": r.wins, "losses": r.losses,
+                 "draws": r.draws} for r in rating.players])
+            best = s.scalars(select(Player.id).where(Player.run_id == self.run_id)
+                             .order_by(*_BEST_FIRST).limit(1)).one()
+            gen = s.get(Generation, (self.run_id, g))
+            gen.status = "rated"
+            gen.finished_at = utcnow()
+            gen.best_player_id = best
+            gen.mean_elo = rating.mean_elo
+            gen.stats_json = json.dumps(rating.stats, sort_keys=True)
+            self._apply_retention(s, g, keep_moves_generations)
+
+    def _apply_retention(self, s, g: int, keep: int) -> None:
+        """Drop move lists older than ``keep`` generations, except the games
+        of each generation's best player (results are always kept)."""
+        if keep <= 0 or g - keep < 1:
+            return
+        old = g - keep
+        best = s.scalar(select(Generation.best_player_id).where(Generation.run_id == self.run_id,
+                                                               Generation.number == old))
+        s.execute(update(Game).where(Game.run_id == self.run_id, Game.generation == old,
+                                     Game.black_id != best, Game.white_id != best).values(moves=None))
+
+    def bests(self, first: int, last: int) -> list[int | None]:
+        """The best-so-far player ids of generations first..last that exist."""
+        with self.db.session() as s:
+            return list(s.scalars(select(Generation.best_player_id)
+                                  .where(Generation.run_id == self.run_id, Generation.number >= first,
+                                         Generation.number <= last)).all())
+
+    # ----------------------------------------------------------- ranking
+    def ranked(self, limit: int, *, generation: int | None = None, other_runs_of_type: str | None = None
+               ) -> list[RankedPlayer]:
+        """The best ``limit`` players, best first: of the whole run (the
+        default), of one generation's population, or of every other run whose
+        players have the given chromosome type."""
+        query = select(Player.id, Player.text, Player.elo, Player.birth)
+        if generation is not None:
+            query = query.join(PopulationSlot, PopulationSlot.player_id == Player.id).where(
+                PopulationSlot.run_id == self.run_id, PopulationSlot.generation == generation)
+        elif other_runs_of_type is not None:
+            query = query.where(Player.run_id != self.run_id, Player.ctype == other_runs_of_type)
+        else:
+            query = query.where(Player.run_id == self.run_id)
+        with self.db.session() as s:
+            return [RankedPlayer(*row) for row in s.execute(query.order_by(*_BEST_FIRST).limit(limit)).all()]
+
+    def best(self) -> RankedPlayer | None:
+        """The run's best so far (None before any player exists)."""
+        found = self.ranked(1)
+        return found[0] if found else None
+
+    # --------------------------------------------------------- yardstick
+    def yardstick_measured(self, g: int) -> bool:
+        with self.db.session() as s:
+            return s.scalar(select(func.count()).select_from(YardstickResult).where(
+                YardstickResult.run_id == self.run_id, YardstickResult.generation == g)) > 0
+
+    def store_yardstick(self, g: int, player_id: int, scores: Iterable) -> None:
+        """Store a yardstick measurement of ``player_id`` at generation g
+        (each score has opponent, games, points, score) and its overall score
+        on the player."""
+        scores = list(scores)
+        with self.db.session(immediate=True) as s:
+            s.execute(delete(YardstickResult).where(YardstickResult.run_id == self.run_id,
+                                                    YardstickResult.generation == g))
+            for sc in scores:
+                s.add(YardstickResult(run_id=self.run_id, generation=g, player_id=player_id,
+                                      opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score))
+            if scores:
+                s.get(Player, player_id).yardstick = (sum(sc.points for sc in scores)
+                                                      / sum(sc.games for sc in scores))
