@@ -10,6 +10,8 @@ let selected = null;
 let source = null;
 let charts = {};
 let handlers = {};
+let storedCount = null;   // stored games at the last listing
+let followLast = true;    // the generation menu follows the newest until the person picks one
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -56,7 +58,9 @@ function openRun(id) {
     <div class="stored"><b>Stored games</b>
       <select id="stored-gen"></select><select id="stored-game"></select>
       <button id="stored-replay">Replay</button><span class="muted" id="stored-note"></span></div>`;
-  $("#stored-gen").addEventListener("change", loadStored);
+  storedCount = null;
+  followLast = true;
+  $("#stored-gen").addEventListener("change", () => { followLast = false; loadStored(); });
   $("#stored-replay").addEventListener("click", () => {
     const gameId = $("#stored-game").value;
     if (gameId) handlers.replay(id, gameId);
@@ -86,6 +90,7 @@ function update(s) {
   drawCharts(s);
   drawTop(s.top);
   fillGenerations(s.generations);
+  if (s.stored_games !== storedCount) { storedCount = s.stored_games; loadStored(); }
   const li = document.querySelector(`#run-list li[data-run="${run.id}"] .badge`);
   if (li) { li.textContent = run.status; li.className = `badge ${run.status}`; }
 }
@@ -97,7 +102,7 @@ function chart(key, el, series, data) {
     charts[key] = new uPlot({
       width, height: 220,
       scales: { x: { time: false } },
-      axes: [{ label: "generation" }, {}],
+      axes: [{ label: "generation", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, {}],
       series: [{ label: "generation" }, ...series.map((name, i) => ({
         label: name, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: true,
         points: { show: data[0].length < 40 },
@@ -143,24 +148,25 @@ function drawTop(top) {
 
 function fillGenerations(gens) {
   const select = $("#stored-gen");
-  if (select.options.length === gens.length) return;
   const keep = select.value;
   select.innerHTML = "";
   for (const g of gens) select.appendChild(new Option(`generation ${g.generation} (${g.games})`, g.generation));
-  if (keep) select.value = keep;
-  if (!keep && gens.length) { select.value = gens[gens.length - 1].generation; loadStored(); }
+  if (gens.length) select.value = followLast || !keep ? gens[gens.length - 1].generation : keep;
 }
 
 async function loadStored() {
   const gen = $("#stored-gen").value;
+  if (!gen) return;
   const r = await get(`/api/runs/${selected}/games?generation=${gen}`);
   const select = $("#stored-game");
+  const keep = select.value;
   select.innerHTML = "";
   if (!r.ok) { $("#stored-note").textContent = r.error; return; }
   const kept = r.data.games.filter((g) => g.moves_kept);
   for (const g of kept) {
     select.appendChild(new Option(`#${g.pair} ${g.score > 0 ? "B+" + g.score : g.score < 0 ? "W+" + -g.score : "draw"}: ${g.black} – ${g.white}`, g.id));
   }
+  if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
   $("#stored-note").textContent = r.data.games.length && !kept.length ? "this run did not keep these games' moves" : "";
 }
 

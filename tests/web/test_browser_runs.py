@@ -1,0 +1,79 @@
+"""The runs page against a small real evolution started by the test: the
+run appears, its progress moves by itself, the charts are drawn, the top
+chromosomes are one click from a game, and stored games replay."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+from ..cluster.conftest import cli_env, genethello_argv, kill_session, reap_session, write_config
+from .conftest import Server
+
+WAIT_MS = 60_000
+#: A few seconds a generation with its yardstick on 2 cores (most of the
+#: run is Ray starting), every game's moves kept.
+LIVE_RUN = dict(name="live", population__size=6, games__depth=2, games__exact_empties=8,
+                stop__max_generations=3, yardstick__every=1, yardstick__games_per_opponent=2,
+                yardstick__depth=1, cluster__commit_every_seconds=0.1, cluster__task_seconds=0.02)
+
+
+@pytest.fixture
+def evolution(tmp_path):
+    """`genethello evolve` running in its own session (its own Ray)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    config = write_config(tmp_path, **LIVE_RUN)
+    db = tmp_path / "live.db"
+    proc = subprocess.Popen(genethello_argv("evolve", "--config", str(config), "--db", str(db), "--workers", "1",
+                                            "--quiet"),
+                            cwd=tmp_path, env=cli_env(home), text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        yield proc, db
+    finally:
+        kill_session(proc)
+        reap_session(proc.pid)
+
+
+def test_a_runs_page_follows_a_live_evolution(evolution, browser, page, shots):
+    proc, db = evolution
+    srv = Server(db)
+    try:
+        page.goto(srv.url + "#runs")
+        page.locator('#run-list li:has-text("live")').wait_for(timeout=WAIT_MS)
+        progress = page.locator("#run-progress")
+        progress.locator("xpath=self::*[@data-done]").wait_for(timeout=WAIT_MS)
+        seen = set()
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            seen.add(progress.inner_text())
+            time.sleep(0.1)
+        assert proc.returncode == 0, proc.stdout.read()
+        assert len(seen) >= 3, f"the progress never moved by itself: {seen}"
+        page.locator("#run-status:has-text('finished')").wait_for(timeout=10_000)
+        assert "Generation 3: 30/30 games" in progress.inner_text()
+        for chart in ("#chart-elo", "#chart-yard", "#chart-genes"):
+            assert page.locator(f"{chart} canvas").count() == 1
+        rows = page.locator("#run-top tr")
+        assert rows.count() >= 5
+        best = rows.first.locator("td.chrom").inner_text()
+        page.screenshot(path=shots / "web-runs.png", full_page=True)
+
+        rows.first.locator('button[data-act="play"]').click()
+        page.locator("#view-play.active").wait_for()
+        page.locator('#play-board[data-state="human"]').wait_for(timeout=WAIT_MS)
+        assert page.locator("#name-white").inner_text() == best
+
+        page.click("#tab-runs")
+        page.locator("#stored-game option").first.wait_for(state="attached", timeout=10_000)
+        page.click("#stored-replay")
+        page.locator("#view-replay.active").wait_for()
+        page.locator("#replay-board[data-index='0']").wait_for(timeout=WAIT_MS)
+        assert "live generation 3" in page.locator("#replay-title").inner_text()
+        page.click("#rp-last")
+        assert int(page.locator("#replay-board").get_attribute("data-index")) >= 50
+    finally:
+        srv.stop()
