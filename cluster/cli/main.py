@@ -1,4 +1,12 @@
-"""Entry point of the ``genethello`` command.
+"""Entry point of the ``genethello`` command: one front door, loaded lazily.
+
+The engine commands live on the core side (``genethello.core.cli``), the
+commands that need the run database or Ray on the cluster side
+(``genethello.cluster.cli``). :data:`COMMANDS` names every command with its
+module and one-line help, so ``genethello --help`` lists them all while
+importing none, and ``genethello gtp`` imports only the gtp command's module:
+an engine started by a GUI or a controller never pays for SQLAlchemy,
+Alembic or Ray.
 
 Every command module exposes ``register(subparsers)``, which adds its
 sub-commands with a ``handler`` default. User errors (bad input, bad options)
@@ -8,46 +16,120 @@ end as one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from genethello.cluster.cli import (
-    core_commands, engine_commands, gtp_commands, pattern_commands, record_commands, report_commands,
-    run_commands, web_commands,
-)
+_CORE = "genethello.core.cli."
+_CLUSTER = "genethello.cluster.cli."
 
-COMMAND_MODULES = [core_commands, gtp_commands, engine_commands, run_commands, report_commands, record_commands,
-                   pattern_commands, web_commands]
+#: command -> (module that registers it, its one-line help). A test checks
+#: that each module registers exactly its commands with these helps.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "perft": (_CORE + "core_commands", "count positions 1..N plies from the start"),
+    "solve": (_CORE + "core_commands", "solve OBF positions exactly and check their scores"),
+    "selfplay": (_CORE + "core_commands", "play games between two chromosomes"),
+    "match": (_CORE + "match_command", "two chromosomes play each other with both colours"),
+    "gtp": (_CORE + "gtp_commands", "play a chromosome as a GTP engine (Othello profile) on stdin/stdout"),
+    "nboard": (_CORE + "engine_commands", "play a chromosome as an engine for the NBoard GUI (NBoard protocol v2)"),
+    "metamachine": (_CORE + "engine_commands", "a GTP engine that plays the best of its oracle engine's top moves"),
+    "replay": (_CORE + "replay_command", "replay a game record (SGF, GGF or move list) move by move"),
+    "patterns": (_CORE + "pattern_commands", "learn, check and show the edge/corner pattern tables"),
+    "evolve": (_CLUSTER + "run_commands", "start a new evolution run"),
+    "resume": (_CLUSTER + "run_commands", "continue a stopped, converged or finished run"),
+    "stop": (_CLUSTER + "run_commands", "ask a running evolution to stop cleanly"),
+    "runs": (_CLUSTER + "run_commands", "list the runs in a database"),
+    "status": (_CLUSTER + "run_commands", "where a run stands"),
+    "best": (_CLUSTER + "report_commands", "the best chromosomes found so far"),
+    "history": (_CLUSTER + "report_commands", "per-generation table of a run"),
+    "plot": (_CLUSTER + "report_commands", "plot Elo, yardstick and the best's genes per generation"),
+    "export": (_CLUSTER + "export_commands", "write a run's games as SGF, GGF or move-list files"),
+    "serve": (_CLUSTER + "web_commands", "a web page to play the evolved players, replay games and watch runs"),
+}
 
 
 class CommandError(Exception):
     """A user-facing failure: printed as one line, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_in(argv: Sequence[str]) -> str | None:
+    """The command named on a command line: its first word that is not an
+    option (the top-level parser has no options that take a value)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command listed; only ``command``'s module is
+    imported and registers its full options (None: none is)."""
     parser = argparse.ArgumentParser(
         prog="genethello",
         description="Breed Othello players by evolution; play, solve and analyse games.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in COMMAND_MODULES:
-        module.register(sub)
+    wanted = COMMANDS[command][0] if command in COMMANDS else None
+    registered = False
+    for name, (module, help_text) in COMMANDS.items():
+        if module == wanted:
+            if not registered:
+                importlib.import_module(module).register(sub)
+                registered = True
+        else:
+            sub.add_parser(name, help=help_text)
     return parser
+
+
+def start_ray_for_engines(address: str) -> int:
+    """Join the Ray cluster at ``address`` for an engine command (the
+    metamachine's helpers); returns its CPUs."""
+    from genethello.cluster.executors import start_ray
+
+    return start_ray(address)
+
+
+def player_from_database(db_target: str, player_id: int) -> str:
+    """The chromosome text of player ``player_id`` in a run database (for
+    ``match`` players given by id)."""
+    from genethello.cluster.cli.run_commands import open_existing
+    from genethello.cluster.db.models import Player
+
+    db = open_existing(db_target)
+    try:
+        with db.session() as s:
+            player = s.get(Player, player_id)
+            if player is None:
+                raise ValueError(f"no chromosome with id {player_id} in {db.path}")
+            return player.text
+    finally:
+        db.dispose()
 
 
 def user_errors() -> tuple[type[BaseException], ...]:
     """Failures caused by input, files, databases or the cluster (not bugs):
-    each becomes one line on stderr."""
-    from genethello.cluster.db import LeaseError, RunDatabaseError
-    from genethello.cluster.executors import CoreMismatchError, WorkerLostError
+    each becomes one line on stderr. The cluster's error classes count only
+    once their modules are loaded (a command that never loaded them cannot
+    raise them)."""
+    errors: list[type[BaseException]] = [ValueError, OSError, CommandError]
+    if "genethello.cluster.db" in sys.modules:
+        from genethello.cluster.db import LeaseError, RunDatabaseError
 
-    return (ValueError, OSError, CommandError, RunDatabaseError, LeaseError, CoreMismatchError, WorkerLostError)
+        errors += [RunDatabaseError, LeaseError]
+    if "genethello.cluster.executors" in sys.modules:
+        from genethello.cluster.executors import CoreMismatchError, WorkerLostError
+
+        errors += [CoreMismatchError, WorkerLostError]
+    return tuple(errors)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(command_in(argv))
     args = parser.parse_args(argv)
+    args.start_ray = start_ray_for_engines
+    args.player_from_database = player_from_database
     try:
         status = args.handler(args)
     except KeyboardInterrupt:

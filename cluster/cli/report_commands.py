@@ -1,21 +1,19 @@
-"""Commands that read runs and compare players: best, history, plot, match."""
+"""Commands that read runs: best, history, plot."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
 from sqlalchemy import select
 
-from genethello.cluster.cli.arguments import positive_float, positive_int
+from genethello.core.cli.arguments import positive_int
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.coordinator import find_run
 from genethello.cluster.db.models import Generation, Player, YardstickResult
 from genethello.cluster.population import rank_key
 from genethello.core.chromosome import Chromosome
-from genethello.core.game import Engine, play_game, random_opening
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,19 +32,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_db_options(p)
     p.add_argument("--out", required=True, type=Path, help="PNG file to write")
     p.set_defaults(handler=run_plot)
-
-    p = sub.add_parser("match", help="two chromosomes play each other with both colours")
-    p.add_argument("a", help="chromosome TYPE_BIRTH_GENES or a database id")
-    p.add_argument("b", help="chromosome TYPE_BIRTH_GENES or a database id")
-    limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int)
-    limit.add_argument("--time", type=positive_float, help="seconds per player per game")
-    p.add_argument("--games", type=positive_int, default=2, metavar="K", help="games (even: both colours)")
-    p.add_argument("--exact", type=int, default=8, metavar="E")
-    p.add_argument("--random-plies", type=int, default=0, metavar="R")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--db", help="database for players given by id")
-    p.set_defaults(handler=run_match)
 
 
 def ranked_players(db, run_id: int, by: str) -> list[Player]:
@@ -144,36 +129,4 @@ def run_plot(args: argparse.Namespace) -> int:
     fig.tight_layout()
     fig.savefig(args.out, dpi=100)
     print(f"wrote {args.out}")
-    return 0
-
-
-def resolve_player(text: str, db_target: str | None) -> Chromosome:
-    if text.isdigit():
-        if not db_target:
-            raise ValueError(f"player {text} looks like a database id: give --db")
-        db = open_existing(db_target)
-        with db.session() as s:
-            player = s.get(Player, int(text))
-        if player is None:
-            raise ValueError(f"no chromosome with id {text} in {db.path}")
-        return Chromosome.parse(player.text)
-    return Chromosome.parse(text)
-
-
-def run_match(args: argparse.Namespace) -> int:
-    a, b = resolve_player(args.a, args.db), resolve_player(args.b, args.db)
-    limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
-    ea, eb = Engine(a, **limits), Engine(b, **limits)
-    points = 0.0
-    t0 = time.perf_counter()
-    for game in range(args.games):
-        opening = random_opening(args.random_plies, f"{args.seed}/{game // 2}")
-        a_black = game % 2 == 0
-        result = play_game(ea, eb, opening) if a_black else play_game(eb, ea, opening)
-        a_points = result.black_points if a_black else 1.0 - result.black_points
-        points += a_points
-        print(f"game {game + 1}: {'A' if a_black else 'B'} black: {result.move_list()} "
-              f"{result.black_discs}-{result.white_discs}; A scores {a_points:g}", flush=True)
-    print(f"A = {a}\nB = {b}\nA {points:g} - {args.games - points:g} B "
-          f"({args.games} games in {time.perf_counter() - t0:.1f} s)")
     return 0

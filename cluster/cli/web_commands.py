@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from genethello.cluster.cli.arguments import positive_int
+from genethello.core.cli.arguments import positive_int
 
 #: The run database ``serve`` reads by default (the run commands' default).
 DEFAULT_DB = "genethello.db"

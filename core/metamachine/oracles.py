@@ -21,7 +21,7 @@ import shutil
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from genethello.core.gtp.referee import GtpProcess, ProtocolError
 
@@ -229,9 +229,8 @@ class LocalHelper:
 
 
 class RayHelper:
-    """A helper oracle owned by a Ray actor (on any node of the cluster that
-    :func:`genethello.cluster.executors.start_ray` joined; the oracle
-    command must run there too)."""
+    """A helper oracle owned by a Ray actor (on any node of the cluster the
+    caller joined before making it; the oracle command must run there too)."""
 
     _actor_class = None
 
@@ -293,11 +292,15 @@ class OraclePool:
     Args:
         argv: the oracle's command line.
         workers: helper oracles (0: the main oracle scores every candidate).
-        address: a Ray address: the helpers are Ray actors there.
+        make_helpers: builds the helpers from the oracle's command line
+            instead of ``workers`` local subprocesses (the ``metamachine``
+            command passes one that makes :class:`RayHelper` actors on a
+            cluster it joined; core never starts Ray itself).
         stderr: where the oracles' stderr goes (None: discarded).
     """
 
-    def __init__(self, argv: Sequence[str], workers: int = 0, address: str | None = None, stderr=None):
+    def __init__(self, argv: Sequence[str], workers: int = 0, stderr=None,
+                 make_helpers: Optional[Callable[[list[str]], list]] = None):
         if workers < 0:
             raise ValueError(f"--workers must be >= 0, got {workers}")
         self.argv = list(argv)
@@ -314,12 +317,8 @@ class OraclePool:
                     f"the oracle {self.main.name!r} lacks {', '.join(missing)}: the metamachine needs "
                     f"GNU Go's oracle commands top_moves (or top_moves_black/top_moves_white) and "
                     f"estimate_score, and play/undo to try the candidates")
-            if address is not None:
-                from genethello.cluster.executors import start_ray
-
-                cpus = start_ray(address)
-                count = workers or cpus
-                self.helpers = [RayHelper(self.argv, i + 1) for i in range(count)]
+            if make_helpers is not None:
+                self.helpers = make_helpers(list(self.argv))
             else:
                 self.helpers = [LocalHelper(self.argv, i + 1, stderr=stderr) for i in range(workers)]
         except BaseException:

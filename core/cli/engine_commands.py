@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genethello.cluster.cli.arguments import non_negative_int, positive_int
+from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
 
 
@@ -68,5 +68,22 @@ def run_metamachine(args: argparse.Namespace) -> int:
         oracle = oracle[1:]
     if not oracle:
         raise ValueError("no oracle command: genethello metamachine [options] -- ORACLE COMMAND...")
-    pool = OraclePool(oracle, workers=args.workers, address=args.address, stderr=sys.stderr)
+    make_helpers = None if args.address is None else ray_helpers(args)
+    pool = OraclePool(oracle, workers=args.workers, stderr=sys.stderr, make_helpers=make_helpers)
     return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
+
+
+def ray_helpers(args: argparse.Namespace):
+    """A factory of Ray actor helpers on the cluster at ``args.address``:
+    ``args.workers`` of them, or one per CPU there. Joining the cluster is
+    the entry point's ``args.start_ray`` (core does not start Ray)."""
+    start_ray = getattr(args, "start_ray", None)
+    if start_ray is None:
+        raise ValueError("--address needs genethello's cluster part (run it through the genethello command)")
+
+    def make(argv: list[str]) -> list:
+        from genethello.core.metamachine.oracles import RayHelper
+
+        count = args.workers or start_ray(args.address)
+        return [RayHelper(argv, i + 1) for i in range(count)]
+    return make

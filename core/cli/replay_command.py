@@ -1,4 +1,5 @@
-"""Commands on game records: export (database -> files) and replay (file -> terminal)."""
+"""The ``replay`` command: step through a game record (SGF, GGF or a move
+list) in the terminal."""
 
 from __future__ import annotations
 
@@ -7,35 +8,12 @@ import sys
 import time
 from pathlib import Path
 
-from genethello.cluster.cli.arguments import positive_int
-from genethello.cluster.cli.run_commands import add_db_options, open_existing
-from genethello.cluster.coordinator import find_run
-from genethello.cluster.export import EXPORT_FORMATS, export_games
+from genethello.core.cli.arguments import non_negative_float, positive_int
 from genethello.core.records import GameRecord, RecordError, read_record, result_from_score
 from genethello.core.squares import PASS, square_name
 
 
-def non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
-    return value
-
-
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="write a run's games as SGF, GGF or move-list files")
-    add_db_options(p)
-    p.add_argument("--generation", type=positive_int, metavar="G", help="only this generation")
-    p.add_argument("--game", type=positive_int, metavar="ID", help="only the game with this database id")
-    p.add_argument("--format", choices=EXPORT_FORMATS, required=True,
-                   help="sgf: one file a game (RUN-gG-pPAIR.sgf); ggf, moves: one file a generation "
-                        "(RUN-gG.ggf, RUN-gG.txt), games in schedule order")
-    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write (created if missing)")
-    p.set_defaults(handler=run_export)
-
     p = sub.add_parser("replay", help="replay a game record (SGF, GGF or move list) move by move")
     p.add_argument("file", type=Path, help="game record: .sgf, .ggf or a move list")
     p.add_argument("--game", type=positive_int, default=1, metavar="N",
@@ -44,22 +22,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="play on by itself, S seconds a move (0: show just the final position); "
                         "without it, Enter shows the next move and q quits")
     p.set_defaults(handler=run_replay)
-
-
-# --------------------------------------------------------------------------- export
-
-
-def run_export(args: argparse.Namespace) -> int:
-    db = open_existing(args.db)
-    run = find_run(db, args.run)
-    summary = export_games(db, run, args.out, args.format, args.generation, args.game)
-    for _game_id, why in summary.unreadable:
-        print(f"warning: {why}", file=sys.stderr)
-    print(f"run {run.name}: {summary.message()} in {args.out}")
-    return 0
-
-
-# --------------------------------------------------------------------------- replay
 
 
 def _one_line(exc: BaseException) -> str:

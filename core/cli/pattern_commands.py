@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from genethello.cluster.cli.arguments import non_negative_int, positive_int
+from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core import pattern_learning as pl
 from genethello.core import patterns as pt
 

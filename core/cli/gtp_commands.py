@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genethello.cluster.cli.arguments import positive_float, positive_int
+from genethello.core.cli.arguments import positive_float, positive_int
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, GtpEngine

@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from genethello.cluster.cli.arguments import positive_float, positive_int
+from genethello.core.cli.arguments import positive_float, positive_int
 from genethello.core import Board, BadPositionError, parse_square, square_name
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator

@@ -1,0 +1,34 @@
+"""The ``export`` command: a run's stored games as SGF, GGF or move-list files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from genethello.cluster.cli.run_commands import add_db_options, open_existing
+from genethello.cluster.coordinator import find_run
+from genethello.cluster.export import EXPORT_FORMATS, export_games
+from genethello.core.cli.arguments import positive_int
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", help="write a run's games as SGF, GGF or move-list files")
+    add_db_options(p)
+    p.add_argument("--generation", type=positive_int, metavar="G", help="only this generation")
+    p.add_argument("--game", type=positive_int, metavar="ID", help="only the game with this database id")
+    p.add_argument("--format", choices=EXPORT_FORMATS, required=True,
+                   help="sgf: one file a game (RUN-gG-pPAIR.sgf); ggf, moves: one file a generation "
+                        "(RUN-gG.ggf, RUN-gG.txt), games in schedule order")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write (created if missing)")
+    p.set_defaults(handler=run_export)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    db = open_existing(args.db)
+    run = find_run(db, args.run)
+    summary = export_games(db, run, args.out, args.format, args.generation, args.game)
+    for _game_id, why in summary.unreadable:
+        print(f"warning: {why}", file=sys.stderr)
+    print(f"run {run.name}: {summary.message()} in {args.out}")
+    return 0
