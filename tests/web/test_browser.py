@@ -43,10 +43,15 @@ def test_a_persons_whole_game_against_the_machine(server, page, shots):
         page.click(f'#play-board .cell[data-square="{square}"]')
         page.locator(f'#play-board:not([data-plies="{plies}"])').wait_for(timeout=WAIT_MS)
         clicked.append(square)
-        if len(clicked) == 8:
+        if len(clicked) == 8 and settle(page) == "human":
+            page.click("#btn-hint")               # the engine's top moves, scored on the board
+            page.locator("#hint-list").wait_for(state="visible", timeout=WAIT_MS)
+            assert page.locator("#play-board .hint-score").count() >= 1
+            page.wait_for_timeout(400)            # the discs' flip animation
             page.screenshot(path=shots / "web-play-midgame.png")
     assert len(clicked) >= 10
     assert page.locator("#play-banner").is_visible()
+    page.wait_for_timeout(400)
     page.screenshot(path=shots / "web-play-end.png")
 
     with page.expect_download() as download:

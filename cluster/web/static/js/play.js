@@ -13,6 +13,7 @@ let epoch = 0;            // bumps on new game and undo: late answers are droppe
 let hints = null;
 let clockAt = performance.now();
 let lastError = "";
+let clickedAt = null;     // performance.now() of the person's last click, for the reply time
 
 const board = new BoardView($("#play-board"), clickSquare);
 
@@ -110,6 +111,7 @@ function checkPasted(colour) {
 // ------------------------------------------------------------------ game
 export async function newGame() {
   epoch += 1;
+  clickedAt = null;
   const mine = epoch;
   hints = null;
   setError("");
@@ -169,6 +171,11 @@ async function drive() {
     game = r.data;
     clockAt = performance.now();
     render();
+    if (clickedAt !== null) {
+      // click to reply drawn, in ms: what a person waits (benchmarks/bench_web.py reads it)
+      $("#play-board").dataset.replyMs = (performance.now() - clickedAt).toFixed(1);
+      clickedAt = null;
+    }
   }
 }
 
@@ -176,6 +183,7 @@ async function clickSquare(square) {
   if (!game || pending || game.board.over || isMachine(game.board.to_move)) return;
   if (!game.board.legal.includes(square)) return;
   const mine = epoch;
+  clickedAt = performance.now();
   pending = "move";
   hints = null;
   render();
@@ -216,7 +224,7 @@ async function hint() {
   if (!r.ok) { setError(r.error); render(); return; }
   hints = r.data.moves;
   const list = $("#hint-list");
-  list.innerHTML = `<b>Hint</b> (depth ${r.data.depth}): ` +
+  list.innerHTML = `<b>Hint</b> <span class="muted">(depth ${r.data.depth}; evaluation, or the final disc margin when exact)</span>: ` +
     hints.map((h) => `${h.move} <span class="muted">${formatScore(h.score)}${h.exact ? " exact" : ""}</span>`).join(" · ");
   list.hidden = false;
   render();
