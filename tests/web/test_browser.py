@@ -122,10 +122,40 @@ def test_the_page_answers_while_another_tab_searches_deep(server, browser, page)
                      f'#play-board[data-state="over"]').wait_for(timeout=WAIT_MS)
         replies.append(time.monotonic() - t0)
     assert other.locator("#play-board").get_attribute("data-thinking") == "1"   # still searching
-    assert max(replies) < 2.0, replies
+    assert max(replies) < 3.0, f"replies took {replies} s while the other tab searched"
 
     other.context.close()                 # the tab goes: its game closes and its search stops
     deadline = time.monotonic() + 5
     while json.loads(get_status(server.port)[1])["games"] >= games_before + 1:
         assert time.monotonic() < deadline, "the closed tab's game is still open"
         time.sleep(0.05)
+
+
+def test_machine_against_machine_and_the_clocks(server, page):
+    page.goto(server.url)
+    page.click('.side-setup[data-colour="black"] .seg button[data-kind="machine"]')
+    set_depth(page, "black", 1)
+    set_depth(page, "white", 1)
+    page.select_option("#pace", "0")
+    page.click("#btn-new")
+    page.locator('#play-board[data-state="over"]').wait_for(timeout=WAIT_MS)
+    plies = int(page.locator("#play-board").get_attribute("data-plies"))
+    lines = page.locator("#transcript li").count()
+    assert plies > 50 and lines == (plies + 1) // 2
+    assert page.locator("#setup").get_attribute("open") is None          # folded away to watch
+
+    page.click("#setup summary")
+    page.click('.side-setup[data-colour="black"] .seg button[data-kind="human"]')
+    page.check('input[name="limit"][value="time"]')
+    page.fill("#seconds", "30")
+    page.click("#btn-new")
+    settle(page)
+    clock = page.locator("#clock-black")
+    assert clock.is_visible() and page.locator("#clock-white").inner_text() == "0:30"
+    first = clock.inner_text()
+    page.wait_for_timeout(1200)
+    assert clock.inner_text() != first and "running" in clock.get_attribute("class")
+    page.locator("#play-board .cell.legal").first.click()
+    page.locator('#play-board[data-state="human"][data-plies="2"]').wait_for(timeout=WAIT_MS)
+    white_left = page.locator("#clock-white").inner_text()
+    assert white_left <= "0:30" and "running" in clock.get_attribute("class")
