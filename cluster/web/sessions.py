@@ -245,7 +245,7 @@ class PlaySession:
         if self.settings.seconds is not None:
             budget = move_budget(self.clocks.left(colour, time.monotonic()), board.empties)
         epoch = self.epoch
-        result, pondered, started = await self._run(
+        (result, pondered), started = await self._run(
             lease, [engine.searcher], lambda cancel: choose_move(engine, board.copy(), budget, cancel))
         if epoch != self.epoch or result is None:
             raise ConflictError("the search was abandoned")
@@ -269,7 +269,7 @@ class PlaySession:
     async def _run(self, lease: Lease, searchers: list, work) -> tuple:
         """Run ``work(cancel)`` on the pool; the lease is given back when its
         thread returns (not before: an abandoned search still holds its
-        core until it stops). Returns (*work's result, start time)."""
+        core until it stops). Returns (work's result, start time)."""
         loop = asyncio.get_running_loop()
         cancel = threading.Event()
         started = time.monotonic()
@@ -285,8 +285,7 @@ class PlaySession:
                 self.thinking = None
 
         future.add_done_callback(finished)
-        outcome = await asyncio.shield(future)
-        return (*outcome, started) if isinstance(outcome, tuple) else (outcome, started)
+        return await asyncio.shield(future), started
 
     def _maybe_ponder(self, engine: MachineEngine, result: SearchResult) -> None:
         """Think on the person's time about the reply the search predicts,

@@ -10,7 +10,6 @@ import socket
 import threading
 import time
 
-import pytest
 
 from .conftest import EXAMPLE_CHROMOSOME, Server
 
