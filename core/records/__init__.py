@@ -12,7 +12,6 @@ raises :class:`RecordError` (a ``ValueError``) with its place in the text.
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 from pathlib import Path
@@ -26,12 +25,15 @@ from genethello.core.records.ggf import read_ggf, write_ggf, parse_ggf_move
 from genethello.core.records.transcript import (
     move_grid, read_moves, read_transcript, write_moves, write_transcript,
 )
+from genethello.core.records.files import (
+    MAX_RECORD_FILE_BYTES, gunzip_bounded, read_regular_file, suffix_format,
+)
 
 __all__ = [
     "GameRecord", "RecordError", "START_BLACK", "START_WHITE", "result_from_score", "score_from_result",
     "read_sgf", "write_sgf", "parse_sgf_point", "read_ggf", "write_ggf", "parse_ggf_move",
     "read_moves", "write_moves", "read_transcript", "write_transcript", "move_grid",
-    "read_record", "write_record", "detect_format", "FORMATS",
+    "read_record", "write_record", "detect_format", "FORMATS", "read_regular_file", "MAX_RECORD_FILE_BYTES",
 ]
 
 _READERS = {"sgf": read_sgf, "ggf": read_ggf, "moves": read_moves, "transcript": read_transcript}
@@ -60,8 +62,9 @@ def detect_format(text: str) -> str:
     return "moves"
 
 
-def _load(source) -> tuple:
-    """(text, format from the extension or None)."""
+def _load(source, max_bytes: int) -> tuple:
+    """(text, format from the extension or None); a path must name a
+    regular file of at most ``max_bytes`` (gunzipped too)."""
     path = None
     if isinstance(source, os.PathLike):
         path = Path(source)
@@ -78,18 +81,11 @@ def _load(source) -> tuple:
         raise RecordError(f"read_record needs a path or text, not {type(source).__name__}")
     if path is None:
         return source, None
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from None
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise RecordError(f"{path}: not a gzip file ({exc})") from None
-        suffixes = suffixes[:-1]
-    return _decode(data), (_EXTENSIONS.get(suffixes[-1]) if suffixes else None)
+    data = read_regular_file(path, max_bytes)
+    gzipped, suffix = suffix_format(path)
+    if gzipped:
+        data = gunzip_bounded(data, str(path), max_bytes)
+    return _decode(data), _EXTENSIONS.get(suffix)
 
 
 def _decode(data: bytes) -> str:
@@ -99,16 +95,20 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def read_record(path_or_text: Union[str, os.PathLike, bytes], format: Optional[str] = None) -> list:
+def read_record(path_or_text: Union[str, os.PathLike, bytes], format: Optional[str] = None,
+                max_bytes: int = MAX_RECORD_FILE_BYTES) -> list:
     """All games in a file (path) or text, as a list of :class:`GameRecord`.
 
     The format is ``format`` if given, else the file extension (``.sgf``,
     ``.ggf``, also under ``.gz``), else :func:`detect_format` on the text.
+    A path must name a regular file of at most ``max_bytes`` bytes (and
+    gunzip to at most that): FIFOs, devices and huge files are refused.
 
     Raises:
-        RecordError: for unreadable files and any problem in the text.
+        RecordError: for unreadable or refused files and any problem in the
+            text; no other exception.
     """
-    text, by_extension = _load(path_or_text)
+    text, by_extension = _load(path_or_text, max_bytes)
     fmt = format or by_extension or detect_format(text)
     if fmt not in _READERS:
         raise RecordError(f"unknown record format {fmt!r}; known: {', '.join(_READERS)}")

@@ -41,7 +41,9 @@ from genethello.core.records.sgf import _read_comment, comment_text
 
 __all__ = ["read_ggf", "write_ggf", "parse_ggf_move"]
 
-_RE_RE = re.compile(r"^([+-]?)(\d+(?:\.\d*)?)(?::([a-zA-Z]))?$")
+# ASCII digits only, and few of them before the point: a score is at most 64
+# discs, and float("1" * 400) is inf (int(inf) raises OverflowError).
+_RE_RE = re.compile(r"^([+-]?)([0-9]{1,6}(?:\.[0-9]{0,12})?)(?::([a-zA-Z]))?$")
 _HANDLED = {"GM", "PB", "PW", "DT", "PC", "RB", "RW", "TI", "RE", "BO", "C", "EV", "B", "W"}
 _BLACK_CHARS = "*Xx#"
 _WHITE_CHARS = "Oo0"

@@ -101,7 +101,7 @@ def write_moves(record: GameRecord, *, upper: bool = False) -> str:
 
 # ------------------------------------------------------------------ transcript
 _TOKEN = re.compile(r"""
-    (?P<number>\d+)\.(?:\.\.)? |
+    (?P<number>[0-9]+)\.(?:\.\.)? |
     (?P<pass>--|(?i:pass|pa|ps)(?![a-z0-9])) |
     (?P<square>[a-hA-H][1-8]) |
     (?P<sep>-) |
@@ -133,13 +133,17 @@ def read_transcript(text: str) -> list:
         if kind in ("space", "sep"):
             continue
         if kind == "number":
-            number = int(m.group("number"))
+            digits = m.group("number").lstrip("0")
+            # a game has at most 61 pairs: compare the digits before int()
+            # (Python refuses to convert more than 4300 of them)
+            number = int(digits) if 0 < len(digits) <= 6 else (0 if not digits else -1)
             if number == 1 and builder is not None and builder.moves:
                 builder.finish()
                 records.append(GameRecord(moves=builder.moves))
                 builder, expected = None, 1
             if number != expected:
-                raise RecordError.at(text, at, f"move pair number {number}: expected {expected}.")
+                shown = number if number >= 0 else m.group("number")[:12] + "..."
+                raise RecordError.at(text, at, f"move pair number {shown}: expected {expected}.")
             if builder is None:
                 builder = GameBuilder(Board())
             expected += 1
