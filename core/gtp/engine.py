@@ -24,6 +24,7 @@ Private extensions: ``genethello-ponder_stats`` and
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 import time
@@ -34,6 +35,7 @@ from typing import BinaryIO, Callable, TextIO
 from genethello.core.board import Board
 from genethello.core.gtp.ponder import Ponderer
 from genethello.core.gtp.protocol import Command, GtpError, read_commands, write_response
+from genethello.core.gtp.safety import internal_error
 from genethello.core.search import Searcher
 from genethello.core.squares import COLUMNS, PASS, square_name
 from genethello.core.timecontrol import move_budget
@@ -48,8 +50,14 @@ EVAL_LIMIT = 4000
 EVAL_WIN = 4096
 
 _VERTEX = re.compile(r"[a-hA-H][1-8]")
-_INT = re.compile(r"[+-]?[0-9]+")
-_UINT = re.compile(r"[0-9]+")
+# GTP §3: an int is at most 2^31-1. At most 10 digits (after leading zeros)
+# keeps int() away from huge numbers (Python refuses over 4300 digits, and a
+# 400-digit time overflows a float later).
+_INT = re.compile(r"[+-]?0*([0-9]{1,10})")
+_UINT = re.compile(r"0*([0-9]{1,10})")
+MAX_INT = 2 ** 31 - 1
+# The largest loadsgf file: a record with thousands of games is a few MB.
+MAX_RECORD_BYTES = 16 * 1024 * 1024
 COLORS = {"b": "black", "black": "black", "w": "white", "white": "white"}
 OTHER = {"black": "white", "white": "black"}
 
@@ -86,17 +94,32 @@ def vertex_name(square: int) -> str:
 
 
 def parse_int(text: str, unsigned: bool = False) -> int:
-    if not (_UINT if unsigned else _INT).fullmatch(text):
+    """A GTP int: ASCII digits (a sign too unless ``unsigned``), at most
+    2^31-1 in magnitude.
+
+    Raises:
+        GtpError('syntax error'): for anything else, huge numbers included.
+    """
+    match = (_UINT if unsigned else _INT).fullmatch(text)
+    if not match:
         raise GtpError("syntax error")
-    return int(text)
+    value = -int(match.group(1)) if text.startswith("-") else int(match.group(1))
+    if abs(value) > MAX_INT:
+        raise GtpError("syntax error")
+    return value
 
 
 def parse_float(text: str) -> float:
+    """A finite GTP float (infinities, NaN and overflowing numbers refused).
+
+    Raises:
+        GtpError('syntax error'): if ``text`` is not one.
+    """
     try:
         value = float(text)
     except ValueError:
         raise GtpError("syntax error") from None
-    if value != value:  # NaN
+    if not math.isfinite(value):
         raise GtpError("syntax error")
     return value
 
@@ -329,8 +352,12 @@ class GtpEngine:
 
     def handle(self, cmd: Command) -> tuple[bool, str]:
         """(success, answer text) for one command; state changes only on
-        success."""
+        success. Never raises an Exception: a line that could not be read
+        (``cmd.error``) and any unexpected error inside a command are
+        answered as failures, and the session goes on."""
         self.command_started = time.monotonic()
+        if cmd.error is not None:
+            return False, cmd.error
         handler = self.commands.get(cmd.name)
         if handler is None:
             return False, "unknown command"
@@ -338,6 +365,10 @@ class GtpEngine:
             return True, handler(cmd)
         except GtpError as exc:
             return False, exc.message
+        except Exception as exc:  # a bug must cost one command, not the session
+            message = internal_error(cmd.name, exc)
+            self._say(message)
+            return False, message
 
     def run(self, instream: BinaryIO, outstream: TextIO) -> int:
         """Answer commands from ``instream`` (bytes, one per line) on
@@ -585,8 +616,11 @@ class GtpEngine:
         upto = parse_int(args[1], unsigned=True) if len(args) == 2 else None
         from genethello.core.records import read_record
         try:
-            records = read_record(Path(args[0]))
-        except (ValueError, OSError):
+            # read_record reads regular files only, of bounded size: a FIFO
+            # would hang the engine, /dev/zero exhaust its memory
+            records = read_record(Path(args[0]), max_bytes=MAX_RECORD_BYTES)
+        except (ValueError, OSError) as exc:
+            self._say(f"loadsgf: {exc}")
             raise GtpError("cannot load file") from None
         if not records:
             raise GtpError("cannot load file")

@@ -11,8 +11,13 @@ Pure functions, no engine state:
 * :func:`format_success` / :func:`format_failure` build the answers: ``=``
   or ``?``, the id if the command had one, a space and the text, and the
   empty line that ends every answer.
+* :func:`read_lines` reads a byte stream in bounded chunks: a line longer
+  than :data:`MAX_LINE_BYTES` is skipped as it arrives (never held in
+  memory) and reported as cut.
 * :func:`read_commands` and :func:`write_response` are the two ends of an
-  engine's read-answer loop over byte input and text output.
+  engine's read-answer loop over byte input and text output; a line that is
+  too long becomes a :class:`Command` carrying ``error`` ("line too long"),
+  which the engine answers as a failure before going on.
 
 An id is a run of ASCII digits worth at most 2^31-1 (``007`` is id 7). A
 first token that is not such an id (``-1``, ``1.5``, ``2147483648``) is the
@@ -28,6 +33,17 @@ from typing import BinaryIO, TextIO
 
 MAX_ID = 2 ** 31 - 1
 """The largest id a command may carry."""
+
+MAX_LINE_BYTES = 64 * 1024
+"""The longest command line an engine reads, in bytes (line feed included).
+GTP commands are a few dozen bytes; the longest real lines are NBoard's
+``set game <GGF>`` (about 2 KB for a game with evals and times). Anything
+longer is answered ``line too long`` instead of being read into memory."""
+
+LINE_TOO_LONG = "line too long"
+"""The failure text of a line over :data:`MAX_LINE_BYTES`."""
+
+_READ_CHUNK = 8192
 
 _DROPPED = {chr(c) for c in range(32) if chr(c) not in "\t\n"} | {chr(127)}
 _DROP_TABLE = str.maketrans({c: None for c in _DROPPED} | {"\t": " "})
@@ -50,11 +66,15 @@ class Command:
         name: the command name as sent (case kept); empty when the line held
             an id only.
         args: the remaining whitespace-separated tokens.
+        error: why the line could not be read as a command (``"line too
+            long"``), None for a command; the engine answers it with this
+            failure text.
     """
 
     id: int | None
     name: str
     args: tuple[str, ...] = ()
+    error: str | None = None
 
 
 def clean_line(line: str) -> str:
@@ -79,7 +99,12 @@ def parse_id(token: str) -> int | None:
     2^31-1), else None."""
     if not token or not token.isascii() or not token.isdigit():
         return None
-    value = int(token)
+    # 2^31-1 has 10 digits; the length test also keeps int() away from
+    # thousands of digits (Python refuses more than 4300).
+    significant = token.lstrip("0")
+    if len(significant) > 10:
+        return None
+    value = int(significant or "0")
     return value if value <= MAX_ID else None
 
 
@@ -108,11 +133,18 @@ def _result_lines(text: str) -> str:
     return "\n".join(kept)
 
 
+def _encodable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot encode (lone surrogates from
+    undecodable input echoed back) replaced by ``?``: an answer must never
+    fail to be written."""
+    return text.encode("utf-8", errors="replace").decode("utf-8")
+
+
 def format_success(cid: int | None, result: str = "") -> str:
     """``=id result`` and the empty line that ends it (``=id`` alone for an
     empty result). A multi-line result keeps its lines, minus empty ones."""
     head = "=" if cid is None else f"={cid}"
-    body = _result_lines(result)
+    body = _encodable(_result_lines(result))
     return (f"{head} {body}" if body else head) + "\n\n"
 
 
@@ -120,7 +152,7 @@ def format_failure(cid: int | None, message: str) -> str:
     """``?id message`` and the empty line; the message is made one non-empty
     line."""
     head = "?" if cid is None else f"?{cid}"
-    text = " ".join(message.replace("\r", " ").split("\n")).strip() or "failed"
+    text = _encodable(" ".join(message.replace("\r", " ").split("\n")).strip()) or "failed"
     return f"{head} {text}\n\n"
 
 
@@ -129,16 +161,52 @@ def format_response(cid: int | None, ok: bool, text: str) -> str:
     return format_success(cid, text) if ok else format_failure(cid, text)
 
 
-def read_commands(instream: BinaryIO) -> Iterator[Command]:
-    """The commands of a byte stream, one line at a time, until its end;
-    lines that get no answer are skipped. Undecodable bytes are kept
-    (surrogate escapes) so that they reach the engine as an unknown name or
-    argument instead of stopping the loop."""
+def read_lines(instream: BinaryIO, max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[bytes, bool]]:
+    """The lines of a byte stream until its end, as ``(line, cut)``.
+
+    A line of at most ``max_bytes`` bytes (its line feed included) comes
+    whole, ``cut`` False. A longer line comes as its first ``max_bytes``
+    bytes with ``cut`` True; the rest of it is read in bounded chunks and
+    dropped, so memory stays bounded whatever the input.
+
+    Raises:
+        ValueError: if ``max_bytes`` is less than 1.
+    """
+    if max_bytes < 1:
+        raise ValueError(f"max_bytes must be >= 1, got {max_bytes}")
     while True:
-        raw = instream.readline()
-        if not raw:
+        line = instream.readline(max_bytes)
+        if not line:
             return
-        cmd = parse_line(raw.decode("utf-8", errors="surrogateescape"))
+        if line.endswith(b"\n") or len(line) < max_bytes:
+            yield line, False
+            continue
+        # Over the limit: skip to the end of the line, one bounded chunk at a time.
+        while True:
+            rest = instream.readline(_READ_CHUNK)
+            if not rest or rest.endswith(b"\n"):
+                break
+        yield line, True
+
+
+def decode_line(raw: bytes) -> str:
+    """A line's bytes as text; undecodable bytes are kept (surrogate escapes)
+    so that they reach the engine as an unknown name or argument instead of
+    stopping the loop."""
+    return raw.decode("utf-8", errors="surrogateescape")
+
+
+def read_commands(instream: BinaryIO, max_bytes: int = MAX_LINE_BYTES) -> Iterator[Command]:
+    """The commands of a byte stream, one line at a time, until its end;
+    lines that get no answer are skipped. A line over ``max_bytes`` becomes a
+    Command with ``error`` :data:`LINE_TOO_LONG` (and the id its start
+    carried, if any)."""
+    for raw, cut in read_lines(instream, max_bytes):
+        if cut:
+            head = parse_line(decode_line(raw[:64]).rsplit(" ", 1)[0])
+            yield Command(head.id if head is not None else None, "", (), error=LINE_TOO_LONG)
+            continue
+        cmd = parse_line(decode_line(raw))
         if cmd is not None:
             yield cmd
 

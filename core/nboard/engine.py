@@ -1,7 +1,10 @@
 """An engine for the NBoard Othello GUI (NBoard protocol v2; see docs/engines.md
 and ``shared/data/formats/README.md``).
 
-Commands are one line each; anything unknown is ignored. The reader (the
+Commands are one line each; anything unknown is ignored. A line longer
+than ``MAX_LINE_BYTES`` is skipped as it arrives and answered ``status line
+too long``; an unexpected error inside a command is answered with one
+``status internal error ...`` line, and the session goes on. The reader (the
 calling thread) only queues lines; one worker thread answers them in order,
 so answers always come in command order. Thinking (``hint``, ``go``,
 ``analyze``) runs on that worker and prints ``status``/``search``/
@@ -27,6 +30,8 @@ from typing import BinaryIO, Optional, TextIO
 
 from genethello.core.board import Board
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, disc_score
+from genethello.core.gtp.protocol import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
+from genethello.core.gtp.safety import internal_error, one_line
 from genethello.core.search import Searcher
 from genethello.core.squares import PASS, square_name
 
@@ -112,6 +117,7 @@ def load_ggf_board(text: str) -> Board:
 class _Job:
     line: str
     gen: int
+    error: Optional[str] = None     # why the line could not be read (answered as a status line)
 
 
 class Cancelled(Exception):
@@ -154,6 +160,10 @@ class NBoardEngine:
 
     # -------------------------------------------------------------- output
     def emit(self, line: str) -> None:
+        """Write one line to the GUI (line breaks inside it, which would make
+        it two, become spaces)."""
+        if "\n" in line or "\r" in line:
+            line = line.replace("\r", " ").replace("\n", " ")
         with self._out_lock:
             try:
                 self.out.write(line + "\n")
@@ -174,10 +184,12 @@ class NBoardEngine:
         worker = threading.Thread(target=self._work, name="nboard-worker", daemon=True)
         worker.start()
         try:
-            while not self._done.is_set():
-                raw = instream.readline()
-                if not raw:
+            for raw, cut in read_lines(instream, MAX_LINE_BYTES):
+                if self._done.is_set():
                     break
+                if cut:
+                    self._queue.put(_Job("", self._cancel_gen, error=LINE_TOO_LONG))
+                    continue
                 line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
                 name, _ = split_command(line)
                 if not name:
@@ -222,13 +234,18 @@ class NBoardEngine:
             try:
                 if not self.handle(job):
                     break
-            except Exception as exc:  # a bug must not kill the session silently
-                self._say(f"error on {job.line!r}: {exc!r}")
-                self.emit(f"status error: {exc}")
+            except Exception as exc:  # a bug must cost one command, not the session
+                name, _ = split_command(job.line)
+                message = internal_error(name, exc)
+                self._say(f"{message} (line {one_line(job.line, 80)!r})")
+                self.emit(f"status {message}")
         self._done.set()
 
     def handle(self, job: _Job) -> bool:
         """Answer one command line; False after ``quit``."""
+        if job.error is not None:
+            self.emit(f"status {job.error} (at most {MAX_LINE_BYTES} bytes a line)")
+            return True
         name, rest = split_command(job.line)
         if name == "quit":
             return False
