@@ -14,7 +14,12 @@ one ply deeper than its oracle.
 
 The oracle never outlives the proxy: ``quit``, the end of input, SIGTERM,
 SIGINT and a crash of the oracle (answered as a GTP failure, then exit
-status 1) all close it.
+status 1) all close it. Signals act at once whichever thread the kernel
+hands them to (:mod:`genethello.core.metamachine.signals`).
+
+Anything else goes on: a line over the length limit is answered ``? line
+too long``, and an unexpected error inside one command is answered as a
+one-line failure.
 """
 
 from __future__ import annotations
@@ -26,13 +31,21 @@ from typing import BinaryIO, TextIO
 
 from genethello.core.gtp.engine import COLORS
 from genethello.core.gtp.protocol import Command, read_commands, write_response
+from genethello.core.gtp.safety import internal_error
 from genethello.core.metamachine.oracles import OracleError, OraclePool, Trial, parse_top_moves
+from genethello.core.metamachine.signals import MainThreadWakeup
 
 DEFAULT_TOP = 3
 
 
 class Terminated(Exception):
     """SIGTERM arrived."""
+
+
+def _sendable(command: str) -> str:
+    """``command`` as UTF-8 can carry it to the oracle: bytes that were not
+    UTF-8 on input (kept as surrogate escapes) become U+FFFD."""
+    return command.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
 
 
 class MetaMachine:
@@ -63,13 +76,29 @@ class MetaMachine:
 
     # ------------------------------------------------------------ commands
     def handle(self, cmd: Command) -> tuple[bool, str]:
-        """(success, text) for one command. Raises OracleError when the
-        oracle fails."""
+        """(success, text) for one command: a line that could not be read
+        (``cmd.error``) and any unexpected error are failures.
+
+        Raises:
+            OracleError: when the oracle fails (the session ends).
+        """
+        if cmd.error is not None:
+            return False, cmd.error
+        try:
+            return self._answer(cmd)
+        except OracleError:
+            raise
+        except Exception as exc:  # a bug must cost one command, not the session
+            message = internal_error(cmd.name, exc)
+            self._say(message)
+            return False, message
+
+    def _answer(self, cmd: Command) -> tuple[bool, str]:
         if not cmd.name:
             return False, "unknown command"
         if cmd.name == "genmove":
             return self.genmove(cmd)
-        r = self.pool.send(" ".join((cmd.name,) + cmd.args))
+        r = self.pool.send(_sendable(" ".join((cmd.name,) + cmd.args)))
         if cmd.name == "quit":
             self.quit_requested = True
         return r.ok, r.text
@@ -116,6 +145,10 @@ class MetaMachine:
         """Answer commands until ``quit``, the end of input, a signal or
         the oracle's failure; always closes the oracles. Returns the exit
         status (0; 1 after an oracle failure; 130 SIGINT; 143 SIGTERM)."""
+        with MainThreadWakeup():
+            return self._run(instream, outstream)
+
+    def _run(self, instream: BinaryIO, outstream: TextIO) -> int:
         def on_term(signum, frame):
             raise Terminated()
 

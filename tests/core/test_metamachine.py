@@ -209,6 +209,48 @@ def test_no_oracle_outlives_the_metamachine(how, workers):
         mm.close(timeout=2)
 
 
+def other_threads(pid: int) -> list[int]:
+    """The thread ids of ``pid`` other than its main thread, oldest first."""
+    return sorted(int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid)
+
+
+@pytest.mark.parametrize("sig, status, thread, busy", [
+    (signal.SIGINT, 130, 0, False), (signal.SIGINT, 130, -1, True), (signal.SIGTERM, 143, -1, False),
+])
+def test_a_signal_caught_by_another_thread_still_stops_the_metamachine(sig, status, thread, busy):
+    """A signal sent to a process goes to any of its threads; kill() on a
+    thread's id makes the kernel pick that thread, which reproduces the rare
+    case at will. The metamachine used to sleep on in read(stdin) (or in its
+    wait for the oracle's answer) with the handler pending: the SIGINT that
+    did not end it within 15 s."""
+    mm = metamachine("--workers", "0")
+    try:
+        assert mm.send("genmove black").ok
+        pids = oracle_pids(mm, 1)
+        threads = other_threads(mm.proc.pid)
+        assert threads, "the metamachine runs helper threads (the oracle's reader at least)"
+        if busy:        # the oracle is thinking: the proxy waits for its answer
+            mm.proc.stdin.write(b"top_moves_white 10\n")
+            mm.proc.stdin.flush()
+        os.kill(threads[thread], sig)
+        assert wait_exit(mm) == status
+        assert_all_gone(pids)
+    finally:
+        mm.close(timeout=2)
+
+
+def test_bad_lines_cost_one_answer_and_the_session_goes_on():
+    """The issue's lines, through the metamachine to a real oracle: every
+    one is answered as a failure, and both stay up."""
+    with metamachine() as mm:
+        assert not mm.send("time_settings " + "9" * 400 + " 0 0").ok       # killed the oracle
+        assert not mm.send("boardsize " + "1" * 5000).ok
+        r = mm.send("komi " + "x" * 70_000)
+        assert not r.ok and r.text == "line too long"
+        assert not mm.send("loadsgf /dev/zero").ok
+        assert mm.send("genmove black").ok and mm.send("name").text == "genethello"
+
+
 def test_parallel_scoring_plays_the_serial_moves():
     positions = [random_opening(plies, seed) for plies, seed in ((2, 1), (5, 2), (9, 3), (14, 4))]
     moves = {}
