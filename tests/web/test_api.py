@@ -10,7 +10,6 @@ import socket
 import threading
 import time
 
-
 from .conftest import EXAMPLE_CHROMOSOME, Server
 
 HUMAN = {"kind": "human"}

@@ -4,6 +4,7 @@ chromosomes are one click from a game, and stored games replay."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 
@@ -48,8 +49,13 @@ def test_a_runs_page_follows_a_live_evolution(evolution, browser, page, shots):
         progress.locator("xpath=self::*[@data-done]").wait_for(timeout=WAIT_MS)
         seen = set()
         deadline = time.monotonic() + 60
+        live_shot = False
         while proc.poll() is None and time.monotonic() < deadline:
-            seen.add(progress.inner_text())
+            text = progress.inner_text()
+            seen.add(text)
+            if not live_shot and re.search(r"[\d.]+ games/s · ETA \d+ s", text):
+                page.screenshot(path=shots / "web-runs-live.png", full_page=True)
+                live_shot = True
             time.sleep(0.1)
         assert proc.returncode == 0, proc.stdout.read()
         assert len(seen) >= 3, f"the progress never moved by itself: {seen}"

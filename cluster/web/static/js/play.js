@@ -268,6 +268,7 @@ function render() {
     $(`#name-${colour}`).textContent = p.kind === "machine" ? p.name : "";
     $(`#name-${colour}`).title = p.kind === "machine" ? p.name : "";
     $(`#card-${colour}`).classList.toggle("to-move", view.to_move === colour);
+    $(`#card-${colour}`).classList.toggle("thinking", pending === "think" && view.to_move === colour);
     $(`#clock-${colour}`).hidden = !game.clocks;
   }
   tickClocks();

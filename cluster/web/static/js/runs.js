@@ -91,8 +91,12 @@ function update(s) {
   drawTop(s.top);
   fillGenerations(s.generations);
   if (s.stored_games !== storedCount) { storedCount = s.stored_games; loadStored(); }
-  const li = document.querySelector(`#run-list li[data-run="${run.id}"] .badge`);
-  if (li) { li.textContent = run.status; li.className = `badge ${run.status}`; }
+  const item = document.querySelector(`#run-list li[data-run="${run.id}"]`);
+  if (item) {
+    $(".badge", item).textContent = run.status;
+    $(".badge", item).className = `badge ${run.status}`;
+    $(".muted", item).textContent = `generation ${run.generation}${pop.type ? " · " + pop.type : ""}`;
+  }
 }
 
 function chart(key, el, series, data) {
