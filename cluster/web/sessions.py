@@ -40,6 +40,8 @@ MAX_SESSIONS = 256
 IDLE_SECONDS = 6 * 3600.0
 #: Seconds an abandoned search may take to return before we give up waiting.
 STOP_WAIT_SECONDS = 2.0
+#: Seconds of pondering at most: a tab left open does not keep a core busy.
+PONDER_MAX_SECONDS = 120.0
 
 
 class _Discard:
@@ -307,6 +309,13 @@ class PlaySession:
             return
         engine.ponder_lease = lease
         engine.ponderer.start(after, predicted, engine.depth or 60, play.EXACT_EMPTIES, origin=board)
+        asyncio.get_running_loop().call_later(PONDER_MAX_SECONDS, self._ponder_timeout, engine, lease)
+
+    def _ponder_timeout(self, engine: MachineEngine, lease: Lease) -> None:
+        """Pondering ran its longest: stop it if it is still that one."""
+        if engine.ponder_lease is lease:
+            self.pool.release(lease)
+            self._drop_ponder(engine)
 
     def _drop_ponder(self, engine: MachineEngine) -> None:
         """Preempted by another game's search: stop pondering now."""

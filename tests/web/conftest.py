@@ -83,8 +83,10 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """A server without a run database (play and replay need none)."""
-    srv = Server(tmp_path_factory.mktemp("serve") / "none.db")
+    """A server without a run database (play and replay need none), with
+    two search slots whatever the cores (a deep search in one tab leaves
+    one for the other)."""
+    srv = Server(tmp_path_factory.mktemp("serve") / "none.db", "--slots", "2")
     try:
         yield srv
     finally:

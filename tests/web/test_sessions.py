@@ -1,0 +1,60 @@
+"""Live games in process: pondering on the person's time pays off on a hit,
+gives way on a miss, and never outlasts its limit."""
+
+from __future__ import annotations
+
+import asyncio
+
+from genethello.cluster.web import play, sessions
+from genethello.cluster.web.search_pool import SearchPool
+from genethello.core.chromosome import Chromosome
+from genethello.core.squares import square_name
+
+from .conftest import EXAMPLE_CHROMOSOME
+
+
+def person_against_machine(depth: int = 5) -> sessions.PlaySession:
+    settings = play.parse_settings({"black": {"kind": "human"},
+                                    "white": {"kind": "machine", "chromosome": EXAMPLE_CHROMOSOME, "depth": depth}})
+    return sessions.PlaySession(settings, SearchPool(2), Chromosome.parse(EXAMPLE_CHROMOSOME))
+
+
+def test_the_predicted_reply_is_answered_from_pondering():
+    async def scenario():
+        game = person_against_machine()
+        engine = game.engines["white"]
+        game.human_move("f5")
+        await game.machine_move()
+        assert engine.ponderer.active and game.pool.busy == 1          # thinking on the person's time
+        predicted = square_name(engine.ponderer.predicted_move)
+        game.human_move(predicted)
+        view = await game.machine_move()
+        assert view["last_search"]["pondered"] and view["last_search"]["depth"] >= 5
+        others = [m for m in game.board.legal_moves() if m != engine.ponderer.predicted_move]
+        if engine.ponderer.active and others:
+            game.human_move(square_name(others[0]))                    # a miss: the pondering is dropped
+            assert not engine.ponderer.active and game.pool.busy == 0
+        await game.close()
+        assert game.pool.busy == 0
+
+    asyncio.run(scenario())
+
+
+def test_pondering_stops_at_its_time_limit(monkeypatch):
+    monkeypatch.setattr(sessions, "PONDER_MAX_SECONDS", 0.3)
+
+    async def scenario():
+        settings = play.parse_settings({"black": {"kind": "human"},
+                                        "white": {"kind": "machine", "chromosome": EXAMPLE_CHROMOSOME},
+                                        "seconds": 5})
+        game = sessions.PlaySession(settings, SearchPool(2), Chromosome.parse(EXAMPLE_CHROMOSOME))
+        engine = game.engines["white"]
+        game.human_move("f5")
+        await game.machine_move()                # on the clock: it then ponders without a depth limit
+        await asyncio.sleep(0.1)
+        assert engine.ponderer.active and engine.ponder_lease is not None
+        await asyncio.sleep(0.4)
+        assert not engine.ponderer.active and game.pool.busy == 0
+        await game.close()
+
+    asyncio.run(scenario())
