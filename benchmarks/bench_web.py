@@ -218,7 +218,8 @@ def main() -> int:
         db = args.db
         if db is None:
             proc = evolve(folder, "best", size=10, depth=3, generations=4)
-            proc.wait()
+            if proc.wait() != 0:
+                raise SystemExit(f"bench_web: the evolution failed: {(folder / 'best.log').read_text()[-800:]}")
             db = folder / "best.db"
         server, url = serve(db, folder)
         try:
