@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -97,26 +98,85 @@ def _play_remote(fingerprint: str, settings: GameSettings, specs: list[GameSpec]
     return outcomes, time.perf_counter() - t0
 
 
-def start_ray(address: str | None = None, workers: int | None = None) -> int:
+class RayStartError(RuntimeError):
+    """Ray could not be started here or the cluster could not be joined."""
+
+
+def _check_reachable(address: str, timeout: float) -> None:
+    """Fail fast, naming the address, when nothing accepts connections at
+    ``host:port`` (ray.init itself would retry for minutes)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise RayStartError(f"--address {address!r} is not HOST:PORT")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise RayStartError(f"the Ray cluster at {address} cannot be reached: {exc.strerror or exc}") from None
+
+
+def start_ray(address: str | None = None, workers: int | None = None, *, private: bool = False,
+              connect_timeout: float = 10.0) -> int:
     """Start Ray on this machine (all its cores, or ``workers``) or join the
     cluster at ``address``; returns the number of CPUs available for games.
 
+    Args:
+        private: for a local run (no ``address``): start an instance of our
+            own even where a Ray node already runs (or RAY_ADDRESS names
+            one), inside a private network namespace so that it listens on
+            loopback only (:mod:`private_network`), with a fresh token in the
+            environment (no token file written) and metrics collection off.
+            Ray and its workers inherit all of it.
+        connect_timeout: seconds to wait for the cluster at ``address`` to
+            accept a connection before giving up.
+
     Raises:
-        RuntimeError: if Ray cannot start or the address cannot be reached.
+        RayStartError: one line: why Ray could not start or be joined.
     """
+    already = sys.modules.get("ray")
+    if already is not None and already.is_initialized():
+        return _available_cpus(already, workers)
+    kwargs: dict = dict(include_dashboard=False, logging_level=logging.WARNING, configure_logging=True,
+                        log_to_driver=False)
+    if address:
+        _check_reachable(address, connect_timeout)
+        kwargs["address"] = address
+    else:
+        kwargs["num_cpus"] = workers or os.cpu_count()
+        if private:
+            # Before ray is imported: it reads its token settings at import.
+            _private_instance_settings(kwargs)
     import ray
 
-    if not ray.is_initialized():
-        kwargs = dict(include_dashboard=False, logging_level=logging.WARNING, configure_logging=True,
-                      log_to_driver=False)
-        try:
-            if address:
-                ray.init(address=address, **kwargs)
-            else:
-                ray.init(num_cpus=workers or os.cpu_count(), **kwargs)
-        except Exception as exc:  # Ray raises many types; the user needs one line
-            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-            raise RuntimeError(f"could not start or join {where}: {exc}") from exc
+    try:
+        ray.init(**kwargs)
+    except Exception as exc:  # Ray raises many types; the user needs one line
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        first = " ".join(str(exc).split())[:300]
+        raise RayStartError(f"could not start or join {where}: {type(exc).__name__}: {first}") from exc
+    return _available_cpus(ray, workers)
+
+
+def _private_instance_settings(kwargs: dict) -> None:
+    """Settings of a private local instance (see start_ray)."""
+    import secrets
+
+    from genethello.cluster.private_network import PrivateNetworkError, enter_private_network
+
+    try:
+        enter_private_network()
+    except PrivateNetworkError as exc:
+        log.warning("Ray listens on every interface: %s", exc)
+        print(f"genethello: warning: Ray will listen on every interface: {exc}", flush=True)
+    os.environ["RAY_AUTH_MODE"] = "token"
+    if not os.environ.get("RAY_AUTH_TOKEN"):
+        os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+    os.environ.pop("RAY_ADDRESS", None)
+    kwargs["address"] = "local"
+    kwargs["_system_config"] = {"enable_metrics_collection": False}
+
+
+def _available_cpus(ray, workers: int | None) -> int:
     cpus = int(ray.cluster_resources().get("CPU", 1))
     return max(1, min(cpus, workers) if workers else cpus)
 

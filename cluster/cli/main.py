@@ -118,9 +118,9 @@ def user_errors() -> tuple[type[BaseException], ...]:
 
         errors += [RunDatabaseError, LeaseError]
     if "genethello.cluster.executors" in sys.modules:
-        from genethello.cluster.executors import CoreMismatchError, WorkerLostError
+        from genethello.cluster.executors import CoreMismatchError, RayStartError, WorkerLostError
 
-        errors += [CoreMismatchError, WorkerLostError]
+        errors += [CoreMismatchError, RayStartError, WorkerLostError]
     return tuple(errors)
 
 

@@ -84,7 +84,7 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, extend_to: int | 
     progress = Progress(enabled=not args.quiet)
 
     def make_executor(cluster: ClusterConfig) -> RayExecutor:
-        workers = start_ray(args.address, args.workers)
+        workers = start_ray(args.address, args.workers, private=args.address is None)
         if not args.quiet:
             print(f"run {run_id} ({find_run(db, run_id).name}) on {workers} workers; database {db.path}",
                   flush=True)
