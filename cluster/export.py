@@ -30,6 +30,12 @@
 ``-`` replaced by ``_``. Games whose moves were dropped by the retention
 policy (``storage.keep_moves_generations``) cannot be written: they are
 skipped and counted.
+
+Writing is careful, because the folder may be shared or prepared by someone
+else (see :mod:`genethello.cluster.export_files`): an existing file of the
+same name is refused unless ``force`` is given, before anything is written;
+a symbolic link is never followed, even with ``force`` (the link itself is
+replaced, its target left alone); each file appears whole or not at all.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from sqlalchemy import select
 
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Game, Generation, Player, Run
+from genethello.cluster.export_files import check_targets, write_file_atomically
 from genethello.core.records import GameRecord, RecordError, read_moves, result_from_score, write_record
 
 __all__ = ["EXPORT_FORMATS", "ExportSummary", "StoredGame", "export_games", "game_record",
@@ -169,23 +176,30 @@ def game_record(run: Run, game: StoredGame) -> GameRecord:
 
 
 def export_games(db: Database, run: Run, out: Path, fmt: str, generation: int | None = None,
-                 game_id: int | None = None) -> ExportSummary:
+                 game_id: int | None = None, force: bool = False) -> ExportSummary:
     """Write the selected games of ``run`` under folder ``out`` (created if
     missing) in format ``fmt`` ('sgf', 'ggf' or 'moves'); see the module doc
-    for the file layout. Existing files of the same names are replaced.
+    for the file layout.
+
+    Every file is rendered first, then every target name is checked, then
+    the files are written one by one, each whole or not at all. A name
+    already taken is refused (nothing is written) unless ``force``; a
+    symbolic link is never followed (with ``force`` the link itself is
+    replaced).
 
     Raises:
         ValueError: for an unknown format, or a game/generation the run lacks.
+        ExistingFileError: (a ValueError) for a target name already taken.
+        OSError: if the folder or a file cannot be written.
     """
     if fmt not in EXPORT_FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; known: {', '.join(EXPORT_FORMATS)}")
     games = select_games(db, run, generation, game_id)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     stem = file_stem(run.name)
     ext = _EXTENSIONS[fmt]
     summary = ExportSummary()
-    by_generation: dict[int, list[str]] = {}
+    contents: dict[Path, list[str]] = {}
     for game in games:
         if game.moves is None:
             summary.skipped.append(game.id)
@@ -197,14 +211,14 @@ def export_games(db: Database, run: Run, out: Path, fmt: str, generation: int | 
             continue
         text = write_record(record, fmt)
         if fmt == "sgf":
-            path = out / f"{stem}-g{game.generation}-p{game.pair_index}{ext}"
-            path.write_text(text, encoding="utf-8")
-            summary.files.append(path)
+            contents[out / f"{stem}-g{game.generation}-p{game.pair_index}{ext}"] = [text]
         else:
-            by_generation.setdefault(game.generation, []).append(text if text.endswith("\n") else text + "\n")
+            contents.setdefault(out / f"{stem}-g{game.generation}{ext}", []).append(
+                text if text.endswith("\n") else text + "\n")
         summary.written += 1
-    for gen, texts in by_generation.items():
-        path = out / f"{stem}-g{gen}{ext}"
-        path.write_text("".join(texts), encoding="utf-8")
+    out.mkdir(parents=True, exist_ok=True)
+    check_targets(contents, force)
+    for path, texts in contents.items():
+        write_file_atomically(path, "".join(texts), replace=force)
         summary.files.append(path)
     return summary

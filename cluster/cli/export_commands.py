@@ -21,13 +21,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="sgf: one file a game (RUN-gG-pPAIR.sgf); ggf, moves: one file a generation "
                         "(RUN-gG.ggf, RUN-gG.txt), games in schedule order")
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write (created if missing)")
+    p.add_argument("--force", action="store_true",
+                   help="replace files of the same names (without it an existing name refuses the whole "
+                        "export); a symbolic link is replaced itself, its target is never written")
     p.set_defaults(handler=run_export)
 
 
 def run_export(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    summary = export_games(db, run, args.out, args.format, args.generation, args.game)
+    summary = export_games(db, run, args.out, args.format, args.generation, args.game, force=args.force)
     for _game_id, why in summary.unreadable:
         print(f"warning: {why}", file=sys.stderr)
     print(f"run {run.name}: {summary.message()} in {args.out}")

@@ -4,6 +4,9 @@ the engine, no Ray) exported as SGF, GGF and move lists and read back."""
 from __future__ import annotations
 
 import json
+import resource
+import signal
+import sqlite3
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -153,3 +156,104 @@ def test_bad_selection_is_one_line(database, tmp_path, args, message):
     proc = cli("export", "--db", str(path), *args, "--format", "sgf", "--out", str(tmp_path / "o"))
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and message in proc.stderr, proc.stderr
+
+
+# --------------------------------------------------------------------------- #
+# Writing into a folder that already holds something
+
+
+def test_planted_symlink_is_never_followed(database, tmp_path):
+    path, games = database
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "r_1-g2.txt").symlink_to("../victim.txt")
+
+    proc = cli("export", "--db", str(path), "--format", "moves", "--out", str(out))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "r_1-g2.txt" in lines[0] and "--force" in lines[0], proc.stderr
+    assert victim.read_text() == "precious\n"
+    assert sorted(p.name for p in out.iterdir()) == ["r_1-g2.txt"]     # nothing written, g1 neither
+    assert (out / "r_1-g2.txt").is_symlink()
+
+    # --force replaces the link itself; its target stays as it was.
+    proc = cli("export", "--db", str(path), "--format", "moves", "--out", str(out), "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert victim.read_text() == "precious\n"
+    assert not (out / "r_1-g2.txt").is_symlink()
+    assert sorted(p.name for p in out.iterdir()) == ["r_1-g1.txt", "r_1-g2.txt"]
+    for rec, game in zip(read_record(out / "r_1-g2.txt"), sorted(g for g in games.values() if g[0] == 2)):
+        check_record(rec, game, "moves")
+
+
+def test_dangling_symlink_is_refused_and_not_created_through(database, tmp_path):
+    path, _ = database
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "r_1-g1-p0.sgf").symlink_to(tmp_path / "created-through-the-link")
+    proc = cli("export", "--db", str(path), "--format", "sgf", "--out", str(out))
+    assert proc.returncode == 2 and "r_1-g1-p0.sgf" in proc.stderr, proc.stderr
+    assert not (tmp_path / "created-through-the-link").exists()
+
+
+def test_existing_file_is_refused_unless_forced(database, tmp_path):
+    path, games = database
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "r_1-g1.ggf").write_text("old\n")
+    proc = cli("export", "--db", str(path), "--format", "ggf", "--out", str(out))
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "1 file already exists" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert (out / "r_1-g1.ggf").read_text() == "old\n"
+    assert sorted(p.name for p in out.iterdir()) == ["r_1-g1.ggf"]
+
+    proc = cli("export", "--db", str(path), "--format", "ggf", "--out", str(out), "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote 4 games to 2 files" in proc.stdout
+    records = read_record(out / "r_1-g1.ggf")
+    kept = sorted(g for g in games.values() if g[0] == 1 and g[:2] != DROPPED)
+    assert len(records) == len(kept) == 2
+    for rec, game in zip(records, kept):
+        check_record(rec, game, "ggf")
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_folder_in_the_way_is_refused_even_when_forced(database, tmp_path):
+    path, _ = database
+    out = tmp_path / "out"
+    (out / "r_1-g2.ggf").mkdir(parents=True)
+    proc = cli("export", "--db", str(path), "--format", "ggf", "--out", str(out), "--force")
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "is a folder" in proc.stderr, proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["r_1-g2.ggf"]
+
+
+def _small_file_limit() -> None:
+    """In the child: files may not grow past 200 bytes (a write beyond fails
+    with EFBIG instead of killing the process)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+
+
+def test_a_failed_write_leaves_no_half_file(database, tmp_path):
+    path, _ = database
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "r_1-g1.ggf").write_text("old\n")
+    # Keep the database's shared-memory files open at their full size: the
+    # child's limit must hit the export, not SQLite growing its -shm file.
+    keep = sqlite3.connect(path)
+    try:
+        keep.execute("SELECT count(*) FROM games").fetchall()
+        proc = subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", "export", "--db", str(path),
+                               "--format", "ggf", "--out", str(out), "--force"],
+                              capture_output=True, text=True, timeout=60, preexec_fn=_small_file_limit)
+    finally:
+        keep.close()
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "too large" in proc.stderr, proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["r_1-g1.ggf"]     # no half file, no temporary left
+    assert (out / "r_1-g1.ggf").read_text() == "old\n"
