@@ -5,7 +5,10 @@ resumes never change it."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
+import re
 import subprocess
 import threading
 from collections import defaultdict
@@ -14,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.cli.main import main as cli_main
-from genethello.cluster.config import load_config
+from genethello.cluster.config import SECTIONS, ConfigError, RunConfig, config_from_mapping, load_config
 from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
 from genethello.cluster.db import Database, LeaseHeldError
 from genethello.cluster.executors import CoreMismatchError, RayExecutor, SerialExecutor
@@ -406,6 +409,9 @@ BAD_CONFIGS = {
     "wrong type": ({"population__size": "six"}, "population.size"),
     "out of range": ({"games__depth": 0}, "games.depth"),
     "unknown chromosome type": ({"population__type": "zz_top"}, "population.type"),
+    "nan Elo K": ({"rating__k": float("nan")}, "rating.k"),
+    "nan parent fraction": ({"breeding__parent_fraction": float("nan")}, "breeding.parent_fraction"),
+    "infinite commit interval": ({"cluster__commit_every_seconds": float("inf")}, "cluster.commit_every_seconds"),
 }
 
 
@@ -426,3 +432,23 @@ def test_bad_configs_are_refused_with_one_line(tmp_path):
         assert len(lines) == 1 and lines[0].startswith("genethello evolve: error: ") and key in lines[0], (label, err)
         assert not (folder / "bad.db").exists() and not (folder / "genethello.db").exists(), label
         assert not (folder / ".ray").exists(), label  # Ray never started
+
+
+FLOAT_KEYS = [f"{section}.{f.name}" for section, cls in SECTIONS.items()
+              for f in dataclasses.fields(cls) if isinstance(getattr(cls(), f.name), float)]
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")], ids=["nan", "inf", "-inf"])
+@pytest.mark.parametrize("key", FLOAT_KEYS)
+def test_every_float_key_refuses_nan_and_infinities(key, value):
+    section, name = key.split(".")
+    with pytest.raises(ConfigError, match=rf"^{re.escape(key)}: expected a finite number, got "):
+        config_from_mapping({section: {name: value}})
+    # The stored config (JSON, which writes NaN and Infinity) is checked the same way.
+    with pytest.raises(ConfigError, match=re.escape(key)):
+        RunConfig.from_json(json.dumps({section: {name: value}}))
+
+
+def test_float_keys_cover_the_rating_and_breeding_fractions():
+    assert {"rating.k", "rating.start", "breeding.parent_fraction", "breeding.mutation_rate",
+            "breeding.mutant_fraction", "cluster.task_seconds", "cluster.commit_every_seconds"} <= set(FLOAT_KEYS)
