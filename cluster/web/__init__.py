@@ -10,6 +10,7 @@ watches runs live, from ``genethello serve``. One job per module:
 * :mod:`.replays` - records (uploads, stored games) as frames to step through.
 * :mod:`.run_data` - read-only, short queries of run databases.
 * :mod:`.security` - Host check and the access token.
+* :mod:`.errors` - the user-facing errors and their HTTP statuses.
 * :mod:`.app` - the Starlette routes; :mod:`.server` starts uvicorn.
 
 Starlette and uvicorn are imported only by :mod:`.app` and :mod:`.server`,

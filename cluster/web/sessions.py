@@ -247,8 +247,9 @@ class PlaySession:
         if self.settings.seconds is not None:
             budget = move_budget(self.clocks.left(colour, time.monotonic()), board.empties)
         epoch = self.epoch
+        position = board.copy()
         (result, pondered), started = await self._run(
-            lease, [engine.searcher], lambda cancel: choose_move(engine, board.copy(), budget, cancel))
+            lease, [engine.searcher], lambda cancel: choose_move(engine, position, budget, cancel))
         if epoch != self.epoch or result is None:
             raise ConflictError("the search was abandoned")
         now = time.monotonic()
