@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.core.chromosome import ChromosomeError, ChromosomeType
 from genethello.core.search import ALGORITHMS
 
@@ -219,6 +220,10 @@ def _check_consistency(config: RunConfig) -> None:
     P = config.population_size
     if P < 2:
         raise ConfigError(f"population.size: {P} players cannot play a tournament (need at least 2)")
+    if round_robin_games(P) > MAX_GAMES_PER_GENERATION:
+        largest = max_players(MAX_GAMES_PER_GENERATION)
+        raise ConfigError(f"population.size: {P} players would play {round_robin_games(P):,} games a generation, "
+                          f"more than the {MAX_GAMES_PER_GENERATION:,} allowed (at most {largest} players)")
     if config.breeding.elites > P:
         raise ConfigError(f"breeding.elites: {config.breeding.elites} is more than the population size {P}")
     if config.games.algorithm not in ALGORITHMS:
@@ -226,6 +231,14 @@ def _check_consistency(config: RunConfig) -> None:
     if config.yardstick.games_per_opponent % 2:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
                           "(each opening is played with both colours)")
+
+
+def max_players(max_games: int) -> int:
+    """The largest P whose double round robin, P·(P−1) games, fits in ``max_games``."""
+    players = (1 + math.isqrt(1 + 4 * max_games)) // 2
+    while round_robin_games(players) > max_games:
+        players -= 1
+    return players
 
 
 def load_config(path: str | Path) -> RunConfig:

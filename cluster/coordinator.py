@@ -39,7 +39,7 @@ from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease
 from genethello.cluster.db.models import Run
 from genethello.cluster.executors import Executor
 from genethello.cluster.games import GameSettings, GameSpec
-from genethello.cluster.pairing import round_robin_pairs
+from genethello.cluster.pairing import RoundRobin
 from genethello.cluster.population import first_population, generation_rng, next_population
 from genethello.cluster.progress import Progress
 from genethello.cluster.rating_step import rate_generation
@@ -309,9 +309,9 @@ class Coordinator:
         Workers return outcomes keyed by pair index; the pair's slots give
         the player ids."""
         members = self.store.population(g)
-        pairs = round_robin_pairs(list(range(len(members))))
+        pairs = RoundRobin(len(members))   # computed per index: nothing of size P² is built
         played = self.store.played_pairs(g)
-        pending = iter([i for i in range(len(pairs)) if i not in played])
+        pending = (i for i in range(len(pairs)) if i not in played)
         self.progress.start_generation(g, len(pairs), len(played), self.best_text())
 
         def next_batch(size: int) -> list[GameSpec]:
