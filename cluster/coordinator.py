@@ -27,7 +27,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -146,11 +146,15 @@ class Coordinator:
         make_executor: builds the executor from the run's cluster settings
             once the lease is held (so a refused coordinator starts no
             workers).
+        engines: the external GTP engines the yardstick may start: only
+            what the invoking user named (see :mod:`engine_consent`), never
+            what the database says.
     """
 
     def __init__(self, db: Database, run_id: int, executor: Executor | None, progress: Progress | None = None,
                  yardstick: Yardstick | None = None,
-                 make_executor: Callable[[ClusterConfig], Executor] | None = None) -> None:
+                 make_executor: Callable[[ClusterConfig], Executor] | None = None,
+                 engines: Sequence[str] = ()) -> None:
         self.db = db
         self.run_id = run_id
         self.store = RunStore(db, run_id)
@@ -158,6 +162,7 @@ class Coordinator:
         self.make_executor = make_executor
         self.progress = progress or Progress(enabled=False)
         self.yardstick = yardstick
+        self.engines = tuple(engines)
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.stop = StopSignal()
         self._last_renew = 0.0
@@ -170,13 +175,15 @@ class Coordinator:
                                      g.algorithm, g.tt_bits)
 
     # ------------------------------------------------------------ lifecycle
-    def run(self, extend_to: int | None = None) -> str:
+    def run(self, extend_to: int | None = None, drop_engines: Sequence[str] = ()) -> str:
         """Drive the run; returns its status at the end ('stopped',
         'converged' or 'finished').
 
         Args:
             extend_to: make this the run's last generation first (``resume
                 --max-generations``); written only once the lease is held.
+            drop_engines: external engines the user chose to go on without
+                (``resume --drop-engine``), recorded once the lease is held.
 
         Raises:
             LeaseHeldError: if another coordinator drives this run (nothing
@@ -188,6 +195,8 @@ class Coordinator:
         try:
             if extend_to is not None:
                 self.store.extend(extend_to)
+            if drop_engines:
+                self.store.drop_engines(drop_engines)
             if self.executor is None:
                 self.executor = self.make_executor(self.config.cluster)
             stop_path = stop_file(self.db, self.run_id)
@@ -360,7 +369,8 @@ class Coordinator:
             return
         best = self.store.best()
         first_best = self.store.ranked(1, generation=1)[0]
-        scores = self.yardstick(self.config, best.chromosome(), first_best.chromosome(),
+        config = replace(self.config, yardstick=replace(self.config.yardstick, gtp_engines=self.engines))
+        scores = self.yardstick(config, best.chromosome(), first_best.chromosome(),
                                 lambda name, exc: self.progress.message(
                                     f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
         self.store.store_yardstick(g, best.player_id, scores)

@@ -46,6 +46,7 @@ class RunState:
     max_generations: int       # the config's, or what resume extended it to
     converge_baseline: int     # convergence is counted from this generation
     status: str
+    dropped_engines: tuple[str, ...]   # external engines the user went on without
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ class RunStore:
             if run is None:
                 raise RunNotFoundError(f"no run with id {self.run_id} in {self.db.path}")
             config = config_from_mapping(json.loads(run.config_json), source="stored run config")
-            return RunState(config, run.max_generations, run.converge_baseline, run.status)
+            return RunState(config, run.max_generations, run.converge_baseline, run.status,
+                            tuple(json.loads(run.dropped_engines)))
 
     def extend(self, max_generations: int) -> None:
         """Set the run's last generation; a converged run counts convergence
@@ -90,6 +92,14 @@ class RunStore:
             run.max_generations = max_generations
             if run.status == "converged":
                 run.converge_baseline = run.generation
+            run.updated_at = utcnow()
+
+    def drop_engines(self, engines: Iterable[str]) -> None:
+        """Record that the run goes on without these external engines."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            dropped = json.loads(run.dropped_engines)
+            run.dropped_engines = json.dumps(dropped + [e for e in engines if e not in dropped])
             run.updated_at = utcnow()
 
     def set_status(self, status: str) -> None:

@@ -6,11 +6,15 @@ import argparse
 import json
 import logging
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import func, select
 
 from genethello.cluster.config import ClusterConfig, load_config
+from genethello.cluster.engine_consent import decide_engines
+from genethello.cluster.run_store import RunStore
 from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Generation, Player, Run
@@ -38,12 +42,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", help="run name (default: the config's name or file name)")
     add_db_options(p, with_run=False)
     add_cluster_options(p)
+    p.add_argument("--gtp-engine", action="append", default=[], metavar="CMD",
+                   help="an external GTP engine for the yardstick, besides the config's (repeatable)")
     p.set_defaults(handler=run_evolve)
 
     p = sub.add_parser("resume", help="continue a stopped, converged or finished run")
     add_db_options(p)
     add_cluster_options(p)
     p.add_argument("--max-generations", type=int, help="extend the run to this many generations")
+    p.add_argument("--gtp-engine", action="append", default=[], metavar="CMD",
+                   help="run this external GTP engine of the run's yardstick (the database alone never "
+                        "starts one; repeatable)")
+    p.add_argument("--drop-engine", action="append", default=[], metavar="CMD",
+                   help="continue without this external engine of the run (recorded; repeatable)")
     p.set_defaults(handler=run_resume)
 
     p = sub.add_parser("stop", help="ask a running evolution to stop cleanly")
@@ -74,9 +85,11 @@ def setup_log_file(db: Database) -> None:
     root.setLevel(logging.INFO)
 
 
-def drive(db: Database, run_id: int, args: argparse.Namespace, extend_to: int | None = None) -> int:
+def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence[str],
+          extend_to: int | None = None, drop_engines: Sequence[str] = ()) -> int:
     """Play the run (Ray is started or joined only once the coordinator holds
-    the run's lease), then print where it ended."""
+    the run's lease), then print where it ended. ``engines``: the external
+    GTP engines the user named for this invocation."""
     from genethello.cluster.executors import RayExecutor, start_ray
     from genethello.cluster.yardstick import measure
 
@@ -90,8 +103,9 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, extend_to: int | 
                   flush=True)
         return RayExecutor(workers, cluster.task_seconds, cluster.max_in_flight_per_worker)
 
-    coordinator = Coordinator(db, run_id, None, progress, yardstick=measure, make_executor=make_executor)
-    status = coordinator.run(extend_to=extend_to)
+    coordinator = Coordinator(db, run_id, None, progress, yardstick=measure, make_executor=make_executor,
+                              engines=engines)
+    status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines)
     print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
           f"best {coordinator.best_text()}")
     return 0
@@ -106,9 +120,13 @@ def check_workers(workers: int | None) -> None:
 def run_evolve(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     check_workers(args.workers)
+    if args.gtp_engine:
+        ys = config.yardstick
+        config = replace(config, yardstick=replace(ys, gtp_engines=ys.gtp_engines + tuple(args.gtp_engine)))
     db = Database.open(args.db, create=True)
     run_id = create_run(db, config, args.name)
-    return drive(db, run_id, args)
+    # The config file and the options are the user's own instruction.
+    return drive(db, run_id, args, engines=config.yardstick.gtp_engines)
 
 
 def run_resume(args: argparse.Namespace) -> int:
@@ -117,7 +135,11 @@ def run_resume(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    return drive(db, run.id, args, extend_to=args.max_generations)
+    state = RunStore(db, run.id).state()
+    decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,
+                              args.gtp_engine, args.drop_engine)
+    return drive(db, run.id, args, engines=decision.engines, extend_to=args.max_generations,
+                 drop_engines=decision.newly_dropped)
 
 
 def run_stop(args: argparse.Namespace) -> int:
@@ -141,7 +163,7 @@ def run_list(args: argparse.Namespace) -> int:
             best = s.scalar(select(func.max(Player.elo)).where(Player.run_id == run.id))
             print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
                   f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4} "
-                  f"{best if best is None else round(best):>8}  {run.created_at:%Y-%m-%d %H:%M}")
+                  f"{'-' if best is None else round(best):>8}  {run.created_at:%Y-%m-%d %H:%M}")
     return 0
 
 

@@ -97,7 +97,8 @@ class Run(Base):
     own: ``max_generations`` (the config's, until ``resume
     --max-generations`` extends it) and ``converge_baseline`` (the generation
     from which convergence is counted: 0, or where a converged run was
-    extended). The ``lease_*`` columns say which coordinator currently drives the run (see
+    extended); ``dropped_engines`` (a JSON list of the yardstick's external
+    GTP engines the user chose to go on without). The ``lease_*`` columns say which coordinator currently drives the run (see
     :mod:`genethello.cluster.db.lease`); ``lease_expires`` is unix time.
     """
 
@@ -118,6 +119,7 @@ class Run(Base):
     # The server default only fills old rows during migration 0002.
     max_generations: Mapped[int] = mapped_column(Integer, server_default="0")
     converge_baseline: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    dropped_engines: Mapped[str] = mapped_column(Text, default="[]", server_default="[]")
     lease_owner: Mapped[str | None] = mapped_column(String)
     lease_host: Mapped[str | None] = mapped_column(String)
     lease_pid: Mapped[int | None] = mapped_column(Integer)

@@ -1,11 +1,14 @@
-"""Run state in columns: runs.max_generations and runs.converge_baseline.
+"""Run state in columns: runs.max_generations, runs.converge_baseline and
+runs.dropped_engines.
 
 Until 0001 both lived in ``runs.config_json``: ``resume --max-generations``
 rewrote the stored config's ``stop.max_generations`` and, for a converged
 run, added a ``converge_baseline`` key that is not a config key. From 0002 the
 stored config is what the run was created with; the two values are columns.
 The upgrade moves them out of the JSON (dropping the foreign key), so a run
-stored at 0001 resumes exactly as it would have.
+stored at 0001 resumes exactly as it would have. ``dropped_engines`` (a JSON
+list, empty at first) records the yardstick's external GTP engines that the
+user chose to continue without (``resume --drop-engine``).
 
 Plain ``ALTER TABLE ... ADD COLUMN``, never a batch rebuild of ``runs``: with
 foreign keys on (every connection turns them on), the rebuild's DROP TABLE
@@ -36,6 +39,7 @@ def upgrade() -> None:
     """Add the columns and fill them from each run's stored config."""
     op.add_column('runs', sa.Column('max_generations', sa.Integer(), server_default='0', nullable=False))
     op.add_column('runs', sa.Column('converge_baseline', sa.Integer(), server_default='0', nullable=False))
+    op.add_column('runs', sa.Column('dropped_engines', sa.Text(), server_default='[]', nullable=False))
     conn = op.get_bind()
     for run_id, config_json in conn.execute(sa.select(_runs.c.id, _runs.c.config_json)).all():
         data = json.loads(config_json)
@@ -55,5 +59,6 @@ def downgrade() -> None:
         if baseline:
             data["converge_baseline"] = baseline
         conn.execute(sa.update(_runs).where(_runs.c.id == run_id).values(config_json=json.dumps(data, sort_keys=True)))
+    op.drop_column('runs', 'dropped_engines')
     op.drop_column('runs', 'converge_baseline')
     op.drop_column('runs', 'max_generations')
