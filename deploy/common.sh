@@ -12,10 +12,28 @@
 : "${GENETHELLO_DASHBOARD_AGENT_GRPC_PORT:=6383}"
 : "${GENETHELLO_DASHBOARD_AGENT_LISTEN_PORT:=52365}"
 : "${GENETHELLO_METRICS_EXPORT_PORT:=6384}"
+# The head's two metrics servers (autoscaler monitor, dashboard process):
+# no flag turns them off or binds them to one address; these pin their ports.
+: "${GENETHELLO_AUTOSCALER_METRIC_PORT:=44217}"
+: "${GENETHELLO_DASHBOARD_METRIC_PORT:=44227}"
 : "${GENETHELLO_MIN_WORKER_PORT:=10002}"
 : "${GENETHELLO_MAX_WORKER_PORT:=19999}"
 # The ray executable: the one in the environment genethello is installed in.
 : "${RAY:=ray}"
+
+# The environment of every `ray start`: token authentication on, and Ray's
+# metrics collection off. With collection on, each node's agent serves
+# Prometheus metrics (--metrics-export-port) on every interface to anyone,
+# no token asked. The head's autoscaler monitor and dashboard process serve
+# two more metrics ports that no setting closes (deploy/README.md): their
+# ports are pinned here so that the firewall can name them.
+# shellcheck disable=SC2034  # used by run_or_print below
+ray_start_env=(
+    RAY_AUTH_MODE=token
+    RAY_enable_metrics_collection=0
+    AUTOSCALER_METRIC_PORT="$GENETHELLO_AUTOSCALER_METRIC_PORT"
+    DASHBOARD_METRIC_PORT="$GENETHELLO_DASHBOARD_METRIC_PORT"
+)
 
 # The `ray start` flags every node takes, head and workers alike: the fixed
 # per-node ports above, and no usage reports.
@@ -76,15 +94,32 @@ require_port() {
 }
 
 # refuse_unsafe_extra_args ARG...: extra `ray start` arguments may not undo
-# the private binding or turn the dashboard back on.
+# the private binding, turn the dashboard back on, or name an address that
+# is not private. `ray start` takes the last of a repeated flag, so an extra
+# `--address=198.51.100.7:6379` would point the node at another cluster: the
+# scripts set the address themselves and refuse it here, and any IPv4
+# address inside an extra argument (a URL, a JSON value) must be private.
 refuse_unsafe_extra_args() {
-    local arg
-    for arg in "$@"; do
+    local args=("$@") i arg rest ip
+    for ((i = 0; i < ${#args[@]}; i++)); do
+        arg=${args[i]}
         case $arg in
         --node-ip-address* | --dashboard-host* | --include-dashboard* | --ray-debugger-external*)
             die "refusing extra argument '$arg': this script sets the node address and keeps the dashboard off"
             ;;
+        --address=*)
+            die "refusing extra argument '$arg': this script sets the address itself (a worker's head is its HEAD_IP[:PORT] argument)"
+            ;;
+        --address)
+            die "refusing extra argument '$arg${args[i + 1]+ ${args[i + 1]}}': this script sets the address itself (a worker's head is its HEAD_IP[:PORT] argument)"
+            ;;
         esac
+        rest=$arg
+        while [[ $rest =~ ([0-9]+\.[0-9]+\.[0-9]+\.[0-9]+) ]]; do
+            ip=${BASH_REMATCH[1]}
+            require_private_ip "extra argument '$arg' with address" "$ip"
+            rest=${rest#*"$ip"}
+        done
     done
 }
 
@@ -92,24 +127,69 @@ refuse_unsafe_extra_args() {
 # RAY_AUTH_TOKEN, the file RAY_AUTH_TOKEN_PATH, then ~/.ray/auth_token.
 token_available() {
     [[ -n ${RAY_AUTH_TOKEN:-} ]] && return 0
-    if [[ -n ${RAY_AUTH_TOKEN_PATH:-} ]]; then
-        [[ -s $RAY_AUTH_TOKEN_PATH ]]
-        return
-    fi
-    [[ -s $HOME/.ray/auth_token ]]
+    [[ -s $(token_file) ]]
 }
 
-# run_or_print DRY_RUN COMMAND...: print the command (shell-quoted) when
-# DRY_RUN is 1, run it otherwise.
+# token_file: the file Ray reads the token from when RAY_AUTH_TOKEN is unset.
+token_file() {
+    printf '%s\n' "${RAY_AUTH_TOKEN_PATH:-$HOME/.ray/auth_token}"
+}
+
+# file_mode PATH: the permission bits in octal (GNU stat, else BSD stat).
+file_mode() {
+    stat -c '%a' -- "$1" 2>/dev/null || stat -f '%Lp' -- "$1"
+}
+
+# stale_token_mode: the mode of the token file when others may read it
+# (nothing otherwise). ray-token.sh writes and installs tokens 0600; a
+# single-machine Ray run (ray.init, `genethello evolve` without --address)
+# leaves its own token at 0644. Such a token is not the cluster's: it passes
+# the "is there a token" check, and `ray start` then dies after about 20 s
+# with an authentication traceback.
+stale_token_mode() {
+    [[ -z ${RAY_AUTH_TOKEN:-} ]] || return 0
+    local path mode
+    path=$(token_file)
+    [[ -s $path ]] || return 0
+    mode=$(file_mode "$path")
+    if ((8#$mode & 8#077)); then
+        printf '%04o\n' "$((8#$mode))"
+    fi
+}
+
+# require_token DRY_RUN MISSING STALE: stop unless there is a token that can
+# be the cluster's. MISSING and STALE say what to do about each case; a dry
+# run only warns.
+require_token() {
+    local dry_run=$1 missing=$2 stale=$3 problem="" mode
+    if ! token_available; then
+        problem="no Ray auth token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token); $missing"
+    else
+        mode=$(stale_token_mode)
+        if [[ -n $mode ]]; then
+            problem="the token at $(token_file) has mode $mode, readable by others: not one ray-token.sh wrote (those are 0600) but most likely one a single-machine Ray run left behind, which the cluster would refuse after about 20 s; $stale"
+        fi
+    fi
+    [[ -n $problem ]] || return 0
+    if ((dry_run)); then
+        printf '%s: warning: %s\n' "${0##*/}" "$problem" >&2
+    else
+        die "$problem"
+    fi
+}
+
+# run_or_print DRY_RUN COMMAND...: run COMMAND in the ray_start_env
+# environment, or print it (shell-quoted, environment first) when DRY_RUN
+# is 1.
 run_or_print() {
     local dry_run=$1
     shift
     if ((dry_run)); then
         local out
-        printf -v out '%q ' "$@"
-        printf 'RAY_AUTH_MODE=token %s\n' "${out% }"
+        printf -v out '%q ' "${ray_start_env[@]}" "$@"
+        printf '%s\n' "${out% }"
     else
-        "$@"
+        env "${ray_start_env[@]}" "$@"
     fi
 }
 

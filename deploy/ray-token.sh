@@ -48,10 +48,15 @@ token_path() {
     fi
 }
 
+# file_mode PATH: the permission bits in octal (GNU stat, else BSD stat).
+file_mode() {
+    stat -c '%a' -- "$1" 2>/dev/null || stat -f '%Lp' -- "$1"
+}
+
 check_token_file() {
     local path=$1 mode
     [[ -s $path ]] || die "no token at $path; run: $prog generate"
-    mode=$(stat -c '%a' -- "$path" 2>/dev/null || stat -f '%Lp' -- "$path")
+    mode=$(file_mode "$path")
     if [[ $mode != 600 && $mode != 400 ]]; then
         printf '%s: warning: %s has mode %s; making it 0600\n' "$prog" "$path" "$mode" >&2
         chmod 600 -- "$path"
@@ -81,6 +86,14 @@ cmd_generate() {
     done
     path=$(token_path "$path")
     if [[ -e $path && $force -eq 0 ]]; then
+        local mode
+        mode=$(file_mode "$path")
+        # This script writes 0600; Ray's single-machine runs (ray.init) leave
+        # their own token at 0644. That one belongs to no cluster.
+        if ((8#$mode & 8#077)); then
+            mode=$(printf '%04o' "$((8#$mode))")
+            die "the token at $path has mode $mode, readable by others: not one this script wrote (those are 0600) but most likely one a single-machine Ray run left behind; if no cluster uses it, replace it: $prog generate --force"
+        fi
         die "a token already exists at $path; keep it (every node must share it) or replace it with --force and reinstall it everywhere"
     fi
     local dir

@@ -13,15 +13,16 @@ usage: ${0##*/} [--dry-run] [--port PORT] PRIVATE_IP [-- EXTRA_RAY_START_ARGS...
 
 Starts the Ray head on this machine, bound to PRIVATE_IP (this machine's
 address on the cluster's private network: 10/8, 172.16/12, 192.168/16 or
-127/8), with token authentication (RAY_AUTH_MODE=token) and no dashboard.
-The token must exist first: deploy/ray-token.sh generate.
+127/8), with token authentication (RAY_AUTH_MODE=token), no dashboard and
+no per-node metrics endpoint. The token must exist first: deploy/ray-token.sh generate.
 
   --dry-run    print the ray command instead of running it
   --port PORT  GCS port (default $GENETHELLO_RAY_PORT)
   -h, --help   this message
 
 Arguments after -- go to \`ray start\` (e.g. --num-cpus=30); they may not
-change the node address or the dashboard. Fixed ports come from the
+change the node address or the dashboard, set --address, or name an
+address that is not private. Fixed ports come from the
 GENETHELLO_*_PORT variables in deploy/common.sh.
 EOF
 }
@@ -71,16 +72,10 @@ require_private_ip "node address" "$ip"
 require_port "--port" "$port"
 refuse_unsafe_extra_args "${extra[@]+"${extra[@]}"}"
 
-if ! token_available; then
-    if ((dry_run)); then
-        printf '%s: warning: no Ray auth token yet; run deploy/ray-token.sh generate before starting\n' "${0##*/}" >&2
-    else
-        die "no Ray auth token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token); run deploy/ray-token.sh generate first"
-    fi
-fi
+require_token "$dry_run" "run deploy/ray-token.sh generate first" \
+    "replace it with deploy/ray-token.sh generate --force, then install it on every worker"
 require_ray "$dry_run"
 
-export RAY_AUTH_MODE=token
 run_or_print "$dry_run" "$RAY" start --head \
     --node-ip-address="$ip" \
     --port="$port" \

@@ -23,7 +23,8 @@ deploy/ray-token.sh install THIS_HOST (run on the head).
   -h, --help   this message
 
 Arguments after -- go to \`ray start\` (e.g. --num-cpus=14); they may not
-change the node address or the dashboard. The dashboard runs on the head
+change the node address or the dashboard, set --address, or name an
+address that is not private. The dashboard runs on the head
 only, and the head keeps it off.
 EOF
 }
@@ -77,16 +78,10 @@ fi
 require_private_ip "node address" "$ip"
 refuse_unsafe_extra_args "${extra[@]+"${extra[@]}"}"
 
-if ! token_available; then
-    if ((dry_run)); then
-        printf '%s: warning: no Ray auth token here yet; copy the head'"'"'s with deploy/ray-token.sh install\n' "${0##*/}" >&2
-    else
-        die "no Ray auth token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token); on the head run: deploy/ray-token.sh install $(hostname)"
-    fi
-fi
+require_token "$dry_run" "on the head run: deploy/ray-token.sh install $(hostname)" \
+    "on the head run: deploy/ray-token.sh install $(hostname)"
 require_ray "$dry_run"
 
-export RAY_AUTH_MODE=token
 # --include-dashboard and --port are head-only flags: `ray start` refuses
 # them on a worker.
 run_or_print "$dry_run" "$RAY" start \

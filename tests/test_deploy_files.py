@@ -131,6 +131,16 @@ def test_cluster_yaml_ports_match_the_manual_scripts(cluster):
         assert wf[flag] == defaults[name], flag
 
 
+def test_cluster_yaml_starts_ray_with_metrics_off_like_the_scripts(cluster):
+    defaults = common_port_defaults()
+    for key in ("head_start_ray_commands", "worker_start_ray_commands"):
+        for cmd in ray_start_commands(cluster, key):
+            assert "RAY_enable_metrics_collection=0" in cmd, cmd
+            assert f"AUTOSCALER_METRIC_PORT={defaults['AUTOSCALER_METRIC']}" in cmd, cmd
+            assert f"DASHBOARD_METRIC_PORT={defaults['DASHBOARD_METRIC']}" in cmd, cmd
+            assert cmd.index("RAY_enable_metrics_collection=0") < cmd.index("ray start")
+
+
 def test_every_shell_command_in_the_yaml_parses(cluster):
     for key in ("setup_commands", "head_start_ray_commands", "worker_start_ray_commands"):
         for cmd in cluster[key]:
@@ -149,6 +159,46 @@ def test_deploy_files_hold_no_machine_paths_or_real_addresses():
         for ip in re.findall(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?![\d.])", text):
             addr = ipaddress.ip_address(ip)
             assert any(addr in net for net in ALLOWED_IN_FILES), (path.name, ip)
+
+
+# -- README ------------------------------------------------------------------------------
+
+
+def readme_code_blocks() -> list[str]:
+    return re.findall(r"```\n(.*?)```", (DEPLOY / "README.md").read_text(), re.S)
+
+
+def test_readme_commands_create_the_runs_folder_before_evolve_uses_it():
+    blocks = [b for b in readme_code_blocks() if "genethello evolve" in b and "~/runs/" in b]
+    assert len(blocks) >= 2  # path A and path B
+    for block in blocks:
+        assert "mkdir -p ~/runs" in block, block
+        assert block.index("mkdir -p ~/runs") < block.index("~/runs/"), block
+
+
+def readme_ports_table() -> dict[int, str]:
+    """Port (each one of a range) -> its row in the README's ports table."""
+    text = (DEPLOY / "README.md").read_text()
+    table = text[text.index("| port |"):]
+    table = table[:table.index("\n\n")]
+    rows: dict[int, str] = {}
+    for row in table.splitlines()[2:]:
+        first = row.strip().strip("|").split("|")[0].strip()
+        low, _, high = first.partition("–")
+        for port in range(int(low), int(high or low) + 1):
+            rows[port] = row
+    return rows
+
+
+def test_readme_ports_table_names_every_port_the_scripts_set():
+    table = readme_ports_table()
+    for name, port in common_port_defaults().items():
+        assert int(port) in table, f"GENETHELLO_{name}_PORT={port} is not in the README's ports table"
+    assert "**off**" in table[int(common_port_defaults()["METRICS_EXPORT"])]
+    # the head's two metrics servers: open, tokenless, and said so
+    for name in ("AUTOSCALER_METRIC", "DASHBOARD_METRIC"):
+        row = table[int(common_port_defaults()[name])]
+        assert "without a token" in row and "every interface" in row, row
 
 
 # -- the scripts -------------------------------------------------------------------------
@@ -179,11 +229,13 @@ def test_scripts_pass_shellcheck():
 @pytest.fixture()
 def env(tmp_path):
     """A clean environment: HOME in tmp_path, no token, RAY a stand-in that
-    records its arguments and RAY_AUTH_MODE instead of starting anything."""
+    records its arguments and RAY_AUTH_MODE (and its whole environment, in
+    FAKE_RAY_LOG.env) instead of starting anything."""
     home = tmp_path / "home"
     home.mkdir()
     fake_ray = tmp_path / "fake-ray"
-    fake_ray.write_text('#!/usr/bin/env bash\nprintf "%s\\n" "RAY_AUTH_MODE=${RAY_AUTH_MODE:-}" "$@" > "$FAKE_RAY_LOG"\n')
+    fake_ray.write_text('#!/usr/bin/env bash\nprintf "%s\\n" "RAY_AUTH_MODE=${RAY_AUTH_MODE:-}" "$@" > "$FAKE_RAY_LOG"\n'
+                        'env > "$FAKE_RAY_LOG.env"\n')
     fake_ray.chmod(0o755)
     e = {k: v for k, v in os.environ.items()
          if not k.startswith(("RAY_", "GENETHELLO_")) and k not in ("RAY", "SSH")}
@@ -252,6 +304,96 @@ def test_start_head_without_a_token_refuses(env):
 def test_start_head_refuses_extra_args_that_undo_the_binding(env, extra):
     result = run("start-head.sh", "--dry-run", "10.0.0.5", "--", extra, env=env)
     assert result.returncode != 0 and "refusing" in result.stderr
+
+
+PUBLIC_PASS_THROUGH = [("--address=8.8.8.8:6379",), ("--address", "8.8.8.8:6379"), ("--address=0.0.0.0:6379",),
+                       ("--num-cpus=2", "--proxy-server-url=http://8.8.8.8:8080"),
+                       ('--system-config={"bind": "0.0.0.0"}',)]
+
+
+@pytest.mark.parametrize("extra", PUBLIC_PASS_THROUGH)
+@pytest.mark.parametrize("dry_run", [True, False])
+@pytest.mark.parametrize("script,args", [("start-head.sh", ("10.0.0.5",)),
+                                         ("start-worker.sh", ("10.0.0.6", "10.0.0.5:6379"))])
+def test_start_scripts_refuse_public_addresses_passed_through_to_ray(env, script, args, extra, dry_run):
+    give_token(env)
+    result = run(script, *(["--dry-run"] if dry_run else []), *args, "--", *extra, env=env)
+    assert result.returncode != 0
+    assert "refusing" in result.stderr
+    assert "8.8.8.8" in result.stderr or "0.0.0.0" in result.stderr
+    assert "ray start" not in result.stdout and " start " not in result.stdout
+    assert not ray_was_called(env)
+
+
+@pytest.mark.parametrize("script,args", [("start-head.sh", ("10.0.0.5",)),
+                                         ("start-worker.sh", ("10.0.0.6", "10.0.0.5:6379"))])
+def test_start_scripts_refuse_an_extra_address_even_a_private_one(env, script, args):
+    give_token(env)  # the scripts set the address; a second --address would override it
+    result = run(script, *args, "--", "--address=10.0.0.9:6379", env=env)
+    assert result.returncode != 0 and "refusing" in result.stderr
+    assert not ray_was_called(env)
+
+
+def test_start_scripts_pass_harmless_extras_through(env):
+    give_token(env)
+    extra = ["--num-cpus=2", "--temp-dir=/tmp/ray-node-1", '--resources={"games": 1}']
+    result = run("start-worker.sh", "10.0.0.6", "10.0.0.5", "--", *extra, env=env)
+    assert result.returncode == 0, result.stderr
+    assert Path(env["FAKE_RAY_LOG"]).read_text().splitlines()[-3:] == extra
+
+
+@pytest.mark.parametrize("script,args", [("start-head.sh", ("10.0.0.5",)),
+                                         ("start-worker.sh", ("10.0.0.6", "10.0.0.5:6379"))])
+def test_start_scripts_start_ray_with_metrics_collection_off(env, script, args):
+    defaults = common_port_defaults()
+    expected = {"RAY_AUTH_MODE": "token", "RAY_enable_metrics_collection": "0",
+                "AUTOSCALER_METRIC_PORT": defaults["AUTOSCALER_METRIC"],
+                "DASHBOARD_METRIC_PORT": defaults["DASHBOARD_METRIC"]}
+    dry = run(script, "--dry-run", *args, env=env)
+    assert dry.returncode == 0, dry.stderr
+    for key, value in expected.items():
+        assert f"{key}={value} " in dry.stdout, key
+    give_token(env)
+    assert run(script, *args, env=env).returncode == 0
+    ray_env = dict(line.split("=", 1) for line in Path(env["FAKE_RAY_LOG"] + ".env").read_text().splitlines()
+                   if "=" in line)
+    for key, value in expected.items():
+        assert ray_env.get(key) == value, key
+
+
+def plant_stale_token(env: dict) -> Path:
+    """A token as a single-machine Ray run leaves it: ~/.ray/auth_token, 0644."""
+    token = Path(env["HOME"]) / ".ray" / "auth_token"
+    token.parent.mkdir(mode=0o755)
+    token.write_text("0" * 64)
+    token.chmod(0o644)
+    return token
+
+
+@pytest.mark.parametrize("script,args,fix", [
+    ("start-head.sh", ("10.0.0.5",), "ray-token.sh generate --force"),
+    ("start-worker.sh", ("10.0.0.6", "10.0.0.5:6379"), "ray-token.sh install")])
+def test_start_scripts_refuse_a_stale_token_in_one_line(env, script, args, fix):
+    plant_stale_token(env)
+    result = run(script, *args, env=env)
+    assert result.returncode != 0
+    assert not ray_was_called(env)  # Ray would die ~20 s later with a traceback
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "mode 0644" in result.stderr and "single-machine" in result.stderr and fix in result.stderr
+    dry = run(script, "--dry-run", *args, env=env)  # a dry run only warns
+    assert dry.returncode == 0 and "warning" in dry.stderr and "mode 0644" in dry.stderr
+
+
+def test_token_generate_explains_a_stale_token_and_replaces_it_with_force(env):
+    token = plant_stale_token(env)
+    result = run("ray-token.sh", "generate", env=env)
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "mode 0644" in result.stderr and "single-machine" in result.stderr and "--force" in result.stderr
+    assert token.read_text() == "0" * 64
+    assert run("ray-token.sh", "generate", "--force", env=env).returncode == 0
+    assert token.read_text() != "0" * 64 and stat.S_IMODE(token.stat().st_mode) == 0o600
+    assert run("start-worker.sh", "10.0.0.6", "10.0.0.5", env=env).returncode == 0
 
 
 def test_start_head_usage(env):
