@@ -143,6 +143,18 @@ def test_evolve_then_every_report(tmp_path, home):
     assert score and float(score[1]) + float(score[2]) == 2
 
 
+def test_runs_lists_a_run_that_has_no_players_yet(tmp_path, home):
+    db_path = tmp_path / "empty.db"
+    db = Database.open(db_path, create=True)
+    try:
+        create_run(db, load_config(write_config(tmp_path, name="fresh")))
+    finally:
+        db.dispose()
+    r = run_cli("runs", "--db", str(db_path), home=home, cwd=tmp_path, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^\s*1 fresh\s+running\s+0 oe_fmc\s+6\s+-  \d{4}-\d\d-\d\d ", r.stdout, re.M), r.stdout
+
+
 def test_killed_evolve_resumes_to_the_same_content(tmp_path, home, ray_cluster):
     config = write_config(tmp_path, **SLOW)
     db = tmp_path / "killed.db"
