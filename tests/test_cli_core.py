@@ -101,3 +101,24 @@ def test_malformed_obf_line(tmp_path):
 def test_missing_file(tmp_path):
     lines = assert_user_error(genethello("solve", tmp_path / "missing.obf"))
     assert len(lines) == 1 and "missing.obf" in lines[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("solve", "{ffo}", "--tt-bits", "1099511627776"), "--tt-bits must be in 0..28, got 1099511627776"),
+    (("solve", "{ffo}", "--tt-bits", "-1"), "--tt-bits must be in 0..28, got -1"),
+    (("perft", "100000000000000000000"), "depth must be in 1..60, got 100000000000000000000"),
+    (("perft", "61"), "depth must be in 1..60, got 61"),
+    (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", "99999999999999999999"),
+     "--depth must be in 1..60"),
+    (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--time", "inf"), "--time must be a finite number"),
+    (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", "1", "--random-plies", "1" + "0" * 20),
+     "--random-plies must be in 0..60"),
+    (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", "1", "--exact", "-1"),
+     "--exact must be in 0..60, got -1"),
+], ids=["tt-bits-huge", "tt-bits-negative", "perft-huge", "perft-61", "selfplay-depth", "selfplay-time",
+        "selfplay-random-plies", "selfplay-exact"])
+def test_numeric_options_out_of_range_are_one_line(args, message, ffo_1_19):
+    proc = genethello(*(str(ffo_1_19) if a == "{ffo}" else a for a in args), timeout=30)
+    lines = assert_user_error(proc)
+    assert proc.returncode == 2
+    assert len(lines) == 1 and message in lines[0], proc.stderr

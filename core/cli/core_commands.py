@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 
@@ -14,16 +15,34 @@ from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.perft import perft
 from genethello.core.search import Searcher
 
+# The ranges of the numeric options: what the engine accepts (a game has 60
+# moves; the transposition table takes 0..28 bits, 2**28 buckets being 12 GiB).
+# Checked before any work so that a value outside them is one line, exit 2,
+# as in ``gtp``, not an OverflowError from the compiled core.
+MAX_PLIES = 60
+MAX_TT_BITS = 28
+
+
+def check_range(option: str, value: int, low: int, high: int) -> None:
+    """Refuse ``value`` of ``option`` unless ``low <= value <= high``.
+
+    Raises:
+        ValueError: naming the option, the value and the range.
+    """
+    if not low <= value <= high:
+        raise ValueError(f"{option} must be in {low}..{high}, got {value}")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("perft", help="count positions 1..N plies from the start")
-    p.add_argument("depth", type=positive_int, help="deepest ply to count")
+    p.add_argument("depth", type=positive_int, help=f"deepest ply to count (1..{MAX_PLIES})")
     p.set_defaults(handler=run_perft)
 
     p = sub.add_parser("solve", help="solve OBF positions exactly and check their scores")
     p.add_argument("file", type=Path, help="OBF file: one position per line, optional 'MOVE:SCORE;' list")
     p.add_argument("--first", type=positive_int, help="only the first K positions")
-    p.add_argument("--tt-bits", type=int, default=22, help="log2 transposition-table buckets (default 22)")
+    p.add_argument("--tt-bits", type=int, default=22,
+                   help=f"log2 transposition-table buckets, 0..{MAX_TT_BITS} (default 22)")
     p.set_defaults(handler=run_solve)
 
     p = sub.add_parser("selfplay", help="play games between two chromosomes")
@@ -40,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_perft(args: argparse.Namespace) -> int:
+    check_range("depth", args.depth, 1, MAX_PLIES)
     board = Board()
     print(f"{'depth':>5} {'nodes':>14} {'seconds':>9} {'nodes/s':>12}")
     for depth in range(1, args.depth + 1):
@@ -69,6 +89,7 @@ def parse_obf_scores(line: str) -> dict[int, int]:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    check_range("--tt-bits", args.tt_bits, 0, MAX_TT_BITS)
     lines = [(n, line) for n, line in enumerate(args.file.read_text().splitlines(), start=1) if line.strip()]
     if args.first:
         lines = lines[: args.first]
@@ -104,10 +125,12 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_selfplay(args: argparse.Namespace) -> int:
     black = Chromosome.parse(args.black)
     white = Chromosome.parse(args.white)
-    if not 0 <= args.exact <= 60:
-        raise ValueError(f"--exact must be in 0..60, got {args.exact}")
-    if args.random_plies < 0:
-        raise ValueError(f"--random-plies must be >= 0, got {args.random_plies}")
+    if args.depth is not None:
+        check_range("--depth", args.depth, 1, MAX_PLIES)
+    if args.time is not None and not math.isfinite(args.time):
+        raise ValueError(f"--time must be a finite number of seconds, got {args.time}")
+    check_range("--exact", args.exact, 0, MAX_PLIES)
+    check_range("--random-plies", args.random_plies, 0, MAX_PLIES)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
     black_engine = Engine(black, **limits)
     white_engine = Engine(white, **limits)
