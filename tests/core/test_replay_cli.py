@@ -3,13 +3,15 @@ end, stepping with piped input, and a malformed file."""
 
 from __future__ import annotations
 
+import gzip
+import os
 import subprocess
 import sys
 
 import pytest
 
 from genethello.cluster.cli.main import main
-from genethello.core.records import read_record
+from genethello.core.records import MAX_RECORD_FILE_BYTES, RecordError, read_record
 
 #: sample file -> (game number, the result line's start): checked by hand
 #: against each file's RE and final disc count (formats/*/README.md).
@@ -111,3 +113,39 @@ def test_malformed_sgf_is_one_line_naming_line_and_column(tmp_path):
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("genethello replay: error: ")
     assert str(path) in lines[0] and "line 3, column" in lines[0]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory", "too big"])
+def test_only_regular_files_of_bounded_size_are_read(kind, tmp_path):
+    """A FIFO used to hang replay (open() waits for a writer), /dev/zero to
+    fill the memory: each is now refused in one line naming the path."""
+    if kind == "fifo":
+        path = tmp_path / "game.sgf"
+        os.mkfifo(path)
+    elif kind == "device":
+        path = "/dev/zero"
+    elif kind == "directory":
+        path = tmp_path
+    else:
+        path = tmp_path / "big.txt"
+        with open(path, "wb") as f:
+            f.truncate(MAX_RECORD_FILE_BYTES + 1)       # sparse: no disk used
+    proc = cli("replay", str(path), "--delay", "0")
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"genethello replay: error: {path}: cannot read {path}: "), \
+        proc.stderr
+    assert {"fifo": "a FIFO", "device": "a character device", "directory": "a directory",
+            "too big": "MiB"}[kind] in lines[0]
+
+
+def test_a_gzip_bomb_is_refused(tmp_path):
+    """A small .gz that inflates beyond the limit is refused before it is
+    all in memory."""
+    path = tmp_path / "bomb.sgf.gz"
+    with gzip.open(path, "wb", compresslevel=9) as f:
+        for _ in range(MAX_RECORD_FILE_BYTES // (1 << 20) + 1):
+            f.write(b"\0" * (1 << 20))
+    assert path.stat().st_size < 1 << 20
+    with pytest.raises(RecordError, match="inflates to more than"):
+        read_record(path)
