@@ -200,9 +200,10 @@ def read_commands(instream: BinaryIO, max_bytes: int = MAX_LINE_BYTES) -> Iterat
     """The commands of a byte stream, one line at a time, until its end;
     lines that get no answer are skipped. A line over ``max_bytes`` becomes a
     Command with ``error`` :data:`LINE_TOO_LONG` (and the id its start
-    carried, if any)."""
+    carried, if any), unless a ``#`` within its first ``max_bytes`` makes
+    the rest a comment: then the part read is the whole command."""
     for raw, cut in read_lines(instream, max_bytes):
-        if cut:
+        if cut and b"#" not in raw:
             head = parse_line(decode_line(raw[:64]).rsplit(" ", 1)[0])
             yield Command(head.id if head is not None else None, "", (), error=LINE_TOO_LONG)
             continue

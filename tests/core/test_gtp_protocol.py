@@ -4,10 +4,13 @@ profile in tests/data/formats/gtp/README.md describe them."""
 
 from __future__ import annotations
 
+import io
+
 from hypothesis import given, settings, strategies as st
 
 from genethello.core.gtp.protocol import (
-    MAX_ID, Command, clean_line, format_failure, format_response, format_success, parse_line, parse_response,
+    LINE_TOO_LONG, MAX_ID, Command, clean_line, format_failure, format_response, format_success, parse_line,
+    parse_response, read_commands, read_lines,
 )
 
 FAST = settings(derandomize=True, max_examples=300, deadline=None)
@@ -165,3 +168,34 @@ def test_examples_from_the_conformance_readme():
     assert format_success(7) == "=7\n\n"
     assert format_failure(None, "unknown command") == "? unknown command\n\n"
     assert format_success(6, "a\n\nb\n") == "=6 a\nb\n\n"
+
+
+class SizedReads(io.BytesIO):
+    """A byte stream that notes the size of every readline asked of it."""
+
+    def __init__(self, data: bytes):
+        super().__init__(data)
+        self.sizes: list[int] = []
+
+    def readline(self, size: int | None = -1) -> bytes:
+        self.sizes.append(-1 if size is None else size)
+        return super().readline(size)
+
+
+def test_an_id_of_thousands_of_digits_is_a_command_name():
+    """int() refuses more than 4300 digits: such a first token used to end
+    the session with a ValueError."""
+    assert parse_line("1" * 5000 + " name") == Command(None, "1" * 5000, ("name",))
+
+
+def test_a_line_too_long_is_one_failure_read_in_bounded_chunks():
+    """Lines had no length limit (a 900 MB line ended in MemoryError): a
+    line over the limit is answered 'line too long' with the id it started
+    with, and never held whole; a comment may run on (it gets no answer)."""
+    long_line = b"12 komi " + b"5" * 100_000 + b"\n"
+    stream = SizedReads(long_line + b"# " + b"c" * 100_000 + b"\n3 name # " + b"c" * 100_000 + b"\n4 name\n")
+    cmds = list(read_commands(stream, max_bytes=1000))
+    assert cmds == [Command(12, "", (), error=LINE_TOO_LONG), Command(3, "name", ()), Command(4, "name", ())]
+    assert stream.sizes and all(0 < size <= 8192 for size in stream.sizes)
+    assert list(read_lines(io.BytesIO(b"ab\ncdef\ngh"), max_bytes=3)) == [(b"ab\n", False), (b"cde", True),
+                                                                          (b"gh", False)]
