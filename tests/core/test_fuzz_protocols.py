@@ -157,13 +157,6 @@ def test_record_readers_raise_only_record_errors(record_seeds, data):
                 pass
 
 
-def test_the_issues_record_lines_are_record_errors():
-    ggf = read_ggf("(;GM[Othello]RE[+" + "9" * 400 + "];)")[0]         # was an OverflowError
-    assert ggf.result is None and ggf.properties["RE"].startswith("+999")
-    with pytest.raises(RecordError, match="line 2"):     # was a bare ValueError
-        read_transcript("1. f5 - d6\n" + "7" * 5000 + ". c3 - d3\n")
-
-
 # ------------------------------------------------------------------- GTP
 def answers(output: str) -> list[str]:
     """The answers in an engine's output, each checked to be well formed."""

@@ -401,3 +401,15 @@ def test_detect_format_and_read_record(formats_dir, tmp_path):
     with pytest.raises(RecordError, match="unknown record format"):
         read_record("f5", format="pgn")
     assert write_record(rec, "grid") == move_grid(rec)
+
+
+def test_numbers_of_hundreds_of_digits_are_record_errors():
+    """A GGF RE[+<400 digits>] escaped as OverflowError (float inf to int),
+    a transcript move number of 5,000 digits as a bare ValueError (int()
+    refuses over 4,300 digits) without line or column."""
+    rec = read_ggf("(;GM[Othello]RE[+" + "9" * 400 + "];)")[0]
+    assert rec.result is None and rec.properties["RE"] == "+" + "9" * 400
+    with pytest.raises(RecordError, match=r"line 2, column 1: move pair number 7777"):
+        read_transcript("1. f5 - d6\n" + "7" * 5000 + ". c3 - d3\n")
+    with pytest.raises(RecordError, match="line 1, column 12"):
+        read_transcript("1. f5 - d6 ٢. c3")      # a non-ASCII digit is no move number
