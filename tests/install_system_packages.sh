@@ -5,6 +5,8 @@
 #   its data lives in /usr/share/grhino.
 #   chromium (Debian's), the headless browser of the web page's end-to-end
 #   tests (tests/web); Playwright drives it and never downloads its own.
+#   iproute2 (its ip command), with which the multi-machine deploy test
+#   (tests/cluster/test_netns_deploy.py) builds its network namespaces.
 set -euo pipefail
 
 if [ ! -x /usr/bin/chromium ]; then
@@ -14,6 +16,16 @@ if [ ! -x /usr/bin/chromium ]; then
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
         echo "install_system_packages: installed Debian's chromium" >&2
+    fi
+fi
+
+if ! command -v ip >/dev/null 2>&1 && [ ! -x /usr/sbin/ip ] && [ ! -x /sbin/ip ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "install_system_packages: ip (iproute2) is missing and this is not root; the network-namespace deploy test will be skipped" >&2
+    else
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
+        echo "install_system_packages: installed Debian's iproute2" >&2
     fi
 fi
 
