@@ -9,6 +9,7 @@ again elsewhere, and refuses a worker whose compiled core differs.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -149,12 +150,30 @@ def start_ray(address: str | None = None, workers: int | None = None, *, private
     import ray
 
     try:
-        ray.init(**kwargs)
+        with _quiet_stderr():
+            ray.init(**kwargs)
     except Exception as exc:  # Ray raises many types; the user needs one line
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         first = " ".join(str(exc).split())[:300]
         raise RayStartError(f"could not start or join {where}: {type(exc).__name__}: {first}") from exc
     return _available_cpus(ray, workers)
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Keep Ray's start-up chatter (its C++ parts write to file descriptor 2:
+    "no external route", "token authentication is enabled") off the user's
+    terminal; failures still come back as exceptions, reported in one line,
+    and Ray's own logs keep everything."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _private_instance_settings(kwargs: dict) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -114,9 +115,11 @@ def user_errors() -> tuple[type[BaseException], ...]:
     raise them)."""
     errors: list[type[BaseException]] = [ValueError, OSError, CommandError]
     if "genethello.cluster.db" in sys.modules:
+        from sqlalchemy.exc import DBAPIError
+
         from genethello.cluster.db import LeaseError, RunDatabaseError
 
-        errors += [RunDatabaseError, LeaseError]
+        errors += [RunDatabaseError, LeaseError, DBAPIError]
     if "genethello.cluster.executors" in sys.modules:
         from genethello.cluster.executors import CoreMismatchError, RayStartError, WorkerLostError
 
@@ -124,7 +127,21 @@ def user_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+def one_line(exc: BaseException) -> str:
+    """The message of a user error on one line. A database failure (disk
+    full, read-only, I/O error) is named by SQLite's own words: committed
+    work is intact, and the run resumes once the cause is gone."""
+    orig = getattr(exc, "orig", None)          # SQLAlchemy's wrapper of a DB-API error
+    if orig is not None and type(exc).__module__.startswith("sqlalchemy"):
+        return (f"the database failed: {' '.join(str(orig).split())} (everything committed before is "
+                "intact; 'genethello resume' continues once the cause is fixed)")
+    return " ".join(str(exc).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    # A log file that cannot be written (a full disk) must not print
+    # tracebacks from the logging module.
+    logging.raiseExceptions = False
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(command_in(argv))
     args = parser.parse_args(argv)
@@ -138,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except user_errors() as exc:
-        print(f"genethello {args.command}: error: {exc}", file=sys.stderr)
+        print(f"genethello {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     return int(status or 0)
 

@@ -70,8 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_status)
 
 
-def open_existing(target: str) -> Database:
-    return Database.open(target, create=False)
+def open_existing(target: str, writable: bool = False) -> Database:
+    """An existing run database; ``writable`` when the command writes to it."""
+    return Database.open(target, create=False, writable=writable)
 
 
 def setup_log_file(db: Database) -> None:
@@ -133,7 +134,7 @@ def run_resume(args: argparse.Namespace) -> int:
     check_workers(args.workers)
     if args.max_generations is not None and args.max_generations < 1:
         raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
-    db = open_existing(args.db)
+    db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
     state = RunStore(db, run.id).state()
     decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,

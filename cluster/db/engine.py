@@ -63,6 +63,24 @@ class DatabaseNotFoundError(RunDatabaseError):
     """There is no database (or only an empty one) and creation was not asked for."""
 
 
+class ReadOnlyDatabaseError(RunDatabaseError):
+    """A command that writes was given a database it cannot write."""
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before anything is written, a database file or folder this
+    process cannot write (a read-only file or mount; SQLite also writes the
+    ``-wal`` and ``-shm`` files beside the database).
+
+    Raises:
+        ReadOnlyDatabaseError: naming what is read-only.
+    """
+    for what, target in (("file", path), ("folder", path.parent)):
+        if target.exists() and not os.access(target, os.W_OK):
+            raise ReadOnlyDatabaseError(f"database {path} cannot be written (its {what} is read-only); "
+                                        "this command writes to it: make it writable or work on a copy")
+
+
 class ForeignDatabaseError(RunDatabaseError):
     """The file is not SQLite, or an SQLite database that is not genethello's."""
 
@@ -111,7 +129,7 @@ def sqlite_path(target: str | os.PathLike[str]) -> Path:
     return Path(text).expanduser().absolute()
 
 
-def _on_connect(busy_timeout: float) -> Any:
+def _on_connect(busy_timeout: float, read_only: bool = False) -> Any:
     def set_pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
         # Take BEGIN away from the driver; the "begin" listener emits it.
         dbapi_connection.isolation_level = None
@@ -119,7 +137,8 @@ def _on_connect(busy_timeout: float) -> Any:
         try:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             cursor.execute("PRAGMA foreign_keys = ON")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            if not read_only:
+                cursor.execute("PRAGMA journal_mode = WAL")
         finally:
             cursor.close()
 
@@ -134,7 +153,8 @@ def _on_begin(conn: Any) -> None:
 
 
 def make_engine(
-    target: str | os.PathLike[str], *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT, echo: bool = False
+    target: str | os.PathLike[str], *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT, echo: bool = False,
+    read_only_medium: bool = False,
 ) -> Engine:
     """An engine on the SQLite file ``target`` (path or ``sqlite:///`` URL)
     with the pragmas and BEGIN handling described in the module docstring.
@@ -149,10 +169,19 @@ def make_engine(
     path = sqlite_path(target)
     if busy_timeout < 0:
         raise ValueError(f"busy_timeout for {path} must be >= 0, got {busy_timeout}")
-    engine = create_engine(
-        URL.create("sqlite", database=str(path)), echo=echo, connect_args={"timeout": busy_timeout}
-    )
-    event.listen(engine, "connect", _on_connect(busy_timeout))
+    if read_only_medium:
+        # Nobody can write a file on a read-only medium, and SQLite cannot
+        # make the -shm a WAL reader needs there: read it as immutable.
+        engine = create_engine(
+            "sqlite://", echo=echo,
+            creator=lambda: sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True,
+                                            timeout=busy_timeout, check_same_thread=False),
+        )
+    else:
+        engine = create_engine(
+            URL.create("sqlite", database=str(path)), echo=echo, connect_args={"timeout": busy_timeout}
+        )
+    event.listen(engine, "connect", _on_connect(busy_timeout, read_only_medium))
     event.listen(engine, "begin", _on_begin)
     return engine
 
@@ -188,9 +217,9 @@ def _raw_connect(path: Path, mode: str, busy_timeout: float) -> sqlite3.Connecti
         raise RunDatabaseError(f"cannot open database {path}: {exc}") from exc
 
 
-def _read_schema(path: Path, busy_timeout: float) -> tuple[set[str], list[str]]:
+def _read_schema(path: Path, busy_timeout: float, immutable: bool = False) -> tuple[set[str], list[str]]:
     """Table names and alembic_version rows, read through a read-only connection."""
-    conn = _raw_connect(path, "ro", busy_timeout)
+    conn = _raw_connect(path, "ro&immutable=1" if immutable else "ro", busy_timeout)
     try:
         tables = {
             row[0]
@@ -226,8 +255,10 @@ def _probe_write_lock(path: Path, busy_timeout: float) -> None:
         conn.close()
 
 
-def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> str | None:
-    """Check that ``path`` may be opened as a run database, writing nothing.
+def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+                        immutable: bool = False) -> str | None:
+    """Check that ``path`` may be opened as a run database, writing nothing
+    (``immutable``: on a read-only medium, see :func:`make_engine`).
 
     Returns:
         The schema revision stored there; None for a database to be created
@@ -254,7 +285,7 @@ def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAU
     if header and header != SQLITE_HEADER:
         raise ForeignDatabaseError(f"{path} is not an SQLite database (it starts with {header!r})")
 
-    tables, revisions = _read_schema(path, busy_timeout)
+    tables, revisions = _read_schema(path, busy_timeout, immutable)
     if not tables:
         if not create:
             raise DatabaseNotFoundError(
@@ -284,7 +315,8 @@ def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAU
         raise ForeignDatabaseError(
             f"database {path} holds tables that are not genethello's: {', '.join(sorted(foreign))}"
         )
-    _probe_write_lock(path, busy_timeout)
+    if not immutable:   # nothing can write a read-only medium: no lock to probe
+        _probe_write_lock(path, busy_timeout)
     return revisions[0]
 
 
@@ -325,20 +357,30 @@ class Database:
         target: str | os.PathLike[str],
         *,
         create: bool,
+        writable: bool = False,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         echo: bool = False,
     ) -> Database:
         """Open (or with ``create``, create) the run database at ``target``,
-        upgrading an older schema to the newest revision.
+        upgrading an older schema to the newest revision. ``writable``: the
+        caller will write (refused up front when it cannot).
 
         Raises:
             DatabaseTargetError, DatabaseNotFoundError, ForeignDatabaseError,
             NewerSchemaError, DatabaseLockedError: see
             :func:`check_database_file`; nothing is written in those cases.
+            ReadOnlyDatabaseError: ``writable`` and the file or its folder
+            is read-only.
         """
         path = sqlite_path(target)
-        revision = check_database_file(path, create=create, busy_timeout=busy_timeout)
-        engine = make_engine(path, busy_timeout=busy_timeout, echo=echo)
+        if writable or create:
+            check_writable(path)
+        read_only_medium = path.exists() and not os.access(path.parent, os.W_OK)
+        revision = check_database_file(path, create=create, busy_timeout=busy_timeout, immutable=read_only_medium)
+        if read_only_medium and revision != migrate.head_revision():
+            raise ReadOnlyDatabaseError(f"database {path} is at schema revision {revision!r} and must be upgraded "
+                                        "to be read, but its folder is read-only: work on a copy")
+        engine = make_engine(path, busy_timeout=busy_timeout, echo=echo, read_only_medium=read_only_medium)
         try:
             with translate_locked(path, busy_timeout):
                 if revision != migrate.head_revision():
