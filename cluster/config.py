@@ -41,10 +41,18 @@ class GamesConfig:
     tt_bits: int = 16                 # transposition table: 2**bits buckets per engine
 
 
+#: How parents are ranked: "score", the generation's own round-robin points
+#: (in a complete round robin, the Bradley–Terry order), or "elo", Elo carried
+#: over from earlier generations as GeneThello did (mostly luck for a newborn
+#: after one generation, and relative to whoever shared the population).
+SELECTIONS = ("score", "elo")
+
+
 @dataclass(frozen=True)
 class RatingConfig:
     start: float = 1500.0             # Elo of a newborn chromosome
     k: float = 16.0                   # Elo K factor per game
+    selection: str = "score"          # parents by this generation's round-robin score, or "elo" (GeneThello)
 
 
 @dataclass(frozen=True)
@@ -226,6 +234,8 @@ def _check_consistency(config: RunConfig) -> None:
                           f"more than the {MAX_GAMES_PER_GENERATION:,} allowed (at most {largest} players)")
     if config.breeding.elites > P:
         raise ConfigError(f"breeding.elites: {config.breeding.elites} is more than the population size {P}")
+    if config.rating.selection not in SELECTIONS:
+        raise ConfigError(f"rating.selection: {config.rating.selection!r} is not one of {', '.join(SELECTIONS)}")
     if config.games.algorithm not in ALGORITHMS:
         raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
     if config.yardstick.games_per_opponent % 2:

@@ -383,7 +383,10 @@ class Coordinator:
     # --------------------------------------------------------------- breeding
     def _breed(self, g: int) -> None:
         cfg = self.config
-        ranked = [p.chromosome() for p in self.store.ranked(self.P, generation=g)]
+        if cfg.rating.selection == "score":
+            ranked = [p.chromosome() for p in self.store.ranked_by_score(g)]
+        else:
+            ranked = [p.chromosome() for p in self.store.ranked(self.P, generation=g)]
         injected = []
         if cfg.breeding.inject_top:
             injected = [p.chromosome() for p in self.store.ranked(cfg.breeding.inject_top)]

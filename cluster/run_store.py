@@ -249,6 +249,18 @@ class RunStore:
         with self.db.session() as s:
             return [RankedPlayer(*row) for row in s.execute(query.order_by(*_BEST_FIRST).limit(limit)).all()]
 
+    def ranked_by_score(self, g: int) -> list[RankedPlayer]:
+        """Generation g's members by their points in its own round robin
+        (wins + draws / 2; in a complete round robin the Bradley–Terry
+        order), then the older birth, then the text. Elo plays no part."""
+        points = (RatingRecord.wins + 0.5 * RatingRecord.draws).label("points")
+        query = (select(Player.id, Player.text, Player.elo, Player.birth)
+                 .join(RatingRecord, RatingRecord.player_id == Player.id)
+                 .where(RatingRecord.run_id == self.run_id, RatingRecord.generation == g)
+                 .order_by(points.desc(), Player.birth, Player.text))
+        with self.db.session() as s:
+            return [RankedPlayer(*row) for row in s.execute(query).all()]
+
     def best(self) -> RankedPlayer | None:
         """The run's best so far (None before any player exists)."""
         found = self.ranked(1)

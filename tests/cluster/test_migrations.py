@@ -48,6 +48,8 @@ def test_0001_database_upgrades_and_resumes_to_the_same_content(tmp_path):
         status, generation, limit, baseline, config = state["c"]
         assert (status, limit, baseline) == ("converged", 60, 3)
         assert "converge_baseline" not in config
+        # Both ran with GeneThello's Elo selection, and go on with it.
+        assert state["t"][4]["rating"]["selection"] == state["c"][4]["rating"]["selection"] == "elo"
 
         assert Coordinator(db, 1, SerialExecutor(0.001), Progress(enabled=False)).run() == "finished"
     finally:
@@ -56,7 +58,7 @@ def test_0001_database_upgrades_and_resumes_to_the_same_content(tmp_path):
     fresh = tmp_path / "fresh.db"
     new = Database.open(fresh, create=True)
     try:
-        run_id = create_run(new, load_config(write_config(tmp_path)))
+        run_id = create_run(new, load_config(write_config(tmp_path, rating__selection="elo")))
         assert Coordinator(new, run_id, SerialExecutor(0.001), Progress(enabled=False)).run() == "finished"
     finally:
         new.dispose()

@@ -44,3 +44,44 @@ def test_generation_best_tie_goes_to_the_older_birth():
     members = [Member(1, 1500.0, 5, "young"), Member(2, 1500.0, 2, "old")]
     rating = rate_generation(members, [], start_rating=1500.0, k=16.0)
     assert rating.stats["generation_best"] == "old"
+
+
+# --------------------------------------------------------------------------- #
+# Selection: parents by the generation's own score, or by carried-over Elo.
+
+from genethello.cluster.config import ConfigError, config_from_mapping  # noqa: E402
+from genethello.cluster.db import Database  # noqa: E402
+from genethello.cluster.run_store import RunStore  # noqa: E402
+from genethello.core.chromosome import Chromosome  # noqa: E402
+
+
+def test_selection_is_checked():
+    assert config_from_mapping({"rating": {"selection": "elo"}}).rating.selection == "elo"
+    assert config_from_mapping({}).rating.selection == "score"
+    with pytest.raises(ConfigError, match="rating.selection"):
+        config_from_mapping({"rating": {"selection": "luck"}})
+
+
+def test_ranking_by_score_ignores_carried_elo(tmp_path):
+    """Three members: 'a' carries a high Elo but scored least this
+    generation; 'b' and 'c' tie on points and the older birth goes first."""
+    from genethello.cluster.coordinator import create_run
+
+    db = Database.open(tmp_path / "r.db", create=True)
+    try:
+        run_id = create_run(db, config_from_mapping({"population": {"type": "oe_fmc", "size": 3}}))
+        store = RunStore(db, run_id)
+        texts = ["oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "oe_fmc_2_14:49:3:2:2:3:3:9:1:10:4",
+                 "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:5"]
+        store.start_generation(1, [Chromosome.parse(t) for t in texts], 1500.0)
+        ids = {t: pid for pid, t in store.population(1)}
+        a, b, c = (ids[t] for t in texts)
+        members = [Member(a, 1900.0, 1, texts[0]), Member(b, 1400.0, 2, texts[1]), Member(c, 1400.0, 1, texts[2])]
+        # b beats a twice; c beats a twice; b and c draw twice: b 3, c 3, a 0 points.
+        games = [PlayedGame(b, a, 5), PlayedGame(a, b, -5), PlayedGame(c, a, 5), PlayedGame(a, c, -5),
+                 PlayedGame(b, c, 0), PlayedGame(c, b, 0)]
+        store.store_rating(1, rate_generation(members, games, start_rating=1500.0, k=16.0), 0)
+        assert [p.text for p in store.ranked_by_score(1)] == [texts[2], texts[1], texts[0]]
+        assert store.ranked(3, generation=1)[0].text == texts[0]  # still first by Elo
+    finally:
+        db.dispose()

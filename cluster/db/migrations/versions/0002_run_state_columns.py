@@ -10,6 +10,10 @@ stored at 0001 resumes exactly as it would have. ``dropped_engines`` (a JSON
 list, empty at first) records the yardstick's external GTP engines that the
 user chose to continue without (``resume --drop-engine``).
 
+Runs stored at 0001 ranked parents by Elo; from 0002 a config may choose
+(``rating.selection``, default "score"), so the upgrade writes "elo" into
+each stored config that lacks the key: an old run goes on as it began.
+
 Plain ``ALTER TABLE ... ADD COLUMN``, never a batch rebuild of ``runs``: with
 foreign keys on (every connection turns them on), the rebuild's DROP TABLE
 deletes every row that references a run, cascading through the whole
@@ -44,6 +48,7 @@ def upgrade() -> None:
     for run_id, config_json in conn.execute(sa.select(_runs.c.id, _runs.c.config_json)).all():
         data = json.loads(config_json)
         baseline = int(data.pop("converge_baseline", 0))
+        data.setdefault("rating", {}).setdefault("selection", "elo")
         conn.execute(sa.update(_runs).where(_runs.c.id == run_id).values(
             max_generations=int(data["stop"]["max_generations"]), converge_baseline=baseline,
             config_json=json.dumps(data, sort_keys=True)))
@@ -58,6 +63,7 @@ def downgrade() -> None:
         data["stop"]["max_generations"] = limit
         if baseline:
             data["converge_baseline"] = baseline
+        data.get("rating", {}).pop("selection", None)   # 0001 knows only Elo selection
         conn.execute(sa.update(_runs).where(_runs.c.id == run_id).values(config_json=json.dumps(data, sort_keys=True)))
     op.drop_column('runs', 'dropped_engines')
     op.drop_column('runs', 'converge_baseline')
