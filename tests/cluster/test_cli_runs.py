@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import signal
 import sqlite3
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run
+from genethello.cluster.coordinator import Coordinator, create_run, find_run
 from genethello.cluster.db import Database
 from genethello.cluster.executors import RayExecutor
 from genethello.cluster.progress import Progress
@@ -155,40 +157,206 @@ def test_runs_lists_a_run_that_has_no_players_yet(tmp_path, home):
     assert re.search(r"^\s*1 fresh\s+running\s+0 oe_fmc\s+6\s+-  \d{4}-\d\d-\d\d ", r.stdout, re.M), r.stdout
 
 
-def test_killed_evolve_resumes_to_the_same_content(tmp_path, home, ray_cluster):
-    config = write_config(tmp_path, **SLOW)
-    db = tmp_path / "killed.db"
-    proc = start_cli("evolve", "--config", str(config), "--db", str(db), "--quiet", home=home, cwd=tmp_path)
+# --------------------------------------------------------------------------- #
+# SIGKILL at chosen points, observed from outside
+#
+# The killer polls the database read-only and the kernel's lock table. When
+# the run is at the wanted point it freezes the coordinator (SIGSTOP), checks
+# again on the frozen process (whose state can no longer move), and only then
+# kills its whole session; otherwise it lets it go on (SIGCONT) and keeps
+# watching. No hook in the product: the points are what an outside observer
+# sees. SQLite's WAL write lock is byte 120 of the -shm file (UNIX_SHM_BASE;
+# WAL_WRITE_LOCK is lock 0): the coordinator holds it exactly while a write
+# transaction is open (the stores begin IMMEDIATE).
+
+#: Depth-1 games (SMALL_RUN's), a population of 8 (56 games a generation)
+#: and several generations, so that every point comes round more than once.
+KILLS = dict(name="kills", population__size=8, stop__max_generations=7)
+KILL_GAMES = 8 * 7
+KILL_SEED = 20261130
+_WAL_WRITE_LOCK_BYTE = 120
+
+
+def holds_write_lock(pid: int, shm: Path) -> bool:
+    """Whether process ``pid`` holds SQLite's WAL write lock of the database
+    whose shared-memory file is ``shm`` (read from /proc/locks)."""
     try:
-        wait_for(lambda: games_in(db, 2) > 0, 120, "games of generation 2", proc)
-        os.kill(proc.pid, signal.SIGKILL)
+        inode = os.stat(shm).st_ino
+        table = Path("/proc/locks").read_text()
+    except OSError:
+        return False
+    for line in table.splitlines():
+        fields = line.split()
+        if "->" in fields:      # a waiter, not a holder
+            continue
+        # N: POSIX ADVISORY WRITE PID MAJ:MIN:INODE START END
+        if len(fields) < 8 or fields[1] != "POSIX" or fields[3] != "WRITE" or int(fields[4]) != pid:
+            continue
+        end = int(fields[7]) if fields[7] != "EOF" else float("inf")
+        if int(fields[5].rsplit(":", 1)[1]) == inode and int(fields[6]) <= _WAL_WRITE_LOCK_BYTE <= end:
+            return True
+    return False
+
+
+class Watcher:
+    """Read-only views of a live run (one connection, reused: each SELECT
+    outside a transaction reads the newest commit)."""
+
+    def __init__(self, db_path: Path, pid: int) -> None:
+        self.db_path, self.pid = db_path, pid
+        self.conn: sqlite3.Connection | None = None
+
+    def state(self) -> tuple[int, str, int, int] | None:
+        """(generation, status, games done, games total) of the newest
+        generation; None before there is one."""
+        if self.conn is None:
+            if not Path(f"{self.db_path}-shm").exists():
+                return None
+            self.conn = sqlite3.connect(f"{self.db_path.absolute().as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            return self.conn.execute("SELECT number, status, games_done, games_total FROM generations "
+                                     "ORDER BY number DESC LIMIT 1").fetchone()
+        except sqlite3.OperationalError:      # the tables are not there yet
+            return None
+
+    def writing(self) -> bool:
+        return holds_write_lock(self.pid, Path(f"{self.db_path}-shm"))
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def kill_point(name: str, rng: random.Random, first: int) -> Callable[[Watcher], bool]:
+    """The predicate of a kill point, from generation ``first`` on (seeded
+    choices drawn from ``rng``):
+
+    * between commits: generation playing, at least a seeded number of its
+      games stored (1..half), not all, and no write transaction open;
+    * inside a commit: generation playing, not all games stored, a write
+      transaction open (a batch of games being committed: the lease renewal,
+      the only other write while playing, comes every 10 s);
+    * during rating: every game stored, the generation not yet rated;
+    * during breeding: the generation rated, the next not yet started, and
+      it is not the last.
+    """
+    threshold = rng.randint(1, KILL_GAMES // 2)
+    last = int(KILLS["stop__max_generations"])
+
+    def reached(w: Watcher) -> bool:
+        state = w.state()
+        if state is None or state[0] < first:
+            return False
+        g, status, done, total = state
+        if name == "between commits":
+            return status == "playing" and threshold <= done < total and not w.writing()
+        if name == "inside a commit":
+            return status == "playing" and done < total and w.writing()
+        if name == "during rating":
+            return status == "playing" and done == total
+        if name == "during breeding":
+            return status == "rated" and g < last
+        raise ValueError(name)
+
+    return reached
+
+
+def kill_when(proc: subprocess.Popen, watcher: Watcher, reached: Callable[[Watcher], bool], what: str,
+              timeout: float = 120) -> tuple:
+    """SIGKILL ``proc``'s session once ``reached`` holds on the frozen
+    coordinator; returns the state it was killed in."""
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"the run ended (rc {proc.returncode}) before {what}: {proc.stderr.read()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            if reached(watcher):
+                os.kill(proc.pid, signal.SIGSTOP)
+                if reached(watcher):
+                    state = watcher.state()
+                    kill_session(proc)
+                    proc.communicate()
+                    return state
+                os.kill(proc.pid, signal.SIGCONT)
+            time.sleep(0.0005)
     finally:
-        kill_session(proc)  # its Ray (gcs, raylet, workers) with it
-        proc.communicate()
-    assert proc.returncode == -signal.SIGKILL
-    assert session_pids(proc.pid) == []
-    done = games_in(db, 2)
-    assert 0 < done < SLOW_GAMES, done
-    (status, generation, pid, expires), = query(db, "SELECT status, generation, lease_pid, lease_expires FROM runs")
-    assert (status, generation, pid) == ("running", 2, proc.pid)  # died holding the lease
-    assert expires > time.time() + 5  # still valid: only the dead pid lets resume take it
-    assert query(db, "SELECT status, games_done FROM generations WHERE number = 2") == [("playing", done)]
+        watcher.close()
+        if proc.poll() is None:
+            kill_session(proc)
+            proc.communicate()
 
-    # resume takes over the lease of the dead process on this host at once
-    # (its 30 s have not run out: a live holder would be refused).
-    r = run_cli("resume", "--db", str(db), "--quiet", home=home, cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert "run slow: finished at generation 3" in r.stdout
 
-    # The content of an uninterrupted run (this process's Ray).
+def check_prefix(killed: dict, reference: dict, what: str) -> None:
+    """What a killed run stored is what the uninterrupted run stored: every
+    game, rating and population slot, and every rated generation's summary."""
+    for key in ("games", "ratings", "population"):
+        extra = [row for row in killed[key] if row not in set(reference[key])]
+        assert not extra, f"after a kill {what}: {key} not in the uninterrupted run: {extra[:3]}"
+    finished = {row[0]: row[2:] for row in reference["generations"]}
+    for number, status, *rest in killed["generations"]:
+        if status != "playing":
+            assert tuple(rest) == finished[number], f"after a kill {what}: generation {number} differs"
+
+
+def test_killed_evolve_resumes_to_the_same_content(tmp_path, home, ray_cluster):
+    """SIGKILL at seeded points across one small run, resuming after each:
+    between commits (the evolve), inside a commit, during rating, during
+    breeding (each a `genethello` process with one worker); a last resume
+    finishes. After every kill the database holds a
+    prefix of the uninterrupted run; the finished one equals it."""
+    config = write_config(tmp_path, **KILLS)
+
+    # The uninterrupted run (this process's Ray).
     ref_db = Database.open(tmp_path / "ref.db", create=True)
     cfg = load_config(config)
     run_id = create_run(ref_db, cfg)
     executor = RayExecutor(2, cfg.cluster.task_seconds, cfg.cluster.max_in_flight_per_worker)
     assert Coordinator(ref_db, run_id, executor, Progress(enabled=False)).run() == "finished"
     ref_db.dispose()
-    a, b = db_snapshot(db, "slow"), db_snapshot(tmp_path / "ref.db", "slow")
-    assert a == b, snapshot_diff(a, b)
+    reference = db_snapshot(tmp_path / "ref.db", "kills")
+
+    db = tmp_path / "killed.db"
+    rng = random.Random(KILL_SEED)
+    first = rng.randint(1, 2)
+    proc = start_cli("evolve", "--config", str(config), "--db", str(db), "--workers", "1", "--quiet",
+                     home=home, cwd=tmp_path)
+    g, status, done, total = kill_when(proc, Watcher(db, proc.pid), kill_point("between commits", rng, first),
+                                       "a kill between commits")
+    assert proc.returncode == -signal.SIGKILL
+    assert session_pids(proc.pid) == []
+    assert status == "playing" and 0 < done < total == KILL_GAMES
+    assert games_in(db, g) == done
+    (run_status, generation, pid, expires), = query(
+        db, "SELECT status, generation, lease_pid, lease_expires FROM runs")
+    assert (run_status, generation, pid) == ("running", g, proc.pid)  # died holding the lease
+    assert expires > time.time() + 5  # still valid: only the dead pid lets resume take it
+    check_prefix(db_snapshot(db, "kills"), reference, "between commits")
+
+    # Each resume takes over the lease of the dead process on this host at
+    # once (its 30 s have not run out: a live holder would be refused).
+    for point in ("inside a commit", "during rating", "during breeding"):
+        first = query(db, "SELECT max(number) FROM generations")[0][0] + rng.randint(0, 1)
+        proc = start_cli("resume", "--db", str(db), "--workers", "1", "--quiet", home=home, cwd=tmp_path)
+        g, status, done, total = kill_when(proc, Watcher(db, proc.pid), kill_point(point, rng, first),
+                                           f"a kill {point}")
+        assert proc.returncode == -signal.SIGKILL and session_pids(proc.pid) == [], point
+        assert query(db, "SELECT status, games_done FROM generations WHERE number = ?", g) == [(status, done)]
+        assert games_in(db, g) == done, point      # a commit cut short left nothing behind
+        check_prefix(db_snapshot(db, "kills"), reference, point)
+
+    # The last resume runs here, on this process's Ray (a fifth Ray of its
+    # own would add seconds and prove nothing more).
+    last = Database.open(db, create=False, writable=True)
+    try:
+        coordinator = Coordinator(last, find_run(last, "kills").id, executor, Progress(enabled=False))
+        assert coordinator.run() == "finished"
+    finally:
+        last.dispose()
+    a = db_snapshot(db, "kills")
+    assert a == reference, snapshot_diff(a, reference)
 
 
 def test_stop_from_another_process_then_resume(tmp_path, home):
