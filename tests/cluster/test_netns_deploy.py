@@ -88,6 +88,8 @@ pytestmark = pytest.mark.skipif(_why_not_runnable() is not None, reason=_why_not
 
 
 def sh(*argv: str, timeout: float = 60, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
+    """Run a command (here, not in a namespace); with ``check``, a failure
+    raises with its output."""
     result = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, **kwargs)
     if check and result.returncode != 0:
         raise AssertionError(f"{' '.join(argv)} exited {result.returncode}:\n{result.stdout}\n{result.stderr}")
