@@ -51,7 +51,10 @@ def marker_engine(folder: Path) -> tuple[str, Path]:
     return str(script), marker
 
 
-def test_resume_runs_stored_engines_only_when_the_user_names_them(tmp_path):
+def evolve_with_engine(tmp_path: Path) -> tuple[Path, str, Path, Path]:
+    """A one-generation run whose yardstick plays a marker engine (given in
+    the config file, the user's own instruction: it runs). Returns HOME,
+    the engine command, its marker (removed) and the database."""
     home = tmp_path / "home"
     home.mkdir()
     engine, marker = marker_engine(tmp_path)
@@ -61,8 +64,13 @@ def test_resume_runs_stored_engines_only_when_the_user_names_them(tmp_path):
     r = run_cli("evolve", "--config", str(config), "--db", str(db), "--workers", "1", "--quiet",
                 home=home, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert marker.exists()  # the config file is the user's instruction
+    assert marker.exists()
     marker.unlink()
+    return home, engine, marker, db
+
+
+def test_resume_runs_stored_engines_only_when_the_user_names_them(tmp_path):
+    home, engine, marker, db = evolve_with_engine(tmp_path)
     before = db.read_bytes()
     files = sorted(p.name for p in tmp_path.iterdir())
 
@@ -83,15 +91,7 @@ def test_resume_runs_stored_engines_only_when_the_user_names_them(tmp_path):
 
 
 def test_resume_runs_an_engine_named_again(tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    engine, marker = marker_engine(tmp_path)
-    config = write_config(tmp_path, stop__max_generations=1, yardstick__every=1,
-                          yardstick__games_per_opponent=2, yardstick__depth=1, yardstick__gtp_engines=[engine])
-    db = tmp_path / "engines.db"
-    assert run_cli("evolve", "--config", str(config), "--db", str(db), "--workers", "1", "--quiet",
-                   home=home, cwd=tmp_path).returncode == 0
-    marker.unlink()
+    home, engine, marker, db = evolve_with_engine(tmp_path)
     r = run_cli("resume", "--db", str(db), "--max-generations", "2", "--workers", "1", "--quiet",
                 "--gtp-engine", engine, home=home, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
