@@ -4,6 +4,7 @@ gives way on a miss, and never outlasts its limit."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from genethello.cluster.web import play, sessions
 from genethello.cluster.web.search_pool import SearchPool
@@ -11,6 +12,25 @@ from genethello.core.chromosome import Chromosome
 from genethello.core.squares import square_name
 
 from .conftest import EXAMPLE_CHROMOSOME
+
+
+def run_in_own_loop(scenario) -> None:
+    """asyncio.run(scenario()) on a thread of its own: Playwright's sync API
+    (the browser tests' session fixture) keeps a loop running on this one."""
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:       # re-raised on the test's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the scenario did not end within 60 s"
+    if failure:
+        raise failure[0]
 
 
 def person_against_machine(depth: int = 5) -> sessions.PlaySession:
@@ -37,7 +57,7 @@ def test_the_predicted_reply_is_answered_from_pondering():
         await game.close()
         assert game.pool.busy == 0
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario)
 
 
 def test_pondering_stops_at_its_time_limit(monkeypatch):
@@ -57,4 +77,4 @@ def test_pondering_stops_at_its_time_limit(monkeypatch):
         assert not engine.ponderer.active and game.pool.busy == 0
         await game.close()
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario)
