@@ -105,3 +105,14 @@ def test_an_unreachable_cluster_is_one_line_within_30_seconds(tmp_path):
     assert "127.0.0.1:1" in one_line_error(r)
     # The run was created and waits for a cluster: resume continues it.
     assert query(db, "SELECT name, status, generation FROM runs") == [("t", "failed", 0)]
+
+
+def test_workers_are_checked_alike_by_evolve_and_resume(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    config = write_config(tmp_path)
+    for workers in ("0", "-1"):
+        for command in (["evolve", "--config", str(config)], ["resume"]):
+            r = run_cli(*command, "--db", str(tmp_path / "none.db"), "--workers", workers, home=home, cwd=tmp_path)
+            assert f"--workers must be >= 1, got {workers}" in one_line_error(r)
+    assert not (tmp_path / "none.db").exists()
