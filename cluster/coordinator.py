@@ -175,7 +175,8 @@ class Coordinator:
                                      g.algorithm, g.tt_bits)
 
     # ------------------------------------------------------------ lifecycle
-    def run(self, extend_to: int | None = None, drop_engines: Sequence[str] = ()) -> str:
+    def run(self, extend_to: int | None = None, drop_engines: Sequence[str] = (),
+            accept_core: str | None = None) -> str:
         """Drive the run; returns its status at the end ('stopped',
         'converged' or 'finished').
 
@@ -184,6 +185,9 @@ class Coordinator:
                 --max-generations``); written only once the lease is held.
             drop_engines: external engines the user chose to go on without
                 (``resume --drop-engine``), recorded once the lease is held.
+            accept_core: the installed core's hash, when the user accepted
+                that it differs from the run's (``resume
+                --allow-core-change``); recorded once the lease is held.
 
         Raises:
             LeaseHeldError: if another coordinator drives this run (nothing
@@ -197,6 +201,8 @@ class Coordinator:
                 self.store.extend(extend_to)
             if drop_engines:
                 self.store.drop_engines(drop_engines)
+            if accept_core is not None:
+                self.store.change_core(accept_core)
             if self.executor is None:
                 self.executor = self.make_executor(self.config.cluster)
             stop_path = stop_file(self.db, self.run_id)

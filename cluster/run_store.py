@@ -47,6 +47,7 @@ class RunState:
     converge_baseline: int     # convergence is counted from this generation
     status: str
     dropped_engines: tuple[str, ...]   # external engines the user went on without
+    core_hash: str                     # the core that plays the run's games
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class RunStore:
                 raise RunNotFoundError(f"no run with id {self.run_id} in {self.db.path}")
             config = config_from_mapping(json.loads(run.config_json), source="stored run config")
             return RunState(config, run.max_generations, run.converge_baseline, run.status,
-                            tuple(json.loads(run.dropped_engines)))
+                            tuple(json.loads(run.dropped_engines)), run.core_hash)
 
     def extend(self, max_generations: int) -> None:
         """Set the run's last generation; a converged run counts convergence
@@ -100,6 +101,19 @@ class RunStore:
             run = s.get(Run, self.run_id)
             dropped = json.loads(run.dropped_engines)
             run.dropped_engines = json.dumps(dropped + [e for e in engines if e not in dropped])
+            run.updated_at = utcnow()
+
+    def change_core(self, new_hash: str) -> None:
+        """Record that the run goes on with another core from its current
+        generation (the user accepted it: games may differ from then on)."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            if run.core_hash == new_hash:
+                return
+            changes = json.loads(run.core_changes)
+            changes.append({"generation": run.generation, "from": run.core_hash, "to": new_hash})
+            run.core_changes = json.dumps(changes)
+            run.core_hash = new_hash
             run.updated_at = utcnow()
 
     def set_status(self, status: str) -> None:

@@ -19,6 +19,7 @@ from genethello.cluster.coordinator import Coordinator, create_run, find_run, st
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Generation, Player, Run
 from genethello.cluster.progress import Progress
+from genethello.core.build_info import core_hash
 
 DEFAULT_DB = "genethello.db"
 
@@ -55,6 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "starts one; repeatable)")
     p.add_argument("--drop-engine", action="append", default=[], metavar="CMD",
                    help="continue without this external engine of the run (recorded; repeatable)")
+    p.add_argument("--allow-core-change", action="store_true",
+                   help="go on although this genethello's core differs from the one that played the run "
+                        "(its games may differ from then on; recorded in the run)")
     p.set_defaults(handler=run_resume)
 
     p = sub.add_parser("stop", help="ask a running evolution to stop cleanly")
@@ -87,7 +91,7 @@ def setup_log_file(db: Database) -> None:
 
 
 def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence[str],
-          extend_to: int | None = None, drop_engines: Sequence[str] = ()) -> int:
+          extend_to: int | None = None, drop_engines: Sequence[str] = (), accept_core: str | None = None) -> int:
     """Play the run (Ray is started or joined only once the coordinator holds
     the run's lease), then print where it ended. ``engines``: the external
     GTP engines the user named for this invocation."""
@@ -106,7 +110,7 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
 
     coordinator = Coordinator(db, run_id, None, progress, yardstick=measure, make_executor=make_executor,
                               engines=engines)
-    status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines)
+    status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines, accept_core=accept_core)
     print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
           f"best {coordinator.best_text()}")
     return 0
@@ -139,8 +143,14 @@ def run_resume(args: argparse.Namespace) -> int:
     state = RunStore(db, run.id).state()
     decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,
                               args.gtp_engine, args.drop_engine)
+    installed = core_hash()
+    if state.core_hash != installed and not args.allow_core_change:
+        raise ValueError(f"run {run.name!r} was played by genethello core {state.core_hash[:12]}, this install "
+                         f"has core {installed[:12]}: its games may differ from an uninterrupted run's; "
+                         "--allow-core-change goes on and records the change")
     return drive(db, run.id, args, engines=decision.engines, extend_to=args.max_generations,
-                 drop_engines=decision.newly_dropped)
+                 drop_engines=decision.newly_dropped,
+                 accept_core=installed if state.core_hash != installed else None)
 
 
 def run_stop(args: argparse.Namespace) -> int:

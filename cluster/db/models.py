@@ -98,7 +98,9 @@ class Run(Base):
     --max-generations`` extends it) and ``converge_baseline`` (the generation
     from which convergence is counted: 0, or where a converged run was
     extended); ``dropped_engines`` (a JSON list of the yardstick's external
-    GTP engines the user chose to go on without). The ``lease_*`` columns say which coordinator currently drives the run (see
+    GTP engines the user chose to go on without); ``core_changes`` (a JSON
+    list of the other cores the user accepted mid-run, with the generation).
+    The ``lease_*`` columns say which coordinator currently drives the run (see
     :mod:`genethello.cluster.db.lease`); ``lease_expires`` is unix time.
     """
 
@@ -120,6 +122,7 @@ class Run(Base):
     max_generations: Mapped[int] = mapped_column(Integer, server_default="0")
     converge_baseline: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     dropped_engines: Mapped[str] = mapped_column(Text, default="[]", server_default="[]")
+    core_changes: Mapped[str] = mapped_column(Text, default="[]", server_default="[]")
     lease_owner: Mapped[str | None] = mapped_column(String)
     lease_host: Mapped[str | None] = mapped_column(String)
     lease_pid: Mapped[int | None] = mapped_column(Integer)

@@ -1,5 +1,5 @@
-"""Run state in columns: runs.max_generations, runs.converge_baseline and
-runs.dropped_engines.
+"""Run state in columns: runs.max_generations, runs.converge_baseline,
+runs.dropped_engines and runs.core_changes.
 
 Until 0001 both lived in ``runs.config_json``: ``resume --max-generations``
 rewrote the stored config's ``stop.max_generations`` and, for a converged
@@ -8,7 +8,10 @@ stored config is what the run was created with; the two values are columns.
 The upgrade moves them out of the JSON (dropping the foreign key), so a run
 stored at 0001 resumes exactly as it would have. ``dropped_engines`` (a JSON
 list, empty at first) records the yardstick's external GTP engines that the
-user chose to continue without (``resume --drop-engine``).
+user chose to continue without (``resume --drop-engine``); ``core_changes``
+(a JSON list, empty at first) the installs of another core that the user
+accepted mid-run (``resume --allow-core-change``: generation, old and new
+core hash), since a different core may play different games.
 
 Runs stored at 0001 ranked parents by Elo; from 0002 a config may choose
 (``rating.selection``, default "score"), so the upgrade writes "elo" into
@@ -44,6 +47,7 @@ def upgrade() -> None:
     op.add_column('runs', sa.Column('max_generations', sa.Integer(), server_default='0', nullable=False))
     op.add_column('runs', sa.Column('converge_baseline', sa.Integer(), server_default='0', nullable=False))
     op.add_column('runs', sa.Column('dropped_engines', sa.Text(), server_default='[]', nullable=False))
+    op.add_column('runs', sa.Column('core_changes', sa.Text(), server_default='[]', nullable=False))
     conn = op.get_bind()
     for run_id, config_json in conn.execute(sa.select(_runs.c.id, _runs.c.config_json)).all():
         data = json.loads(config_json)
@@ -65,6 +69,7 @@ def downgrade() -> None:
             data["converge_baseline"] = baseline
         data.get("rating", {}).pop("selection", None)   # 0001 knows only Elo selection
         conn.execute(sa.update(_runs).where(_runs.c.id == run_id).values(config_json=json.dumps(data, sort_keys=True)))
+    op.drop_column('runs', 'core_changes')
     op.drop_column('runs', 'dropped_engines')
     op.drop_column('runs', 'converge_baseline')
     op.drop_column('runs', 'max_generations')
