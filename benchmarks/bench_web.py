@@ -202,6 +202,8 @@ def commit_to_dashboard(browser, folder: Path) -> list[float]:
         page.close()
         stop(server)
         stop(proc)
+    if proc.returncode not in (0, -signal.SIGTERM):
+        print(f"bench_web: the live evolution failed: {(folder / 'live.log').read_text()[-800:]}", file=sys.stderr)
     return [shown[k] - committed[k] for k in committed if k in shown and k[1] > 0]
 
 
