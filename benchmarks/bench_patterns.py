@@ -37,6 +37,7 @@ from pathlib import Path
 
 from genethello.core import Board
 from genethello.core import pattern_learning as pl
+from genethello.core import pattern_table as ptab
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, play_game, random_opening
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--games: {games_path} is not a file")
 
     boards = [Board.from_moves(random_opening(20 + s % 11, s)) for s in range(args.positions)]
-    print(f"pattern table {pl.shared_table().version}; depth {args.depth}, {len(boards)} positions")
+    print(f"pattern table {ptab.shared_table().version}; depth {args.depth}, {len(boards)} positions")
     print(f"{'chromosome':<24} {'nodes':>10} {'seconds':>8} {'nodes/s':>10}")
     worst = 0.0
     for on, off in PAIRS:
@@ -124,11 +125,11 @@ def main(argv: list[str] | None = None) -> int:
         validation = pl.read_games(games_path).slice("validation")
         print(f"\nsign of each predictor vs the winner, validation slice ({validation.games} games, "
               f"every {pl.HOLDOUT}th line of {games_path.name})")
-        rows = pl.sign_accuracy(validation, pl.shared_table().array)
+        rows = pl.sign_accuracy(validation, ptab.shared_table().array)
         print("\n".join(pl.accuracy_lines(rows)))
         by_move = {row["move"]: row for row in rows}
         if args.perfect > 0:
-            (row,) = pl.perfect_play_accuracy(validation, pl.shared_table().array, (40,), args.perfect)
+            (row,) = pl.perfect_play_accuracy(validation, ptab.shared_table().array, (40,), args.perfect)
             print(f"  move 40, {row['positions']} positions solved exactly: perfect play {100 * row['perfect']:.1f}%, "
                   f"pattern {100 * row['pattern']:.1f}%, mobility {100 * row['mobility']:.1f}% on the same positions")
         if by_move[40]["pattern"] < 0.80:

@@ -74,7 +74,7 @@ def pattern_version_for(config: RunConfig) -> str | None:
     None when its type does not use the pattern feature."""
     if "p" not in config.chromosome_type.letters:
         return None
-    from genethello.core.pattern_learning import shared_table
+    from genethello.core.pattern_table import shared_table
 
     return shared_table().version
 

@@ -8,7 +8,7 @@ numbers o and e). Features are GeneThello's, measured right after a move from
 the mover's point of view; the search negates as negamax requires.
 
 Pattern is the sum of the learned edge and corner values (patterns.pxd,
-pattern_learning.py): the predicted final disc difference for the mover, in
+pattern_learning.py, loaded by pattern_table.py): the predicted final disc difference for the mover, in
 discs (table units of 1/32 disc, >> 5). The table is loaded once per
 process and shared by every evaluator that weighs it.
 """
@@ -63,7 +63,7 @@ cdef class Evaluator:
     def _attach_patterns(self):
         """Point the weights at the process-wide pattern table (loaded on
         first use, never copied)."""
-        from genethello.core.pattern_learning import shared_table
+        from genethello.core.pattern_table import shared_table
         table = shared_table()
         cdef const int16_t[:, ::1] view = table.array
         self.pattern_array = table.array
@@ -116,7 +116,7 @@ cdef class Evaluator:
         if self.pattern_array is not None:
             view = self.pattern_array
         else:
-            from genethello.core.pattern_learning import shared_table
+            from genethello.core.pattern_table import shared_table
             view = shared_table().array
         return pattern_score(&view[0, 0], mover, other,
                              pattern_stage(popcount(mover | other) - 4)) >> PATTERN_SHIFT

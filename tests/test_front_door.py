@@ -96,3 +96,15 @@ def test_core_never_imports_cluster():
                  for p in sorted((REPO / "core").rglob("*")) if p.suffix in (".py", ".pyx", ".pxd")
                  for m in imported_modules(p) if m.startswith("genethello.cluster")]
     assert offenders == []
+
+
+def test_the_evaluator_loads_its_table_without_the_learner():
+    code = ("import sys\n"
+            "from genethello.core import Board, Chromosome, Evaluator, Searcher\n"
+            "ev = Evaluator.from_chromosome(Chromosome.parse('p_1_10'))\n"
+            "Searcher(ev).search(Board(), depth=2)\n"
+            "print('genethello.core.pattern_learning' in sys.modules, ev.pattern_version)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    learner_loaded, version = out.stdout.split()
+    assert learner_loaded == "False" and version.startswith("patterns-v1+")

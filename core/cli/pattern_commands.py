@@ -9,6 +9,7 @@ from pathlib import Path
 
 from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core import pattern_learning as pl
+from genethello.core import pattern_table as ptab
 from genethello.core import patterns as pt
 
 
@@ -19,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = psub.add_parser("learn", help="fit the pattern tables on a games file (training slice)")
     q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
-    q.add_argument("--out", type=Path, default=pl.DEFAULT_TABLE_PATH,
+    q.add_argument("--out", type=Path, default=ptab.DEFAULT_TABLE_PATH,
                    help="table file to write (default: the shipped data/patterns-v1.bin)")
     q.add_argument("--holdout", type=non_negative_int, default=pl.HOLDOUT, metavar="K",
                    help=f"never train on lines whose number is a multiple of K (default {pl.HOLDOUT}; 0: use all)")
@@ -57,8 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(handler=run_show)
 
 
-def _table(path: Path | None) -> pl.PatternTable:
-    return pl.shared_table() if path is None else pl.load_table(path)
+def _table(path: Path | None) -> ptab.PatternTable:
+    return ptab.shared_table() if path is None else ptab.load_table(path)
 
 
 def _report_skipped(games: pl.GameSet) -> None:
@@ -91,7 +92,7 @@ def run_learn(args: argparse.Namespace) -> int:
         "fit": "ridge least squares, preconditioned CG", "ridge": args.ridge, "min_count": args.min_count,
         "iterations": args.iterations, "overlap": pl.OVERLAP, "limit": args.limit,
     }
-    version = pl.write_table(args.out, table, training)
+    version = ptab.write_table(args.out, table, training)
     print(f"wrote {args.out.name} ({args.out.stat().st_size} bytes), version {version}, "
           f"in {time.perf_counter() - t0:.1f} s")
     return 0
@@ -122,7 +123,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 MARGIN_BUCKETS = ((2, 2), (4, 6), (8, 12), (14, 20), (22, 64))
 
 
-def _print_perfect_play(games: pl.GameSet, table: pl.PatternTable, moves: list[int], sample: int,
+def _print_perfect_play(games: pl.GameSet, table: ptab.PatternTable, moves: list[int], sample: int,
                         workers: int) -> None:
     shown = {}
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import positions
-from genethello.core.pattern_learning import shared_table
+from genethello.core.pattern_table import shared_table
 from genethello.core.patterns import scores
 from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome

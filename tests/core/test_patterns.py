@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from genethello.cluster.cli.main import main
 from genethello.core import Board
 from genethello.core import pattern_learning as pl
+from genethello.core import pattern_table as ptab
 from genethello.core import patterns as pt
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
@@ -72,7 +73,7 @@ def test_symmetric_images_use_the_same_table_entries(pos):
 
 
 def test_symmetric_images_score_the_same_with_the_shipped_table():
-    table = pl.shared_table().array
+    table = ptab.shared_table().array
     for seed in range(12):
         board = Board.from_moves(random_opening(10 + 4 * seed, seed))
         mover, other = board.opponent, board.player
@@ -93,21 +94,21 @@ def test_stages_cover_every_move_once():
 
 # ------------------------------------------------------------ shipped table
 def test_shipped_table_loads_with_its_version_and_is_read_only():
-    table = pl.shared_table()
+    table = ptab.shared_table()
     assert table.array.shape == (pt.N_STAGES_, pt.STAGE_SIZE_) and table.array.dtype == np.int16
     assert not table.array.flags.writeable
-    assert table.version == f"{pl.VERSION}+{table.header['sha256'][:12]}"
+    assert table.version == f"{ptab.VERSION}+{table.header['sha256'][:12]}"
     assert table.header["training"]["holdout"] == pl.HOLDOUT
-    assert pl.shared_table() is table
-    assert pl.DEFAULT_TABLE_PATH.stat().st_size < 2_000_000
+    assert ptab.shared_table() is table
+    assert ptab.DEFAULT_TABLE_PATH.stat().st_size < 2_000_000
 
 
 def test_evaluators_share_one_table():
     a = Evaluator.from_chromosome(Chromosome.parse("p_0_1"))
     b = Evaluator.from_chromosome(Chromosome.parse("oe_fdmxcp_1_14:49:1:2:3:4:5:6:1:2:3:4:5:6:1:2:3:4:5:6"))
-    assert a.pattern_array is b.pattern_array is pl.shared_table().array
+    assert a.pattern_array is b.pattern_array is ptab.shared_table().array
     assert a.pattern_array.ctypes.data == b.pattern_array.ctypes.data
-    assert a.pattern_version == pl.shared_table().version
+    assert a.pattern_version == ptab.shared_table().version
     import pickle
     c = pickle.loads(pickle.dumps(a))
     assert c.pattern_array is a.pattern_array
@@ -116,12 +117,12 @@ def test_evaluators_share_one_table():
 
 
 def test_damaged_table_file_is_refused(tmp_path):
-    data = bytearray(pl.DEFAULT_TABLE_PATH.read_bytes())
+    data = bytearray(ptab.DEFAULT_TABLE_PATH.read_bytes())
     data[-5] ^= 0xFF
     path = tmp_path / "bad.bin"
     path.write_bytes(bytes(data))
-    with pytest.raises(pl.PatternFileError):
-        pl.load_table(path)
+    with pytest.raises(ptab.PatternFileError):
+        ptab.load_table(path)
 
 
 def test_feature_value_matches_the_evaluation():
@@ -139,7 +140,7 @@ def test_learning_is_byte_identical(games_slice):
     assert train.games == 450
     first, _ = pl.learn(train)
     second, _ = pl.learn(train)
-    assert pl.table_bytes(first) == pl.table_bytes(second)
+    assert ptab.table_bytes(first) == ptab.table_bytes(second)
     assert np.count_nonzero(first) > 1000
 
 
@@ -200,7 +201,7 @@ def test_skip_bad_counts_the_skipped_lines(tmp_path, capsys):
     assert main(["patterns", "learn", "--games", str(path), "--out", str(out), "--skip-bad",
                  "--holdout", "0", "--iterations", "5"]) == 0
     assert "skipped 2 bad line(s)" in capsys.readouterr().out
-    assert pl.load_table(out).header["training"]["skipped"] == 2
+    assert ptab.load_table(out).header["training"]["skipped"] == 2
 
 
 # -------------------------------------------------------------------- search
@@ -257,7 +258,7 @@ def test_exact_margins_in_worker_processes_come_back_in_order(games_slice):
 
 def test_perfect_play_names_every_winner_once_the_game_is_decided(games_slice):
     games = pl.read_games(games_slice, limit=60)
-    table = pl.shared_table().array
+    table = ptab.shared_table().array
     (last,) = pl.perfect_play_accuracy(games, table, (60,), sample=30)
     assert last["positions"] == 30 and last["perfect"] == 1.0
     assert all(share == 1.0 for _, share in last["ahead_wins"].values())
