@@ -203,12 +203,12 @@ class Coordinator:
                 self.store.drop_engines(drop_engines)
             if accept_core is not None:
                 self.store.change_core(accept_core)
-            if self.executor is None:
-                self.executor = self.make_executor(self.config.cluster)
             stop_path = stop_file(self.db, self.run_id)
             stop_path.unlink(missing_ok=True)
             self.store.set_status("running")
             try:
+                if self.executor is None:
+                    self.executor = self.make_executor(self.config.cluster)
                 status = self._loop()
             except Exception as exc:
                 self._mark_failed(exc)
