@@ -34,7 +34,8 @@ import time
 
 from genethello.core.chromosome import Chromosome
 from genethello.core.game import random_opening
-from genethello.core.gtp.referee import GtpProcess, Referee
+from genethello.core.gtp.client import GtpProcess
+from genethello.core.gtp.referee import Referee
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 

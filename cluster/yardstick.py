@@ -25,7 +25,7 @@ from genethello.core.squares import SQUARE_WEIGHTS
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import random_opening
-from genethello.core.gtp.referee import ProtocolError
+from genethello.core.gtp.client import ProtocolError
 from genethello.core.scoring import points_from_margin
 from genethello.core.search import Searcher
 
@@ -109,7 +109,7 @@ class GtpPlayer(GauntletPlayer):
     play commands and asked with genmove."""
 
     def __init__(self, command: str) -> None:
-        from genethello.core.gtp.referee import GtpProcess
+        from genethello.core.gtp.client import GtpProcess
 
         self.name = command
         argv = shlex.split(command)

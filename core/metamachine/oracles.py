@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from genethello.core.gtp.referee import GtpProcess, ProtocolError
+from genethello.core.gtp.client import GtpProcess, ProtocolError
 
 # Commands that change an oracle's game state; a helper replays them.
 STATE_COMMANDS = frozenset({"boardsize", "clear_board", "play", "undo", "loadsgf", "komi",

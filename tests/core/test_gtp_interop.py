@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from genethello.core.gtp.referee import GtpProcess, Referee
+from genethello.core.gtp.client import GtpProcess
+from genethello.core.gtp.referee import Referee
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 ENGINE = [sys.executable, "-m", "genethello.cluster.cli.main", "gtp", "--player", PLAYER]

@@ -8,7 +8,7 @@ import sys
 import time
 
 from genethello.core import Board, parse_square, square_name
-from genethello.core.gtp.referee import GtpProcess
+from genethello.core.gtp.client import GtpProcess
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 ENGINE = [sys.executable, "-m", "genethello.cluster.cli.main", "gtp", "--player", PLAYER]
