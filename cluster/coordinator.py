@@ -294,11 +294,11 @@ class Coordinator:
         """'finished' at the last generation, 'converged' when the best has
         not changed for converge_generations generations (counted from the
         run's convergence baseline), else None."""
-        state = self.store.state()
-        if g >= state.max_generations:
+        max_generations, baseline = self.store.limits()
+        if g >= max_generations:
             return "finished"
         n = self.config.stop.converge_generations
-        if n <= 0 or g - n <= state.converge_baseline:
+        if n <= 0 or g - n <= baseline:
             return None
         bests = self.store.bests(g - n, g)
         return "converged" if len(bests) == n + 1 and len(set(bests)) == 1 else None

@@ -85,6 +85,13 @@ class RunStore:
             return RunState(config, run.max_generations, run.converge_baseline, run.status,
                             tuple(json.loads(run.dropped_engines)), run.core_hash)
 
+    def limits(self) -> tuple[int, int]:
+        """(max_generations, converge_baseline): the run state the stop rule
+        reads each generation, without parsing the stored config."""
+        with self.db.session() as s:
+            return tuple(s.execute(select(Run.max_generations, Run.converge_baseline)
+                                   .where(Run.id == self.run_id)).one())
+
     def extend(self, max_generations: int) -> None:
         """Set the run's last generation; a converged run counts convergence
         afresh from where it stands (else it would stop at once)."""
