@@ -103,7 +103,10 @@ def test_the_page_answers_while_another_tab_searches_deep(server, browser, page)
     other.goto(server.url)
     other.click('.side-setup[data-colour="black"] .seg button[data-kind="machine"]')
     other.click('.side-setup[data-colour="white"] .seg button[data-kind="human"]')
-    set_depth(other, "black", 15)
+    # A long search: an hour on the clock gives the machine's first move about
+    # two minutes (depth 15 from the opening takes only ~1 s on a quiet machine).
+    other.check('input[name="limit"][value="time"]')
+    other.fill("#seconds", "3600")
     other.click("#btn-new")
     other.locator('#play-board[data-thinking="1"]').wait_for(timeout=WAIT_MS)
     games_before = json.loads(get_status(server.port)[1])["games"]
