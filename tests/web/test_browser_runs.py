@@ -14,10 +14,12 @@ from ..cluster.conftest import cli_env, genethello_argv, kill_session, reap_sess
 from .conftest import Server
 
 WAIT_MS = 60_000
-#: A few seconds a generation with its yardstick on 2 cores (most of the
-#: run is Ray starting), every game's moves kept.
-LIVE_RUN = dict(name="live", population__size=6, games__depth=2, games__exact_empties=8,
-                stop__max_generations=3, yardstick__every=1, yardstick__games_per_opponent=2,
+#: Long enough (about a second a generation on a quiet 2-core machine: the
+#: 12-empty endgames) for the page, which hears every 0.5 s, to see the
+#: progress move several times; every game's moves kept. (Depth 2 with 8
+#: exact empties finished all three generations between two updates.)
+LIVE_RUN = dict(name="live", population__size=6, games__depth=4, games__exact_empties=12,
+                stop__max_generations=5, yardstick__every=1, yardstick__games_per_opponent=2,
                 yardstick__depth=1, cluster__commit_every_seconds=0.1, cluster__task_seconds=0.02)
 
 
@@ -48,7 +50,7 @@ def test_a_runs_page_follows_a_live_evolution(evolution, browser, page, shots):
         progress = page.locator("#run-progress")
         progress.locator("xpath=self::*[@data-done]").wait_for(timeout=WAIT_MS)
         seen = set()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         live_shot = False
         while proc.poll() is None and time.monotonic() < deadline:
             text = progress.inner_text()
@@ -57,10 +59,10 @@ def test_a_runs_page_follows_a_live_evolution(evolution, browser, page, shots):
                 page.screenshot(path=shots / "web-runs-live.png", full_page=True)
                 live_shot = True
             time.sleep(0.1)
-        assert proc.returncode == 0, proc.stdout.read()
+        assert proc.wait(timeout=60) == 0, proc.stdout.read()
         assert len(seen) >= 3, f"the progress never moved by itself: {seen}"
         page.locator("#run-status:has-text('finished')").wait_for(timeout=10_000)
-        assert "Generation 3: 30/30 games" in progress.inner_text()
+        assert "Generation 5: 30/30 games" in progress.inner_text()
         for chart in ("#chart-elo", "#chart-yard", "#chart-genes"):
             assert page.locator(f"{chart} canvas").count() == 1
         rows = page.locator("#run-top tr")
@@ -78,7 +80,7 @@ def test_a_runs_page_follows_a_live_evolution(evolution, browser, page, shots):
         page.click("#stored-replay")
         page.locator("#view-replay.active").wait_for()
         page.locator("#replay-board[data-index='0']").wait_for(timeout=WAIT_MS)
-        assert "live generation 3" in page.locator("#replay-title").inner_text()
+        assert "live generation 5" in page.locator("#replay-title").inner_text()
         page.click("#rp-last")
         assert int(page.locator("#replay-board").get_attribute("data-index")) >= 50
     finally:
