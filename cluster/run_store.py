@@ -42,10 +42,7 @@ _BEST_FIRST = (Player.elo.desc(), Player.birth, Player.text)
 class RunState:
     """What the coordinator needs to know of its run at start."""
 
-    config: RunConfig          # as created; never rewritten
-    max_generations: int       # the config's, or what resume extended it to
-    converge_baseline: int     # convergence is counted from this generation
-    status: str
+    config: RunConfig          # as created; never rewritten (the stop rule's state: limits())
     dropped_engines: tuple[str, ...]   # external engines the user went on without
     core_hash: str                     # the core that plays the run's games
 
@@ -82,8 +79,7 @@ class RunStore:
             if run is None:
                 raise RunNotFoundError(f"no run with id {self.run_id} in {self.db.path}")
             config = config_from_mapping(json.loads(run.config_json), source="stored run config")
-            return RunState(config, run.max_generations, run.converge_baseline, run.status,
-                            tuple(json.loads(run.dropped_engines)), run.core_hash)
+            return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash)
 
     def limits(self) -> tuple[int, int]:
         """(max_generations, converge_baseline): the run state the stop rule
