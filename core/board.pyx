@@ -10,6 +10,7 @@ from libc.stdint cimport uint64_t
 from genethello.core.bitboard cimport (
     PASS, legal_moves, flips, popcount, square_bit, gt_lowest_square,
 )
+from genethello.core.move cimport Child, make_move
 
 from genethello.core.squares import (
     BadSquareError, parse_square, square_name, split_move_list,
@@ -242,6 +243,7 @@ cdef class Board:
         """
         cdef int sq = parse_square(move) if isinstance(move, str) else int(move)
         cdef uint64_t f
+        cdef Child child
         if sq == PASS:
             if not self.must_pass():
                 raise IllegalMoveError(
@@ -260,7 +262,8 @@ cdef class Board:
             raise IllegalMoveError(f"{square_name(sq)} flips nothing for {self.side_to_move}: illegal")
         self._undo.append(_position_tuple(self.pos))
         self._moves.append(sq)
-        self.pos.player, self.pos.opponent = self.pos.opponent ^ f, self.pos.player | f | square_bit(sq)
+        child = make_move(self.pos.player, self.pos.opponent, sq, f)
+        self.pos.player, self.pos.opponent = child.player, child.opponent
         self.pos.side ^= 1
         return popcount(f)
 

@@ -20,6 +20,10 @@ cdef enum:
 
 cdef enum:
     N_PHASES = 3
+
+# The value scale, exported to Python (genethello.core.evaluation.EVAL_LIMIT,
+# EVAL_WIN) so the engine protocols read it from here instead of copying it.
+cpdef enum:
     # |evaluation| stays below this, so a decided game (EVAL_WIN per disc of
     # the final margin) always outranks any evaluation.
     EVAL_LIMIT = 4000

@@ -16,6 +16,7 @@ process and shared by every evaluator that weighs it.
 from libc.stdint cimport uint64_t, int16_t
 from genethello.core.bitboard cimport popcount, legal_moves, flips, square_bit, CORNERS
 from genethello.core.board cimport Board
+from genethello.core.move cimport Child, make_move
 
 FEATURES = "fdmxcpr"
 FEATURE_NAMES = ("flips", "discs", "mobility", "xsquares", "corners", "pattern", "parity")
@@ -92,11 +93,12 @@ cdef class Evaluator:
         """
         cdef int sq = int(move)
         cdef uint64_t P = board.pos.player, O = board.pos.opponent, f
+        cdef Child child
         if not 0 <= sq < 64 or not (legal_moves(P, O) & square_bit(sq)):
             raise ValueError(f"square {sq} is not a legal move here")
         f = flips(P, O, sq)
-        mover = P | f | square_bit(sq)
-        other = O ^ f
+        child = make_move(P, O, sq, f)
+        mover, other = child.opponent, child.player
         empty = ~(mover | other) & 0xFFFFFFFFFFFFFFFF
         xs = exposed_x_squares(empty)
         return {
@@ -125,8 +127,10 @@ cdef class Evaluator:
         """The evaluation of playing ``move`` on ``board`` for the mover."""
         cdef int sq = int(move)
         cdef uint64_t P = board.pos.player, O = board.pos.opponent, f
+        cdef Child child
         if not 0 <= sq < 64 or not (legal_moves(P, O) & square_bit(sq)):
             raise ValueError(f"square {sq} is not a legal move here")
         f = flips(P, O, sq)
-        return evaluate_after_move(&self.w, P | f | square_bit(sq), O ^ f, popcount(f),
-                                   legal_moves(O ^ f, P | f | square_bit(sq)))
+        child = make_move(P, O, sq, f)
+        return evaluate_after_move(&self.w, child.opponent, child.player, popcount(f),
+                                   legal_moves(child.player, child.opponent))

@@ -8,10 +8,12 @@ import random
 from dataclasses import dataclass
 
 from libc.stdint cimport uint64_t
-from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount, square_bit
+from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount
 from genethello.core.board cimport Board, BLACK
-from genethello.core.search cimport Searcher, RootResult, monotonic_seconds
+from genethello.core.search cimport Searcher
+from genethello.core.context cimport RootResult, monotonic_seconds
 from genethello.core.evaluation cimport Evaluator
+from genethello.core.move cimport Child, make_move
 
 from genethello.core.squares import join_move_list
 from genethello.core.scoring import points_from_margin
@@ -135,10 +137,11 @@ def play_game(Engine black, Engine white, opening=(), bint clear_tables=True) ->
         IllegalMoveError: if the opening is not a legal move sequence.
     """
     cdef Board board = Board.from_moves(list(opening))
-    cdef uint64_t P = board.pos.player, O = board.pos.opponent, f
+    cdef uint64_t P = board.pos.player, O = board.pos.opponent
     cdef int side = board.pos.side, reached, n_empties
     cdef Engine eng
     cdef RootResult r
+    cdef Child child
     cdef double clock[2]
     cdef double used[2]
     cdef double budget, t0
@@ -172,8 +175,8 @@ def play_game(Engine black, Engine white, opening=(), bint clear_tables=True) ->
             clock[side] -= t0
             if clock[side] < 0 and time_loss is None:
                 time_loss = "black" if side == BLACK else "white"
-        f = flips(P, O, r.move)
-        P, O = O ^ f, P | f | square_bit(r.move)
+        child = make_move(P, O, r.move, flips(P, O, r.move))
+        P, O = child.player, child.opponent
         side ^= 1
         moves.append(r.move)
     black_discs = popcount(P if side == BLACK else O)

@@ -11,6 +11,7 @@ import numpy as np
 
 from libc.stdint cimport uint64_t, int16_t, int8_t, uint8_t, int32_t
 from genethello.core.bitboard cimport PASS, legal_moves, flips, popcount, square_bit
+from genethello.core.move cimport Child, make_move
 
 SHAPES = (
     # name, squares (0..63, read in this order from the transformed board),
@@ -173,7 +174,8 @@ def replay_games(list games):
     cdef int8_t[::1] vt = targets
     cdef int32_t[::1] vg = game_index
     cdef Py_ssize_t n = 0, start, j
-    cdef uint64_t P, O, f
+    cdef uint64_t P, O
+    cdef Child child
     cdef int side, sq, number, margin, p, o, e, gi = 0
     cdef int bad
     errors = []
@@ -198,8 +200,8 @@ def replay_games(list games):
             if sq < 0 or sq >= 64 or (legal_moves(P, O) & square_bit(sq)) == 0:
                 bad = REPLAY_ILLEGAL
                 break
-            f = flips(P, O, sq)
-            P, O = O ^ f, P | f | square_bit(sq)
+            child = make_move(P, O, sq, flips(P, O, sq))
+            P, O = child.player, child.opponent
             side ^= 1
             # O is the mover now; record it with its colour in the sign slot
             vm[n] = O

@@ -8,14 +8,16 @@ move generation and flipping.
 """
 
 from libc.stdint cimport uint64_t
-from genethello.core.bitboard cimport legal_moves, flips, popcount, square_bit, gt_lowest_square
+from genethello.core.bitboard cimport legal_moves, flips, popcount, gt_lowest_square
 from genethello.core.board cimport Board
+from genethello.core.move cimport Child, make_move
 
 
 cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
     cdef uint64_t moves = legal_moves(P, O)
     cdef uint64_t total = 0, f
     cdef int sq
+    cdef Child child
     if depth == 1:
         if moves:
             return popcount(moves)
@@ -28,7 +30,8 @@ cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
         sq = gt_lowest_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
-        total += _perft(O ^ f, P | f | square_bit(sq), depth - 1)
+        child = make_move(P, O, sq, f)
+        total += _perft(child.player, child.opponent, depth - 1)
     return total
 
 

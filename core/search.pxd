@@ -1,41 +1,16 @@
-# The searches' shared state and entry points.
+# The root of the searches and the engine object (see search.pyx); the
+# context they share is in context.pxd.
 
 from libc.stdint cimport uint64_t
-from genethello.core.evaluation cimport EvalWeights, Evaluator
-from genethello.core.ttable cimport TTable, TranspositionTable
+from genethello.core.evaluation cimport Evaluator
+from genethello.core.ttable cimport TranspositionTable
+from genethello.core.context cimport SearchContext, RootResult
 
 cdef enum Algorithm:
     ALPHABETA_HARD = 0
     ALPHABETA_SOFT = 1
     NEGASCOUT_HARD = 2
     NEGASCOUT_SOFT = 3
-
-
-cdef struct SearchContext:
-    const EvalWeights* w
-    TTable* tt
-    uint64_t nodes
-    uint64_t node_limit        # 0 = none
-    uint64_t next_check        # node count at which limits are looked at next
-    double deadline            # CLOCK_MONOTONIC seconds; 0 = none
-    int stop                   # set by another thread to end the search early
-    bint aborted               # a limit or stop ended the search; results are partial
-    bint soft                  # fail-soft (else fail-hard)
-    bint scout                 # negascout / PVS (else plain alpha-beta)
-    bint ordering              # order moves by static evaluation (else board order)
-
-
-cdef struct RootResult:
-    int move                   # best move (PASS when the side must pass)
-    int value                  # evaluation units (midgame) or discs (endgame)
-    bint complete              # the iteration finished within its limits
-
-
-cdef double monotonic_seconds() noexcept nogil
-cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth,
-                             int alpha, int beta) noexcept nogil
-cdef RootResult endgame_root(SearchContext* c, uint64_t P, uint64_t O,
-                             int alpha, int beta) noexcept nogil
 
 
 cdef class Searcher:

@@ -1,14 +1,17 @@
-"""Square names and move-list text.
+"""Square names, colour names and move-list text.
 
 Squares are integers 0..63, ``row * 8 + column``, with a1 = 0 at the top left,
 h1 = 7, a8 = 56 and h8 = 63 (standard Othello notation: columns a-h left to
-right, rows 1-8 top to bottom). ``PASS`` (64) stands for a pass.
+right, rows 1-8 top to bottom). ``PASS`` (64) stands for a pass. Colours are
+the strings ``'black'`` and ``'white'`` (``Board.side_to_move``'s words).
 """
 
 from __future__ import annotations
 
 PASS = 64
 COLUMNS = "abcdefgh"
+# The colour names the engine protocols accept (any case), to the canonical one.
+COLORS = {"b": "black", "black": "black", "w": "white", "white": "white"}
 
 # The classic hand-made square weights (corners good, X- and C-squares bad),
 # a1..h8: the yardstick's positional player and a baseline predictor.
@@ -28,6 +31,10 @@ class BadSquareError(ValueError):
     """A square name that is not a1..h8 (or pass)."""
 
 
+class BadColorError(ValueError):
+    """A colour name that is not b, black, w or white."""
+
+
 def square_name(square: int) -> str:
     """'a1'..'h8' for 0..63, 'pass' for PASS."""
     if square == PASS:
@@ -35,6 +42,18 @@ def square_name(square: int) -> str:
     if not 0 <= square < 64:
         raise BadSquareError(f"square index {square!r} is outside 0..63")
     return COLUMNS[square & 7] + str((square >> 3) + 1)
+
+
+def parse_color(text: str) -> str:
+    """'black' or 'white' for b, black, w or white in any case.
+
+    Raises:
+        BadColorError: naming the text, if it is not a colour.
+    """
+    color = COLORS.get(text.lower())
+    if color is None:
+        raise BadColorError(f"{text!r} is not a colour (expected b, black, w or white)")
+    return color
 
 
 def parse_square(text: str) -> int:

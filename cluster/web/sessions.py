@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
-from genethello.core.gtp.engine import disc_score
 from genethello.core.gtp.ponder import Ponderer
-from genethello.core.search import SearchResult, Searcher
+from genethello.core.search import SearchResult, Searcher, disc_score
 from genethello.core.squares import PASS, square_name
 from genethello.core.timecontrol import move_budget
 from genethello.cluster.web import play

@@ -16,7 +16,8 @@ from full-window searches at the engine's depth; ``estimate_score`` answers
 ``B+n``/``W+n``/``0``. Scores are final disc margins, exact integers when
 the position is solved (at most ``exact_empties`` empty squares, or the
 search sees the game end); otherwise they are the chromosome's heuristic
-evaluation, printed with decimals (:func:`disc_score`).
+evaluation, printed with decimals
+(:func:`genethello.core.search.disc_score`).
 
 Private extensions: ``genethello-ponder_stats`` and
 ``genethello-search_stats``.
@@ -36,18 +37,15 @@ from genethello.core.board import Board
 from genethello.core.gtp.ponder import Ponderer
 from genethello.core.gtp.protocol import Command, GtpError, read_commands, write_response
 from genethello.core.gtp.safety import internal_error
-from genethello.core.search import Searcher
-from genethello.core.squares import COLUMNS, PASS, square_name
+from genethello.core.search import Searcher, disc_score
+from genethello.core.squares import COLUMNS, PASS, BadColorError, square_name
+from genethello.core.squares import parse_color as color_name
 from genethello.core.timecontrol import move_budget
 
 ENGINE_NAME = "genethello"
 DEFAULT_EXACT_EMPTIES = 14
 DEFAULT_ORACLE_DEPTH = 8
 DEFAULT_TOP_MOVES = 10
-# evaluation.pxd: |evaluation| <= EVAL_LIMIT; a decided game is EVAL_WIN per
-# disc of its final margin.
-EVAL_LIMIT = 4000
-EVAL_WIN = 4096
 
 _VERTEX = re.compile(r"[a-hA-H][1-8]")
 # GTP §3: an int is at most 2^31-1. At most 10 digits (after leading zeros)
@@ -58,8 +56,6 @@ _UINT = re.compile(r"0*([0-9]{1,10})")
 MAX_INT = 2 ** 31 - 1
 # The largest loadsgf file: a record with thousands of games is a few MB.
 MAX_RECORD_BYTES = 16 * 1024 * 1024
-COLORS = {"b": "black", "black": "black", "w": "white", "white": "white"}
-OTHER = {"black": "white", "white": "black"}
 
 
 def engine_version() -> str:
@@ -72,11 +68,16 @@ def engine_version() -> str:
 
 # ---------------------------------------------------------------- arguments
 def parse_color(text: str) -> str:
-    """'black'/'white' for b, black, w, white in any case."""
-    color = COLORS.get(text.lower())
-    if color is None:
-        raise GtpError("syntax error")
-    return color
+    """'black'/'white' for b, black, w, white in any case (the GTP
+    argument form of :func:`genethello.core.squares.parse_color`).
+
+    Raises:
+        GtpError('syntax error'): for anything else.
+    """
+    try:
+        return color_name(text)
+    except BadColorError:
+        raise GtpError("syntax error") from None
 
 
 def parse_vertex(text: str) -> int:
@@ -143,24 +144,6 @@ def score_text(black_margin: int | float) -> str:
     if black_margin < 0:
         return f"W+{-black_margin}"
     return "0"
-
-
-def disc_score(value: int, exact: bool) -> int | float:
-    """A search value as a disc score for the side it belongs to.
-
-    * ``exact`` (a solved position): the value already is the final disc
-      margin (empties to the winner): returned as an int.
-    * A midgame value beyond the evaluation's range is a game the search saw
-      end: EVAL_WIN per disc of its final margin: returned as an int.
-    * Anything else is the chromosome's heuristic evaluation, which has no
-      disc scale: returned as a float (so it prints with decimals), clamped
-      to -64..64.
-    """
-    if exact:
-        return int(value)
-    if abs(value) > EVAL_LIMIT:
-        return int(round(value / EVAL_WIN))
-    return float(max(-64, min(64, value)))
 
 
 def format_disc_score(score: int | float) -> str:
@@ -666,7 +649,7 @@ class GtpEngine:
             return score_text(board.final_score())
         self._quiet_searcher()
         r = self.searcher.search(board, depth=self.oracle_depth, exact_empties=self.exact_empties)
-        score = disc_score(r.value, r.exact)
+        score = r.discs
         return score_text(score if board.side_to_move == "black" else -score)
 
     def cmd_ponder_stats(self, cmd: Command) -> str:

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from typing import BinaryIO, Optional, TextIO
 
 from genethello.core.board import Board
-from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, disc_score
+from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
 from genethello.core.gtp.protocol import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
 from genethello.core.gtp.safety import internal_error, one_line
-from genethello.core.search import Searcher
+from genethello.core.search import Searcher, disc_score
 from genethello.core.squares import PASS, square_name
 
 DEFAULT_DEPTH = 8
@@ -358,7 +358,7 @@ class NBoardEngine:
             self._nodes += r.nodes
             if not r.exact and r.depth < depth - 1:
                 raise Cancelled()       # stopped inside the search
-            score = -disc_score(r.value, r.exact)
+            score = -r.discs
             out.append((score, sq, (sq,) + tuple(r.pv), r.exact or isinstance(score, int)))
         return out
 
@@ -377,7 +377,7 @@ class NBoardEngine:
                 after.play(PASS)
                 r = self._timed_search(job, after, self._depths(after)[-1])
                 if r is not None:
-                    self.emit(search_line((PASS,) + tuple(r.pv), -disc_score(r.value, r.exact),
+                    self.emit(search_line((PASS,) + tuple(r.pv), -r.discs,
                                           r.depth, r.exact))
                 return
             order = board.legal_moves()
@@ -425,12 +425,12 @@ class NBoardEngine:
             if not r.exact and r.depth < depth:
                 break           # stopped
             best = r
-            self.emit(search_line(r.pv or (r.move,), disc_score(r.value, r.exact), r.depth, r.exact))
+            self.emit(search_line(r.pv or (r.move,), r.discs, r.depth, r.exact))
             self.emit(f"nodestats {nodes} {time.monotonic() - started:.3f}")
         if best is None or best.move is None:
             best = self.searcher.search(board, depth=1)
         elapsed = time.monotonic() - started
-        self.emit(f"=== {format_square(best.move)}/{format_eval(disc_score(best.value, best.exact))}"
+        self.emit(f"=== {format_square(best.move)}/{format_eval(best.discs)}"
                   f"/{elapsed:.2f}")
         self.emit("status")
 
@@ -456,7 +456,7 @@ class NBoardEngine:
                     r = self.searcher.search(pos, depth=self.depth, exact_empties=self.exact_empties)
                     if not r.exact and r.depth < self.depth and self._cancelled(job):
                         break
-                    score = disc_score(r.value, r.exact)
+                    score = r.discs
                 self.emit(f"analysis {made} {format_eval(score)}")
         finally:
             self.emit("status")

@@ -22,10 +22,9 @@ from genethello.core.pattern_table import shared_table
 from genethello.core.patterns import scores
 from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
+from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, Evaluator
 
 FEATURE_ORDER = ("flips", "discs", "mobility", "xsquares", "corners", "pattern", "parity")   # "fdmxcpr"
-EVAL_LIMIT = 4000        # evaluation.pxd: |score| is clamped to this
 
 # Boards written row by row (row 1 first), then the side to move.
 # P1: black b2 (a1 empty: exposed), white b7 with white a8 (corner taken: not
@@ -217,6 +216,13 @@ def test_default_evaluator_counts_discs():
     assert ev.phase_bounds == (60, 60) and ev.weights == ((0, 1, 0, 0, 0, 0, 0),) * 3
     assert ev.chromosome is None
     assert ev.evaluate_move(Board(), parse_square("f5")) == 3
+
+
+def test_the_value_scale_is_exported_once():
+    """The protocols read the scale from the evaluation module; a decided game
+    (EVAL_WIN per disc of its margin) must outrank every evaluation."""
+    assert (EVAL_LIMIT, EVAL_WIN) == (4000, 4096)
+    assert EVAL_WIN > EVAL_LIMIT
 
 
 def test_score_is_clamped():

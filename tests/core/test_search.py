@@ -19,12 +19,11 @@ from hypothesis import strategies as st
 
 from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
-from genethello.core.search import ALGORITHMS, SearchResult, Searcher, minimax
+from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, Evaluator
+from genethello.core.search import ALGORITHMS, SearchResult, Searcher, disc_score, minimax
 from tests.reference import brute_force, mover_score
 from tests.strategies import positions
 
-EVAL_WIN = 4096          # evaluation.pxd: a decided game is worth EVAL_WIN per disc
 NODE_SLACK = 64          # a node limit may be passed by the leaves of the node that reaches it
 ALGS = sorted(ALGORITHMS)
 HARD = [a for a in ALGS if a.endswith("-hard")]
@@ -503,3 +502,18 @@ def test_must_pass_returns_pass():
         assert r.move == PASS and r.exact
     assert Searcher(EVALUATOR).solve(wiped).value == -64
     assert Searcher(EVALUATOR).search(wiped, depth=1).value == -64 * EVAL_WIN
+
+
+def test_results_convert_their_value_to_discs():
+    """Solved values are disc margins already; a midgame value beyond the
+    evaluation's range is a game seen to its end (EVAL_WIN per disc); any
+    other value is a heuristic, reported as a float clamped to -64..64."""
+    def result(value, exact):
+        return SearchResult(move=None, value=value, depth=1, exact=exact, nodes=0, seconds=0.0)
+    assert result(-12, True).discs == -12 and isinstance(result(-12, True).discs, int)
+    assert result(5 * EVAL_WIN, False).discs == 5 and isinstance(result(5 * EVAL_WIN, False).discs, int)
+    assert result(-64 * EVAL_WIN, False).discs == -64
+    assert result(37, False).discs == 37.0 and isinstance(result(37, False).discs, float)
+    assert result(EVAL_LIMIT, False).discs == 64.0
+    assert result(-EVAL_LIMIT, False).discs == -64.0
+    assert disc_score(-3 * EVAL_WIN, False) == result(-3 * EVAL_WIN, False).discs == -3

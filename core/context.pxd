@@ -1,0 +1,122 @@
+# What every search shares (Edax's search.h): the context a search carries
+# down the tree, the value bounds, the node budget, and the negascout loop
+# over a node's ordered children, written once for the midgame search, its
+# root and the exact solver.
+
+from libc.stdint cimport uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from genethello.core.bitboard cimport popcount
+from genethello.core.evaluation cimport EvalWeights, EVAL_WIN
+from genethello.core.ttable cimport TTable, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT
+from genethello.core.move cimport Move, Child, make_move
+
+cdef enum:
+    INF = 65 * EVAL_WIN          # beyond any midgame value
+    DISC_INF = 65                # beyond any disc difference
+    CHECK_INTERVAL = 4096        # nodes between looks at the clock and the stop flag
+
+
+cdef struct SearchContext:
+    const EvalWeights* w
+    TTable* tt
+    uint64_t nodes
+    uint64_t node_limit        # 0 = none
+    uint64_t next_check        # node count at which limits are looked at next
+    double deadline            # CLOCK_MONOTONIC seconds; 0 = none
+    int stop                   # set by another thread to end the search early
+    bint aborted               # a limit or stop ended the search; results are partial
+    bint soft                  # fail-soft (else fail-hard)
+    bint scout                 # negascout / PVS (else plain alpha-beta)
+    bint ordering              # order moves by static evaluation (else board order)
+
+
+cdef struct RootResult:
+    int move                   # best move (PASS when the side must pass)
+    int value                  # evaluation units (midgame) or discs (endgame)
+    bint complete              # the iteration finished within its limits
+
+
+# A search below a node: the midgame search (depth in plies) or the exact
+# solver (depth = empty squares), value for the side to move P in the window
+# (alpha, beta). `last_flipped` is the move that led here (the midgame's leaf
+# evaluation weighs its flips; the solver ignores it).
+ctypedef int (*ChildSearch)(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha, int beta,
+                            uint64_t last_flipped) noexcept nogil
+
+
+cdef inline double monotonic_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline bint out_of_budget(SearchContext* c) noexcept nogil:
+    """Count a node; every few thousand nodes look at the clock, the node
+    limit and the stop flag. True once the search must unwind."""
+    c.nodes += 1
+    if c.nodes >= c.next_check:
+        c.next_check = c.nodes + CHECK_INTERVAL
+        if c.node_limit and c.next_check > c.node_limit:
+            c.next_check = c.node_limit
+        if c.stop or (c.node_limit and c.nodes >= c.node_limit) or (
+                c.deadline > 0 and monotonic_seconds() >= c.deadline):
+            c.aborted = True
+    return c.aborted
+
+
+cdef inline int final_margin(uint64_t P, uint64_t O) noexcept nogil:
+    """Final disc difference for P with the empties going to the winner."""
+    cdef int p = popcount(P), o = popcount(O)
+    cdef int empties = 64 - p - o
+    if p > o:
+        return p - o + empties
+    if p < o:
+        return p - o - empties
+    return 0
+
+
+cdef inline int clamp(int v, int lo, int hi) noexcept nogil:
+    return lo if v < lo else (hi if v > hi else v)
+
+
+cdef inline int bound_kind(int value, int alpha0, int beta) noexcept nogil:
+    """What a fail-soft value found in the window (alpha0, beta) says about
+    the true value: a lower bound, an upper bound, or the value itself."""
+    return BOUND_LOWER if value >= beta else (BOUND_UPPER if value <= alpha0 else BOUND_EXACT)
+
+
+cdef inline int search_children(SearchContext* c, ChildSearch search, uint64_t P, uint64_t O,
+                                const Move* moves, int n, int depth, int alpha, int beta, int best,
+                                bint scout, bint soft, int* best_move) noexcept nogil:
+    """Negascout over the n ordered moves of P (n >= 1): the first child in
+    the full window; with `scout` the others in a null window first, searched
+    again in the full one when they land inside it (`soft`: from the
+    null-window value up, a fail-soft search's tighter bound). Each child is
+    `search`ed `depth` deep (the children's depth, passed as is).
+
+    Returns the best value, `best` if no child beats it, even outside
+    (alpha, beta) (the caller clamps a fail-hard result), and sets best_move
+    to its square. Stops at the first beta cut-off, and at once when the
+    search is aborted (c.aborted): the value so far is then meaningless.
+    Inline, so `search` is a constant at each use and the calls are direct."""
+    cdef int i, v
+    cdef Child child
+    for i in range(n):
+        child = make_move(P, O, moves[i].square, moves[i].flipped)
+        if scout and i > 0:
+            v = -search(c, child.player, child.opponent, depth, -alpha - 1, -alpha, moves[i].flipped)
+            if alpha < v < beta:
+                v = -search(c, child.player, child.opponent, depth, -beta, -(v if soft else alpha),
+                            moves[i].flipped)
+        else:
+            v = -search(c, child.player, child.opponent, depth, -beta, -alpha, moves[i].flipped)
+        if c.aborted:
+            return best
+        if v > best:
+            best = v
+            best_move[0] = moves[i].square
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best

@@ -1,0 +1,29 @@
+# The midgame search (Edax's midgame.c): negamax alpha-beta or negascout to a
+# fixed depth, fail-hard or fail-soft as the context says, in evaluation units
+# (a decided game is EVAL_WIN per disc of its final margin).
+
+from libc.stdint cimport uint64_t
+from genethello.core.bitboard cimport legal_moves
+from genethello.core.evaluation cimport evaluate_after_move, EVAL_WIN
+from genethello.core.context cimport SearchContext, RootResult, final_margin
+
+
+cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_flips) noexcept nogil:
+    """Value for the side to move P of the position after O's last move,
+    which turned `last_flips` discs."""
+    cdef uint64_t moves = legal_moves(P, O)
+    c.nodes += 1
+    if moves == 0 and legal_moves(O, P) == 0:
+        return final_margin(P, O) * EVAL_WIN
+    return -evaluate_after_move(c.w, O, P, last_flips, moves)
+
+
+# Value of P to move, `depth` (>= 0) plies deep, in the window (alpha, beta);
+# `last_flipped`: the discs O's last move turned (0 after a pass).
+cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha, int beta,
+                 uint64_t last_flipped) noexcept nogil
+# Best move and value at `depth` (>= 1) in the window (alpha, beta).
+cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth,
+                             int alpha, int beta) noexcept nogil
+# Plain negamax without pruning, ordering or hashing: the reference.
+cdef int minimax_value(SearchContext* c, uint64_t P, uint64_t O, int depth, int last_flips) noexcept nogil
