@@ -2,13 +2,44 @@
 
 A game ends with a disc margin (winner takes the empty squares); ratings,
 tournaments and the yardstick all count it the same way, so they share this
-one function.
+one function; a match score's interval is here too.
 """
 
 from __future__ import annotations
+
+import math
 
 
 def points_from_margin(margin: int) -> float:
     """Game points for the side whose final disc margin is ``margin``:
     1 for a win (margin > 0), 0.5 for a draw, 0 for a loss."""
     return 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson_interval(points: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """(low, high) of a match score's 95% Wilson interval; (0, 1) for no games.
+
+    The score is points / games (win 1, draw ½, loss 0), the points standing
+    for the successes of a proportion: unlike the normal approximation the
+    interval stays inside 0..1 and behaves at 0% and 100%. Draws make the
+    true variance a little smaller than the binomial one, so the interval is
+    slightly conservative.
+
+    Raises:
+        ValueError: for negative games or points outside 0..games.
+    """
+    if games < 0 or not 0 <= points <= games:
+        raise ValueError(f"points={points!r} of games={games!r}: expected 0 <= points <= games")
+    if games == 0:
+        return 0.0, 1.0
+    p = points / games
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z / (1 + z2 / games) * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
+    low = 0.0 if points == 0 else max(0.0, centre - half)
+    high = 1.0 if points == games else min(1.0, centre + half)
+    return low, high

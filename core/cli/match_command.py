@@ -1,4 +1,6 @@
-"""The ``match`` command: two chromosomes play each other with both colours."""
+"""The ``match`` command: two chromosomes play each other with both colours,
+or a chromosome plays an external GTP engine (``--gtp``), and the score is
+printed with its W/D/L and 95% interval."""
 
 from __future__ import annotations
 
@@ -8,12 +10,15 @@ import time
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import positive_float, positive_int
 from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.scoring import wilson_interval
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("match", help="two chromosomes play each other with both colours")
+    p = sub.add_parser("match", help="two chromosomes (or one and a GTP engine) play each other with both colours")
     p.add_argument("a", help="chromosome TYPE_BIRTH_GENES or a database id")
-    p.add_argument("b", help="chromosome TYPE_BIRTH_GENES or a database id")
+    p.add_argument("b", nargs="?", help="chromosome TYPE_BIRTH_GENES or a database id (or --gtp)")
+    p.add_argument("--gtp", metavar="COMMAND",
+                   help="B is this GTP engine, e.g. 'gtp-rhino -l 3' (A searches to --depth)")
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int)
     limit.add_argument("--time", type=positive_float, help="seconds per player per game")
@@ -39,11 +44,55 @@ def resolve_player(text: str, args: argparse.Namespace) -> Chromosome:
     return Chromosome.parse(text)
 
 
+def summary(points: float, wins: int, draws: int, losses: int) -> str:
+    """'A scores 61.0% [56.1%, 65.7%] (W/D/L 240/8/152)': A's score with its
+    95% Wilson interval."""
+    games = wins + draws + losses
+    low, high = wilson_interval(points, games)
+    return (f"A scores {points / games:.1%} [{low:.1%}, {high:.1%}] 95% "
+            f"(W/D/L {wins}/{draws}/{losses})")
+
+
+def run_gtp_match(args: argparse.Namespace) -> int:
+    """A (at --depth) against an external GTP engine, openings seeded by
+    --seed, each with both colours."""
+    from genethello.core.players import ChromosomePlayer, GtpPlayer, play
+
+    if args.b is not None:
+        raise ValueError("give either B or --gtp, not both")
+    if args.depth is None:
+        raise ValueError("--gtp needs --depth (the engine keeps its own time)")
+    a = resolve_player(args.a, args)
+    me = ChromosomePlayer(a, args.depth, args.exact)
+    engine = GtpPlayer(args.gtp)
+    counts = [0, 0, 0]
+    points = 0.0
+    t0 = time.perf_counter()
+    try:
+        for game in range(args.games):
+            opening = random_opening(args.random_plies, f"{args.seed}/{game // 2}")
+            a_black = game % 2 == 0
+            margin = play(me, engine, opening, game) if a_black else -play(engine, me, opening, game)
+            counts[0 if margin > 0 else (1 if margin == 0 else 2)] += 1
+            points += 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+            print(f"game {game + 1}: A {'black' if a_black else 'white'}: margin {margin:+d} for A", flush=True)
+    finally:
+        engine.close()
+    print(f"A = {a} (depth {args.depth}, exact {args.exact})\nB = {args.gtp}\n"
+          f"{summary(points, *counts)} ({args.games} games in {time.perf_counter() - t0:.1f} s)")
+    return 0
+
+
 def run_match(args: argparse.Namespace) -> int:
+    if args.gtp is not None:
+        return run_gtp_match(args)
+    if args.b is None:
+        raise ValueError("give B (a chromosome or database id) or --gtp COMMAND")
     a, b = resolve_player(args.a, args), resolve_player(args.b, args)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
     ea, eb = Engine(a, **limits), Engine(b, **limits)
     points = 0.0
+    counts = [0, 0, 0]
     t0 = time.perf_counter()
     for game in range(args.games):
         opening = random_opening(args.random_plies, f"{args.seed}/{game // 2}")
@@ -51,8 +100,9 @@ def run_match(args: argparse.Namespace) -> int:
         result = play_game(ea, eb, opening) if a_black else play_game(eb, ea, opening)
         a_points = result.black_points if a_black else 1.0 - result.black_points
         points += a_points
+        counts[0 if a_points == 1.0 else (1 if a_points == 0.5 else 2)] += 1
         print(f"game {game + 1}: {'A' if a_black else 'B'} black: {result.move_list()} "
               f"{result.black_discs}-{result.white_discs}; A scores {a_points:g}", flush=True)
     print(f"A = {a}\nB = {b}\nA {points:g} - {args.games - points:g} B "
-          f"({args.games} games in {time.perf_counter() - t0:.1f} s)")
+          f"({args.games} games in {time.perf_counter() - t0:.1f} s)\n{summary(points, *counts)}")
     return 0
