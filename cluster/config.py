@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
-from genethello.core.chromosome import ChromosomeError, ChromosomeType
+from genethello.core.chromosome import Chromosome, ChromosomeError, ChromosomeType
 from genethello.core.search import ALGORITHMS
 
 
@@ -61,8 +61,20 @@ class BreedingConfig:
     parent_fraction: float = 0.35     # crossover among the top 35% by Elo
     mutation_rate: float = 1 / 12     # per gene (8.3%, about one gene of oe_fmc's 11)
     mutant_fraction: float = 0.10     # share of P made by mutating a parent
-    inject_top: int = 2               # best K of the run's history re-enter if absent
+    inject_top: int = 2               # best K of the hall of fame (else by Elo) re-enter if absent
     inject_other_runs: bool = False   # also inject the best of other runs of this type
+    method: str = "ga"                # "ga" (GeneThello's breeding) or "random-search" (a baseline)
+
+
+#: How a generation is bred: GeneThello's genetic algorithm, or random search
+#: (the elites kept, every other member a fresh random chromosome) — the
+#: baseline that tells whether the GA's operators add anything.
+BREEDING_METHODS = ("ga", "random-search")
+
+
+@dataclass(frozen=True)
+class HallConfig:
+    games_per_member: int = 540       # games each generation's champion plays against the hall (0 = no hall)
 
 
 @dataclass(frozen=True)
@@ -73,11 +85,14 @@ class StopConfig:
 
 @dataclass(frozen=True)
 class YardstickConfig:
-    every: int = 1                    # measure every K generations (0 = never)
-    games_per_opponent: int = 8       # even: half with each colour, seeded openings
-    depth: int = 2                    # search depth of the evolved player and the classic players
+    every: int = 5                    # measure every K generations, and generation 1 (0 = never)
+    games_per_opponent: int = 386     # even; 386 games: a 95% interval of at most ±5 points
+    depth: int = 4                    # search depth of the evolved player and generation 1's champion
     random_plies: int = 4
     gtp_engines: tuple[str, ...] = () # external GTP engines, e.g. "gtp-rhino -l 1"
+    gtp_games: int = 40               # even: games against each external engine (slower: a wider interval)
+    league_double_games: int = 500    # Othello League measure: pairs of games vs the WPC player (0 = off)
+    opponents: tuple[str, ...] = ()   # fixed reference chromosomes (e.g. "p_1_10"), any type, at the same depth
 
 
 @dataclass(frozen=True)
@@ -102,6 +117,7 @@ class RunConfig:
     breeding: BreedingConfig = field(default_factory=BreedingConfig)
     stop: StopConfig = field(default_factory=StopConfig)
     yardstick: YardstickConfig = field(default_factory=YardstickConfig)
+    hall: HallConfig = field(default_factory=HallConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
 
@@ -124,7 +140,7 @@ class RunConfig:
 SECTIONS = {
     "population": PopulationConfig, "games": GamesConfig, "rating": RatingConfig,
     "breeding": BreedingConfig, "stop": StopConfig, "yardstick": YardstickConfig,
-    "storage": StorageConfig, "cluster": ClusterConfig,
+    "hall": HallConfig, "storage": StorageConfig, "cluster": ClusterConfig,
 }
 
 # (low, high) inclusive bounds; None = unbounded on that side.
@@ -148,6 +164,9 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "yardstick.games_per_opponent": (2, 10_000),
     "yardstick.depth": (1, 20),
     "yardstick.random_plies": (0, 20),
+    "yardstick.gtp_games": (2, 10_000),
+    "yardstick.league_double_games": (0, 1_000_000),
+    "hall.games_per_member": (0, 1_000_000),
     "storage.keep_moves_generations": (0, 1_000_000),
     "cluster.task_seconds": (0.001, 3600.0),
     "cluster.max_in_flight_per_worker": (1, 64),
@@ -238,6 +257,17 @@ def _check_consistency(config: RunConfig) -> None:
         raise ConfigError(f"rating.selection: {config.rating.selection!r} is not one of {', '.join(SELECTIONS)}")
     if config.games.algorithm not in ALGORITHMS:
         raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
+    if config.breeding.method not in BREEDING_METHODS:
+        raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDING_METHODS)}")
+    for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),
+                       ("hall.games_per_member", config.hall.games_per_member)):
+        if value % 2:
+            raise ConfigError(f"{key}: {value} must be even (each opening is played with both colours)")
+    for text in config.yardstick.opponents:
+        try:
+            Chromosome.parse(text)
+        except ChromosomeError as exc:
+            raise ConfigError(f"yardstick.opponents: {exc}") from None
     if config.yardstick.games_per_opponent % 2:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
                           "(each opening is played with both colours)")

@@ -8,7 +8,9 @@ continues from:
            only the pairs that have no committed game;
   rated    all games are in: Elo (applied in the schedule's canonical
            order), W/L/D, the Bradley-Terry fit and the rating history are
-           written together; then the yardstick, if due;
+           written together; then the generation's champion enters the hall
+           of fame and plays its members (games committed in batches, then
+           every member rated together), then the yardstick, if due;
   bred     the next generation's population is written and started.
 
 Every decision (population, openings, ratings, breeding) is a pure function
@@ -37,8 +39,9 @@ from genethello.cluster.config import ClusterConfig, RunConfig
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.db.models import Run
-from genethello.cluster.executors import Executor
+from genethello.cluster.executors import Executor, batches_of
 from genethello.cluster.games import GameSettings, GameSpec
+from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
 from genethello.cluster.pairing import RoundRobin
 from genethello.cluster.population import first_population, generation_rng, next_population
 from genethello.cluster.progress import Progress
@@ -52,9 +55,11 @@ log = logging.getLogger(__name__)
 LEASE_TTL = 30.0
 
 #: Measures a run's best so far: (config, the best so far, generation 1's
-#: best, a reporter of failed GTP engines) -> scores with opponent, games,
-#: points, score. :func:`genethello.cluster.yardstick.measure` is the real one.
-Yardstick = Callable[[RunConfig, Chromosome, Chromosome, Callable[[str, Exception], None]], list]
+#: champion, executor, game settings, should_stop, a reporter of failed GTP
+#: engines) -> scores with opponent, games, points, score and W/D/L result,
+#: or None when stopped. :func:`genethello.cluster.yardstick.measure` is the
+#: real one.
+Yardstick = Callable[..., list | None]
 
 __all__ = ["Coordinator", "RunExistsError", "RunNotFoundError", "create_run", "find_run", "stop_file"]
 
@@ -273,6 +278,9 @@ class Coordinator:
                 self._rate_generation(g)
                 continue
             if status == "rated":
+                if self.config.hall.games_per_member and not self.store.hall_rated(g):
+                    if not self._hall_step(g):
+                        return "stopped"
                 if self._yardstick_due(g):
                     self._measure_yardstick(g)
                     if self.stop.reason:
@@ -326,17 +334,9 @@ class Coordinator:
         members = self.store.population(g)
         pairs = RoundRobin(len(members))   # computed per index: nothing of size P² is built
         played = self.store.played_pairs(g)
-        pending = (i for i in range(len(pairs)) if i not in played)
         self.progress.start_generation(g, len(pairs), len(played), self.best_text())
-
-        def next_batch(size: int) -> list[GameSpec]:
-            batch = []
-            for index in pending:
-                b, w = pairs[index]
-                batch.append(GameSpec(g, index, members[b][1], members[w][1], b, w))
-                if len(batch) >= size:
-                    break
-            return batch
+        next_batch = batches_of(GameSpec(g, i, members[pairs[i][0]][1], members[pairs[i][1]][1], *pairs[i])
+                                for i in range(len(pairs)) if i not in played)
 
         buffer: list[tuple] = []
         last_commit = time.monotonic()
@@ -364,8 +364,57 @@ class Coordinator:
         self.progress.message(f"generation {g} rated: best so far {self.best_text()}")
 
     def best_text(self) -> str:
+        hall = self.store.hall_ranked(1) if self.config.hall.games_per_member else []
+        if hall:
+            top = hall[0]
+            return f"{top.text} (hall {top.rating:+.0f} ± {top.stderr:.0f})"
         best = self.store.best()
         return "-" if best is None else f"{best.text} (Elo {best.elo:.0f})"
+
+    # ------------------------------------------------------------------ hall
+    def _hall_step(self, g: int) -> bool:
+        """Generation g's champion (the top of its own round robin) enters
+        the hall and plays the members before it; then every member is
+        rated from all hall games, and the top becomes the best so far.
+        False when stopped before the entry's games were all in (resume
+        plays only the missing ones)."""
+        champion = self.store.ranked_by_score(g)[0]
+        entering = self.store.enter_hall(g, champion.player_id)
+        members = self.store.hall_members()
+        if entering:
+            others = [m for m in members if m.player_id != champion.player_id]
+            schedule = entry_schedule(len(others), self.config.hall.games_per_member)
+            specs = entry_specs(g, champion.text, [m.text for m in others], schedule)
+            ids = {m.text: m.player_id for m in members}
+            if not self._play_hall_games(g, specs, ids):
+                return False
+        ratings = rate_hall([m.player_id for m in members], self.store.hall_games())
+        order = hall_order(ratings, {m.player_id: m.entered for m in members},
+                           {m.player_id: m.text for m in members})
+        self.store.store_hall_ratings(g, ratings, order)
+        top = ratings[order[0]]
+        self.progress.message(f"hall of fame after generation {g}: {len(members)} members, best "
+                              f"{dict((m.player_id, m.text) for m in members)[order[0]]} "
+                              f"({top.rating:+.0f} ± {top.stderr:.0f} Elo vs generation 1's champion)")
+        return True
+
+    def _play_hall_games(self, g: int, specs: list[GameSpec], ids: dict[str, int]) -> bool:
+        played = self.store.played_hall_games(g)
+        next_batch = batches_of(sp for sp in specs if sp.pair_index not in played)
+        by_index = {sp.pair_index: sp for sp in specs}
+        done = len(played)
+        buffer: list[tuple] = []
+        last_commit = time.monotonic()
+        for outcomes in self.executor.run(hall_settings(self.settings), next_batch, self.should_stop):
+            for o in outcomes:
+                sp = by_index[o.pair_index]
+                buffer.append((o.pair_index, ids[sp.black], ids[sp.white], o.score, o.nodes))
+            if time.monotonic() - last_commit >= self.config.cluster.commit_every_seconds:
+                done += self.store.commit_hall_games(g, buffer)
+                buffer = []
+                last_commit = time.monotonic()
+        done += self.store.commit_hall_games(g, buffer)
+        return done == len(specs)
 
     # ------------------------------------------------------------- yardstick
     def _measure_yardstick(self, g: int) -> None:
@@ -374,17 +423,19 @@ class Coordinator:
         if self.store.yardstick_measured(g):
             return
         best = self.store.best()
-        first_best = self.store.ranked(1, generation=1)[0]
+        hall = self.store.hall_members()
+        first = hall[0] if hall else self.store.ranked(1, generation=1)[0]
         config = replace(self.config, yardstick=replace(self.config.yardstick, gtp_engines=self.engines))
-        scores = self.yardstick(config, best.chromosome(), first_best.chromosome(),
+        scores = self.yardstick(config, best.chromosome(), first.chromosome(), self.executor, self.settings,
+                                self.should_stop,
                                 lambda name, exc: self.progress.message(
                                     f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
+        if scores is None:
+            return
         self.store.store_yardstick(g, best.player_id, scores)
         if scores:
-            total = sum(sc.points for sc in scores) / sum(sc.games for sc in scores)
-            self.progress.message(
-                f"yardstick at generation {g}: {best.text} scores {total:.0%} ("
-                + ", ".join(f"{sc.opponent} {sc.score:.0%}" for sc in scores) + ")")
+            self.progress.message(f"yardstick at generation {g}: {best.text}: "
+                                  + "; ".join(f"{sc.opponent} {sc.result.text()}" for sc in scores))
 
     # --------------------------------------------------------------- breeding
     def _breed(self, g: int) -> None:
@@ -395,9 +446,13 @@ class Coordinator:
             ranked = [p.chromosome() for p in self.store.ranked(self.P, generation=g)]
         injected = []
         if cfg.breeding.inject_top:
-            injected = [p.chromosome() for p in self.store.ranked(cfg.breeding.inject_top)]
+            # GeneThello's injection of the best of history: from the hall
+            # when the run has one, else by Elo.
+            hall = self.store.hall_ranked(cfg.breeding.inject_top) if cfg.hall.games_per_member else []
+            injected = [p.chromosome() for p in (hall or self.store.ranked(cfg.breeding.inject_top))]
             if cfg.breeding.inject_other_runs:
-                injected += [p.chromosome() for p in
-                             self.store.ranked(cfg.breeding.inject_top, other_runs_of_type=self.ctype.name)]
+                others = self.store.other_halls(self.ctype.name, cfg.breeding.inject_top)
+                injected += others or [p.chromosome() for p in self.store.ranked(
+                    cfg.breeding.inject_top, other_runs_of_type=self.ctype.name)]
         new = next_population(ranked, self.P, g + 1, cfg.breeding, generation_rng(cfg.seed, g + 1), injected)
         self.store.start_generation(g + 1, new, cfg.rating.start)

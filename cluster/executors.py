@@ -10,13 +10,14 @@ again elsewhere, and refuses a worker whose compiled core differs.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import socket
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
 from genethello.cluster.games import GameOutcome, GameSettings, GameSpec, play_batch
@@ -35,6 +36,15 @@ class WorkerLostError(RuntimeError):
 
 BatchSource = Callable[[int], list[GameSpec]]
 """Called with a suggested batch size; returns the next batch ([] when none is left)."""
+
+
+def batches_of(specs: Iterable) -> BatchSource:
+    """A BatchSource over ``specs`` (consumed lazily, in order)."""
+    pending = iter(specs)
+
+    def next_batch(size: int) -> list:
+        return list(itertools.islice(pending, max(1, size)))
+    return next_batch
 
 
 class Executor(Protocol):

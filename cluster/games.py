@@ -1,4 +1,9 @@
-"""Playing a batch of tournament games: no Ray, no database.
+"""Playing a batch of games: no Ray, no database.
+
+Two kinds of game travel to the workers: a :class:`GameSpec`, two
+chromosomes of the run (a round-robin or hall-of-fame game), and a
+:class:`GauntletSpec`, a chromosome against one of the yardstick's fixed
+opponents (built by name on the worker, never from a command).
 
 A worker process calls ``play_batch`` for each task. It keeps two engines (a
 black and a white seat, each with its transposition table) and the evaluators
@@ -15,6 +20,9 @@ from genethello.cluster.pairing import opening_seed
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.players import (
+    ChromosomePlayer, GreedyPlayer, Player, RandomPlayer, SquareWeightsPlayer, play,
+)
 
 
 @dataclass(frozen=True)
@@ -32,7 +40,8 @@ class GameSettings:
 @dataclass(frozen=True)
 class GameSpec:
     """One scheduled game: its place in the generation's schedule and the
-    players (chromosome text and population slot, which seeds the opening)."""
+    players (chromosome text and population slot, which seeds the opening;
+    a hall game puts its own opening keys in the two slots)."""
 
     generation: int
     pair_index: int
@@ -89,14 +98,87 @@ class GameRunner:
                            result.black_discs, result.white_discs, result.move_list(), result.nodes)
 
 
+#: The yardstick's built-in opponents, by the name a GauntletSpec carries;
+#: "chromosome:TEXT" (an evolved player) and "league" are the other names.
+BUILT_IN_OPPONENTS = ("random", "greedy", "square-weights")
+
+
+@dataclass(frozen=True)
+class GauntletSpec:
+    """One yardstick game: ``candidate`` (chromosome text) against the
+    opponent named ``opponent``, from the opening of ``opening_seed`` (or,
+    for ``league``, the start position with ε-random moves seeded by
+    ``opening_seed``). ``index`` is its place in the measurement's schedule."""
+
+    index: int
+    candidate: str
+    opponent: str
+    candidate_black: bool
+    opening_seed: int
+    random_plies: int
+    depth: int
+    exact_empties: int
+
+
+@dataclass(frozen=True)
+class GauntletOutcome:
+    """A yardstick game's result: the candidate's final margin."""
+
+    index: int
+    margin: int
+
+
+class GauntletRunner:
+    """Plays GauntletSpecs, keeping the players it has built."""
+
+    def __init__(self) -> None:
+        self._players: dict[tuple, Player] = {}
+
+    def _player(self, name: str, depth: int, exact: int) -> Player:
+        key = (name, depth, exact)
+        player = self._players.get(key)
+        if player is None:
+            if len(self._players) > 64:
+                self._players.clear()
+            if name.startswith("chromosome:"):
+                player = ChromosomePlayer(Chromosome.parse(name.split(":", 1)[1]), depth, exact)
+            elif name == "random":
+                player = RandomPlayer()
+            elif name == "greedy":
+                player = GreedyPlayer()
+            elif name == "square-weights":
+                player = SquareWeightsPlayer()
+            else:
+                raise ValueError(f"unknown yardstick opponent {name!r}")
+            self._players[key] = player
+        return player
+
+    def play(self, spec: GauntletSpec) -> GauntletOutcome:
+        if spec.opponent == "league":
+            from genethello.core.league import league_game
+
+            evolved = self._player("chromosome:" + spec.candidate, 1, 0)
+            return GauntletOutcome(spec.index, league_game(evolved, spec.opening_seed, spec.candidate_black))
+        me = self._player("chromosome:" + spec.candidate, spec.depth, spec.exact_empties)
+        other = self._player(spec.opponent, spec.depth, spec.exact_empties)
+        opening = random_opening(spec.random_plies, spec.opening_seed)
+        if spec.candidate_black:
+            margin = play(me, other, opening, seed=spec.opening_seed)
+        else:
+            margin = -play(other, me, opening, seed=spec.opening_seed)
+        return GauntletOutcome(spec.index, margin)
+
+
 _RUNNERS: dict[GameSettings, GameRunner] = {}
+_GAUNTLET = GauntletRunner()
 
 
-def play_batch(settings: GameSettings, specs: list[GameSpec]) -> list[GameOutcome]:
-    """Play specs in order with this process's runner for these settings."""
+def play_batch(settings: GameSettings, specs: list) -> list:
+    """Play specs in order with this process's runner for these settings
+    (GameSpecs) or its gauntlet runner (GauntletSpecs)."""
     runner = _RUNNERS.get(settings)
     if runner is None:
         if len(_RUNNERS) > 8:
             _RUNNERS.clear()
         runner = _RUNNERS[settings] = GameRunner(settings)
-    return [runner.play(spec) for spec in specs]
+    return [_GAUNTLET.play(spec) if isinstance(spec, GauntletSpec) else runner.play(spec) for spec in specs]

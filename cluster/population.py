@@ -53,9 +53,16 @@ def first_population(ctype: ChromosomeType, P: int, seed: int,
         if chromosome.genes not in seen:
             seen.add(chromosome.genes)
             members.append(chromosome)
+    return _fill_with_random(members, seen, ctype, P, 1, rng)
+
+
+def _fill_with_random(members: list[Chromosome], seen: set[tuple[int, ...]], ctype: ChromosomeType, P: int,
+                      birth: int, rng: np.random.Generator) -> list[Chromosome]:
+    """``members`` completed to P with random chromosomes born at ``birth``,
+    each with genes not in ``seen`` (which is updated)."""
     redraws = 0
     while len(members) < P:
-        candidate = random_chromosome(ctype, 1, rng)
+        candidate = random_chromosome(ctype, birth, rng)
         if candidate.genes in seen:
             redraws += 1
             if redraws > MAX_REDRAWS:
@@ -81,6 +88,8 @@ def next_population(ranked: Sequence[Chromosome], P: int, generation: int, confi
         ValueError: if the gene space is too small for P distinct members.
     """
     ctype = ranked[0].type
+    if config.method == "random-search":
+        return _random_search_population(ranked, P, generation, config, rng, injected)
     ranges = ctype.gene_ranges()
     genes = breed_next_population([c.genes for c in ranked], P, config.elites, ranges, rng,
                                   parent_fraction=config.parent_fraction,
@@ -108,3 +117,19 @@ def next_population(ranked: Sequence[Chromosome], P: int, generation: int, confi
         seen.add(chromosome.genes)
         replace_at -= 1
     return members
+
+
+def _random_search_population(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
+                              rng: np.random.Generator, injected: Sequence[Chromosome]) -> list[Chromosome]:
+    """Random search, the GA's baseline: the elites and the absent injected
+    chromosomes kept, every other member a fresh random chromosome (distinct
+    from the rest). It spends the same games as the GA; if the GA's
+    operators help, it must beat this."""
+    ctype = ranked[0].type
+    members: list[Chromosome] = list(ranked[: config.elites])
+    seen = {c.genes for c in members}
+    for chromosome in injected:
+        if len(members) < P and chromosome.genes not in seen:
+            members.append(chromosome)
+            seen.add(chromosome.genes)
+    return _fill_with_random(members, seen, ctype, P, generation, rng)

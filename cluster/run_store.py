@@ -6,8 +6,9 @@ results; all SQL of a run in progress lives here. Each writing method is one
 transaction (BEGIN IMMEDIATE), and each leaves the run in a state that
 ``resume`` continues from.
 
-Ranking ("the best so far") is by Elo, then the older birth, then the
-chromosome text (:func:`~genethello.cluster.population.rank_key`), done in
+The best so far is the top of the hall of fame (:mod:`hall`) once the run
+has one; without a hall (``hall.games_per_member = 0``, runs from before
+0003) it is the top by Elo, then the older birth, then the chromosome text (:func:`~genethello.cluster.population.rank_key`), done in
 SQL on the stored columns (``ORDER BY elo DESC, birth, text``): SQLite
 compares the ASCII texts as Python does, and no chromosome is parsed.
 """
@@ -23,9 +24,12 @@ from sqlalchemy import delete, func, insert, select, update
 from genethello.cluster.config import RunConfig, config_from_mapping
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.models import (
-    Game, Generation, Player, PopulationSlot, RatingRecord, Run, YardstickResult, utcnow,
+    Game, Generation, HallGame, HallMember, HallRating, Player, PopulationSlot, RatingRecord, Run,
+    YardstickResult, utcnow,
 )
+from genethello.cluster.hall import HallGameResult
 from genethello.cluster.rating_step import GenerationRating, Member, PlayedGame
+from genethello.cluster.tournament_rating import RatingEstimate
 from genethello.core.chromosome import Chromosome
 
 #: A stored game's columns, in the order of the rows commit_games inserts.
@@ -55,6 +59,21 @@ class RankedPlayer:
     text: str
     elo: float
     birth: int
+
+    def chromosome(self) -> Chromosome:
+        return Chromosome.parse(self.text)
+
+
+@dataclass(frozen=True)
+class HallEntry:
+    """A hall member, with its latest rating (None before the first fit)."""
+
+    player_id: int
+    text: str
+    entered: int
+    rating: float | None = None
+    stderr: float | None = None
+    games: int = 0
 
     def chromosome(self) -> Chromosome:
         return Chromosome.parse(self.text)
@@ -279,9 +298,112 @@ class RunStore:
             return [RankedPlayer(*row) for row in s.execute(query).all()]
 
     def best(self) -> RankedPlayer | None:
-        """The run's best so far (None before any player exists)."""
+        """The run's best so far: the hall's top once it is rated, else the
+        top by Elo (None before any player exists)."""
+        hall = self.hall_ranked()
+        if hall:
+            with self.db.session() as s:
+                return RankedPlayer(*s.execute(select(Player.id, Player.text, Player.elo, Player.birth)
+                                               .where(Player.id == hall[0].player_id)).one())
         found = self.ranked(1)
         return found[0] if found else None
+
+    # -------------------------------------------------------------- hall
+    def hall_members(self) -> list[HallEntry]:
+        """The hall in entry order (the first is the rating anchor)."""
+        with self.db.session() as s:
+            return [HallEntry(*row) for row in s.execute(
+                select(HallMember.player_id, Player.text, HallMember.entered)
+                .join(Player, Player.id == HallMember.player_id)
+                .where(HallMember.run_id == self.run_id)
+                .order_by(HallMember.entered, Player.birth, Player.text)).all()]
+
+    def enter_hall(self, g: int, player_id: int) -> bool:
+        """Make ``player_id`` a member entered at generation g unless it is
+        one already; True when it entered now (or had entered at g)."""
+        with self.db.session(immediate=True) as s:
+            member = s.get(HallMember, (self.run_id, player_id))
+            if member is None:
+                s.add(HallMember(run_id=self.run_id, player_id=player_id, entered=g))
+                return True
+            return member.entered == g
+
+    def hall_rated(self, g: int) -> bool:
+        """Whether generation g's hall step is complete (ratings stored)."""
+        with self.db.session() as s:
+            return s.scalar(select(func.count()).select_from(HallRating).where(
+                HallRating.run_id == self.run_id, HallRating.generation == g)) > 0
+
+    def played_hall_games(self, g: int) -> set[int]:
+        with self.db.session() as s:
+            return set(s.scalars(select(HallGame.game_index).where(
+                HallGame.run_id == self.run_id, HallGame.generation == g)).all())
+
+    def commit_hall_games(self, g: int, rows: Sequence[tuple[int, int, int, int, int]]) -> int:
+        """Store (game_index, black_id, white_id, score, nodes) rows of
+        generation g's entry in one transaction, skipping any stored."""
+        if not rows:
+            return 0
+        with self.db.session(immediate=True) as s:
+            stored = set(s.scalars(select(HallGame.game_index).where(
+                HallGame.run_id == self.run_id, HallGame.generation == g)).all())
+            # a batch played again after a lost worker may repeat a game
+            fresh = list({r[0]: r for r in rows if r[0] not in stored}.values())
+            if fresh:
+                s.execute(insert(HallGame), [
+                    {"run_id": self.run_id, "generation": g, "game_index": i, "black_id": b, "white_id": w,
+                     "score": score, "nodes": nodes} for i, b, w, score, nodes in fresh])
+        return len(fresh)
+
+    def hall_games(self) -> list[HallGameResult]:
+        """Every hall game of the run, in (generation, index) order."""
+        with self.db.session() as s:
+            return [HallGameResult(*row) for row in s.execute(
+                select(HallGame.black_id, HallGame.white_id, HallGame.score)
+                .where(HallGame.run_id == self.run_id)
+                .order_by(HallGame.generation, HallGame.game_index)).all()]
+
+    def store_hall_ratings(self, g: int, ratings: dict[int, RatingEstimate], order: Sequence[int]) -> None:
+        """Store every member's rating after generation g's entry and make
+        the top (``order[0]``) the generation's best so far: one transaction."""
+        with self.db.session(immediate=True) as s:
+            s.execute(delete(HallRating).where(HallRating.run_id == self.run_id, HallRating.generation == g))
+            s.execute(insert(HallRating), [
+                {"run_id": self.run_id, "generation": g, "player_id": pid, "rating": r.rating,
+                 "stderr": r.stderr, "games": r.games, "points": r.score} for pid, r in ratings.items()])
+            s.get(Generation, (self.run_id, g)).best_player_id = order[0]
+
+    def hall_ranked(self, limit: int | None = None, generation: int | None = None) -> list[HallEntry]:
+        """The hall best first by its latest ratings (or those after
+        ``generation``): rating, earlier entry, text. [] before any fit."""
+        with self.db.session() as s:
+            if generation is None:
+                generation = s.scalar(select(func.max(HallRating.generation))
+                                      .where(HallRating.run_id == self.run_id))
+                if generation is None:
+                    return []
+            query = (select(HallRating.player_id, Player.text, HallMember.entered, HallRating.rating,
+                            HallRating.stderr, HallRating.games)
+                     .join(Player, Player.id == HallRating.player_id)
+                     .join(HallMember, (HallMember.run_id == HallRating.run_id)
+                           & (HallMember.player_id == HallRating.player_id))
+                     .where(HallRating.run_id == self.run_id, HallRating.generation == generation)
+                     .order_by(func.round(HallRating.rating, 9).desc(), HallMember.entered, Player.text))
+            if limit is not None:
+                query = query.limit(limit)
+            return [HallEntry(*row) for row in s.execute(query).all()]
+
+    def other_halls(self, ctype: str, per_run: int) -> list[Chromosome]:
+        """The top ``per_run`` of each other run's hall whose players have
+        this type, by run id (ratings of different halls share no scale)."""
+        with self.db.session() as s:
+            run_ids = s.scalars(select(Run.id).where(Run.id != self.run_id).order_by(Run.id)).all()
+        found: list[Chromosome] = []
+        for run_id in run_ids:
+            for entry in RunStore(self.db, run_id).hall_ranked(per_run):
+                if entry.text.startswith(ctype + "_"):
+                    found.append(entry.chromosome())
+        return found
 
     # --------------------------------------------------------- yardstick
     def yardstick_measured(self, g: int) -> bool:
@@ -291,15 +413,16 @@ class RunStore:
 
     def store_yardstick(self, g: int, player_id: int, scores: Iterable) -> None:
         """Store a yardstick measurement of ``player_id`` at generation g
-        (each score has opponent, games, points, score) and its overall score
-        on the player."""
+        (each score has opponent, games, points, score and its W/D/L
+        ``result``) and its overall score on the player."""
         scores = list(scores)
         with self.db.session(immediate=True) as s:
             s.execute(delete(YardstickResult).where(YardstickResult.run_id == self.run_id,
                                                     YardstickResult.generation == g))
             for sc in scores:
                 s.add(YardstickResult(run_id=self.run_id, generation=g, player_id=player_id,
-                                      opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score))
+                                      opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score,
+                                      wins=sc.result.wins, draws=sc.result.draws, losses=sc.result.losses))
             if scores:
                 s.get(Player, player_id).yardstick = (sum(sc.points for sc in scores)
                                                       / sum(sc.games for sc in scores))

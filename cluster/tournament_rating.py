@@ -144,6 +144,7 @@ def fit_bradley_terry(
     iterations: int = 1_000,
     tolerance: float = 1e-10,
     prior_games: float = 1.0,
+    anchor: Player | None = None,
 ) -> dict[Player, RatingEstimate]:
     """Bradley–Terry ratings and standard errors for a set of games.
 
@@ -169,6 +170,9 @@ def fit_bradley_terry(
             more than this in an iteration.
         prior_games: virtual drawn games per player against the virtual
             average player; must be positive.
+        anchor: report every rating relative to this player (whose rating
+            is then 0 with error 0), each error being that of the difference
+            to the anchor; None: relative to the field's mean.
 
     Returns:
         A RatingEstimate per player, keyed by player, in ``players`` order;
@@ -218,11 +222,18 @@ def fit_bradley_terry(
             break
 
     covariance = np.linalg.inv(_information(theta, counts, prior_games))
-    centring = np.eye(n) - 1.0 / n
-    centred_variance = np.diag(centring @ covariance @ centring)
-
-    ratings = ELO_PER_NAT * (theta - theta.mean())
-    stderrs = ELO_PER_NAT * np.sqrt(np.clip(centred_variance, 0.0, None))
+    if anchor is None:
+        centring = np.eye(n) - 1.0 / n
+        variance = np.diag(centring @ covariance @ centring)
+        ratings = ELO_PER_NAT * (theta - theta.mean())
+    else:
+        if anchor not in players:
+            raise ValueError(f"anchor {anchor!r} is not among the players")
+        a = players.index(anchor)
+        # Var(θi − θa) = Σii + Σaa − 2Σia
+        variance = np.diag(covariance) + covariance[a, a] - 2.0 * covariance[:, a]
+        ratings = ELO_PER_NAT * (theta - theta[a])
+    stderrs = ELO_PER_NAT * np.sqrt(np.clip(variance, 0.0, None))
     games_played = counts.sum(axis=1)
     return {
         player: RatingEstimate(

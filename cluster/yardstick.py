@@ -2,231 +2,172 @@
 
 Elo inside one population says nothing across generations (GeneThello's
 generation-436 best had a lower Elo than generation 1's). So every K
-generations the run's best-so-far plays a fixed gauntlet — a random player,
-a greedy most-flips player, a classic square-weights player, the best of
-generation 1, and optionally external GTP engines — with both colours, from
-openings that depend only on the run's seed: the same test every time. The
-score (points / games, 0..1) is stored per opponent and per generation
-by the coordinator: this module only measures.
+generations the run's best so far plays a fixed gauntlet — a random player,
+a greedy most-flips player, a classic square-weights player, generation 1's
+champion and any fixed reference chromosomes the config names (such as the
+pattern-only ``p_1_10``) — with both colours from openings that depend only on the run's
+seed, plus the Othello League measure (its evaluation at 1 ply against the
+standard WPC heuristic, both sides ε-random; :mod:`genethello.core.league`)
+and, optionally, external GTP engines: the same test every time.
+
+The built-in games are :class:`~genethello.cluster.games.GauntletSpec` s
+played through the run's executor (Ray workers), so a measurement of 386
+games an opponent — a 95% interval of at most ±5 points — takes seconds.
+External engines run here, one game at a time, for ``gtp_games`` games each
+(a wider interval, shown as such). Every score keeps its W/D/L counts; the
+coordinator stores them: this module only measures.
 """
 
 from __future__ import annotations
 
-import random
-import shlex
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from genethello.cluster.config import RunConfig
+from genethello.cluster.executors import Executor, batches_of
+from genethello.cluster.games import GameSettings, GauntletOutcome, GauntletSpec
+from genethello.core.scoring import MatchScore
 from genethello.cluster.pairing import opening_seed
-from genethello.core import PASS, Board, parse_square, square_name
-from genethello.core.squares import SQUARE_WEIGHTS
 from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
 from genethello.core.game import random_opening
 from genethello.core.gtp.client import ProtocolError
-from genethello.core.scoring import points_from_margin
-from genethello.core.search import Searcher
+from genethello.core.league import league_schedule
+from genethello.core.players import ChromosomePlayer, GtpPlayer, IllegalPlayerMoveError, Player, play
 
+#: The stored name of the Othello League measure.
+LEAGUE = "othello-league"
 
+#: Display names of the built-in opponents, by the name a spec carries.
+BUILT_IN = (("random", "random"), ("greedy", "greedy"), ("square-weights", "square-weights"))
+FIRST_CHAMPION = "generation-1 champion"
 
-class GauntletPlayer:
-    """A gauntlet player: picks a move for the side to move (never called
-    when it must pass or the game is over)."""
-
-    name = "player"
-
-    def new_game(self) -> None:
-        pass
-
-    def observe(self, board: Board, move: int) -> None:
-        """The move just played on ``board`` (before it was played)."""
-
-    def choose(self, board: Board) -> int:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        pass
-
-
-class RandomPlayer(GauntletPlayer):
-    name = "random"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
-
-    def new_game(self) -> None:
-        self.rng = random.Random(self.rng.getrandbits(64))
-
-    def choose(self, board: Board) -> int:
-        moves = board.legal_moves()
-        return moves[self.rng.randrange(len(moves))]
-
-
-class GreedyPlayer(GauntletPlayer):
-    """Most discs flipped now (ties: the first square)."""
-
-    name = "greedy"
-
-    def choose(self, board: Board) -> int:
-        return max(board.legal_moves(), key=lambda m: (bin(board.flips(m)).count("1"), -m))
-
-
-class SquareWeightsPlayer(GauntletPlayer):
-    """The classic positional player: the move after which its discs stand on
-    the best squares by the table above (one ply)."""
-
-    name = "square-weights"
-
-    def choose(self, board: Board) -> int:
-        def value(move: int) -> int:
-            board.play(move)
-            mine, theirs = board.opponent, board.player
-            board.undo()
-            return sum(w for i, w in enumerate(SQUARE_WEIGHTS) if mine >> i & 1) - sum(
-                w for i, w in enumerate(SQUARE_WEIGHTS) if theirs >> i & 1)
-        return max(board.legal_moves(), key=lambda m: (value(m), -m))
-
-
-class ChromosomePlayer(GauntletPlayer):
-    def __init__(self, chromosome: Chromosome, depth: int, exact_empties: int = 8, name: str | None = None) -> None:
-        self.name = name or str(chromosome)
-        self.depth = depth
-        self.exact = exact_empties
-        self.searcher = Searcher(Evaluator.from_chromosome(chromosome), tt_bits=14)
-
-    def new_game(self) -> None:
-        self.searcher.clear()
-
-    def choose(self, board: Board) -> int:
-        return self.searcher.search(board, depth=self.depth, exact_empties=self.exact).move
-
-
-class GtpPlayer(GauntletPlayer):
-    """An external GTP engine (e.g. ``gtp-rhino -l 1``), kept in sync with
-    play commands and asked with genmove."""
-
-    def __init__(self, command: str) -> None:
-        from genethello.core.gtp.client import GtpProcess
-
-        self.name = command
-        argv = shlex.split(command)
-        if not argv:
-            raise ValueError("yardstick.gtp_engines: an empty command")
-        # Debian installs games (gtp-rhino) in /usr/games, often not on PATH.
-        found = shutil.which(argv[0]) or shutil.which(argv[0], path="/usr/games")
-        if found is None:
-            raise ValueError(f"yardstick.gtp_engines: {argv[0]!r} is not installed (not on PATH or in /usr/games)")
-        self.proc = GtpProcess([found] + argv[1:], name=command)
-        for cmd in ("boardsize 8", "clear_board"):
-            self._ok(cmd)
-
-    def _ok(self, command: str) -> str:
-        r = self.proc.send(command)
-        if not r.ok:
-            raise RuntimeError(f"GTP engine {self.name!r} refused {command!r}: {r.text}")
-        return r.text
-
-    def new_game(self) -> None:
-        self._ok("clear_board")
-
-    def observe(self, board: Board, move: int) -> None:
-        # Passes stay implicit, as the Othello profile allows: engines such as
-        # gtp-rhino answer 'play b pass' with a syntax error.
-        if move == PASS:
-            return
-        color = "b" if board.side_to_move == "black" else "w"
-        self._ok(f"play {color} {square_name(move)}")
-
-    def choose(self, board: Board) -> int:
-        color = "b" if board.side_to_move == "black" else "w"
-        text = self._ok(f"reg_genmove {color}").strip().lower()
-        return parse_square(text)
-
-    def close(self) -> None:
-        self.proc.close()
-
-
-def play(black: GauntletPlayer, white: GauntletPlayer, opening: Sequence[int]) -> int:
-    """One game; Black's final margin (WOF). Every player hears every move."""
-    board = Board()
-    for p in (black, white):
-        p.new_game()
-    moves = list(opening)
-    i = 0
-    while not board.is_game_over():
-        if board.must_pass():
-            move = PASS
-        elif i < len(moves):
-            move = moves[i]
-        else:
-            mover = black if board.side_to_move == "black" else white
-            move = mover.choose(board)
-        if move != PASS and not board.is_legal(move):
-            raise RuntimeError(f"yardstick: {black.name if board.side_to_move == 'black' else white.name} "
-                               f"chose the illegal move {square_name(move)}")
-        for p in (black, white):
-            p.observe(board, move)
-        board.play(move)
-        i += 1
-    return board.final_score()
+_LEAGUE_KEY = 0x4C45_4147  # "LEAG": SeedSequence key of the League's seed
 
 
 @dataclass(frozen=True)
-class GauntletScore:
+class YardstickScore:
+    """The candidate's result against one opponent, with its counts."""
+
     opponent: str
-    games: int
-    points: float
+    result: MatchScore
+
+    @property
+    def games(self) -> int:
+        return self.result.games
+
+    @property
+    def points(self) -> float:
+        return self.result.points
 
     @property
     def score(self) -> float:
-        return self.points / self.games
+        return self.result.score
 
 
-def gauntlet(candidate: GauntletPlayer, opponents: Sequence[GauntletPlayer], games_per_opponent: int,
-             random_plies: int, run_seed: int,
-             on_failure: Callable[[str, Exception], None] | None = None) -> list[GauntletScore]:
-    """The candidate against each opponent, each opening with both colours.
+def league_seed(run_seed: int) -> int:
+    """The League measure's match seed: the run seed's, apart from openings."""
+    return int(np.random.SeedSequence(entropy=run_seed, spawn_key=(_LEAGUE_KEY,)).generate_state(1, np.uint64)[0]
+               >> 1)
 
-    An external GTP engine that fails (dies, refuses a command, answers
-    nonsense) is left out of the result and reported to ``on_failure``, so a
-    broken peer does not stop the evolution; the built-in players never fail.
-    """
+
+def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str) -> tuple[list[GauntletSpec], list[str]]:
+    """Every built-in game of a measurement and, per spec, the opponent's
+    display name. Pure: a function of the config, the seed and the players.
+
+    The opening of pair p against opponent k is seeded by (run seed, 0,
+    1000 + k, p), and both colours play it; the League's games are seeded by
+    (League seed, index) with the candidate Black in even games."""
+    ys = config.yardstick
+    opponents = [*BUILT_IN, ("chromosome:" + first_champion, FIRST_CHAMPION),
+                 *(("chromosome:" + text, text) for text in ys.opponents)]
+    specs: list[GauntletSpec] = []
+    names: list[str] = []
+    for k, (opponent, name) in enumerate(opponents):
+        for pair in range(ys.games_per_opponent // 2):
+            seed = opening_seed(config.seed, 0, 1_000 + k, pair)
+            for candidate_black in (True, False):
+                specs.append(GauntletSpec(len(specs), candidate, opponent, candidate_black, seed,
+                                          ys.random_plies, ys.depth, config.games.exact_empties))
+                names.append(name)
+    for game in league_schedule(ys.league_double_games, league_seed(config.seed)):
+        specs.append(GauntletSpec(len(specs), candidate, "league", game.evolved_is_black, game.seed, 0, 1, 0))
+        names.append(LEAGUE)
+    return specs, names
+
+
+def tally(names: Sequence[str], outcomes: Sequence[GauntletOutcome]) -> list[YardstickScore]:
+    """Per opponent (in first-appearance order of ``names``), the W/D/L of
+    the candidate's margins; ``outcomes`` are matched to specs by index."""
+    scores: dict[str, MatchScore] = {}
+    for name in names:
+        scores.setdefault(name, MatchScore(0, 0, 0))
+    for outcome in outcomes:
+        name = names[outcome.index]
+        scores[name] = scores[name].add(outcome.margin)
+    return [YardstickScore(name, result) for name, result in scores.items()]
+
+
+def play_specs(executor: Executor, settings: GameSettings, specs: Sequence[GauntletSpec],
+               should_stop: Callable[[], bool]) -> list[GauntletOutcome] | None:
+    """Play the specs through ``executor``; None when stopped before all
+    were played (a measurement is stored whole or not at all)."""
+    outcomes: list[GauntletOutcome] = []
+    for batch in executor.run(settings, batches_of(specs), should_stop):
+        outcomes.extend(batch)
+    return outcomes if len(outcomes) == len(specs) else None
+
+
+def gtp_match(candidate: Player, engine: GtpPlayer, games: int, random_plies: int, run_seed: int,
+              key: int) -> MatchScore:
+    """``games`` games (even) of ``candidate`` against an external engine,
+    each opening (seeded by run seed and ``key``) with both colours."""
+    result = MatchScore(0, 0, 0)
+    for pair in range(games // 2):
+        seed = opening_seed(run_seed, 0, 2_000 + key, pair)
+        opening = random_opening(random_plies, seed)
+        result = result.add(play(candidate, engine, opening, seed))
+        result = result.add(-play(engine, candidate, opening, seed))
+    return result
+
+
+def measure_gtp(config: RunConfig, candidate: Chromosome,
+                on_failure: Callable[[str, Exception], None] | None = None) -> list[YardstickScore]:
+    """The candidate against each configured external GTP engine. One that
+    fails (dies, refuses a command, answers nonsense) is left out and
+    reported to ``on_failure``, so a broken peer does not stop the run."""
+    ys = config.yardstick
     scores = []
-    for index, opponent in enumerate(opponents):
-        points = 0.0
+    me = ChromosomePlayer(candidate, ys.depth, config.games.exact_empties)
+    for key, command in enumerate(ys.gtp_engines):
+        engine = None
         try:
-            for pair in range(games_per_opponent // 2):
-                opening = random_opening(random_plies, opening_seed(run_seed, 0, 1_000 + index, pair))
-                points += points_from_margin(play(candidate, opponent, opening))
-                points += points_from_margin(-play(opponent, candidate, opening))
-        except (RuntimeError, ProtocolError) as exc:
-            if not isinstance(opponent, GtpPlayer) or on_failure is None:
+            engine = GtpPlayer(command)
+            scores.append(YardstickScore(command, gtp_match(me, engine, ys.gtp_games, ys.random_plies,
+                                                            config.seed, key)))
+        except (RuntimeError, ProtocolError, ValueError, OSError) as exc:
+            if on_failure is None:
                 raise
-            on_failure(opponent.name, exc)
-            continue
-        scores.append(GauntletScore(opponent.name, games_per_opponent, points))
+            on_failure(command, exc)
+        finally:
+            if engine is not None:
+                engine.close()
     return scores
 
 
-def measure(config: RunConfig, candidate: Chromosome, first_best: Chromosome,
-            on_failure: Callable[[str, Exception], None] | None = None) -> list[GauntletScore]:
-    """The run's yardstick: ``candidate`` (the best so far) against the fixed
-    gauntlet of ``config.yardstick`` — random, greedy, square weights,
-    ``first_best`` (generation 1's best) and the configured GTP engines.
+def measure(config: RunConfig, candidate: Chromosome, first_champion: Chromosome, executor: Executor,
+            settings: GameSettings, should_stop: Callable[[], bool],
+            on_failure: Callable[[str, Exception], None] | None = None) -> list[YardstickScore] | None:
+    """The run's yardstick: ``candidate`` (the best so far) against the
+    built-in gauntlet on the executor, then the external engines here.
+    None when stopped before the built-in games were all played."""
+    specs, names = gauntlet_specs(config, str(candidate), str(first_champion))
+    outcomes = play_specs(executor, settings, specs, should_stop)
+    if outcomes is None:
+        return None
+    return tally(names, outcomes) + measure_gtp(config, candidate, on_failure)
 
-    Measures only: the caller stores the scores. A GTP engine that fails is
-    left out and reported to ``on_failure``.
-    """
-    ys = config.yardstick
-    opponents: list[GauntletPlayer] = [RandomPlayer(config.seed), GreedyPlayer(), SquareWeightsPlayer(),
-                                       ChromosomePlayer(first_best, ys.depth, name="generation-1 best")]
-    try:
-        opponents += [GtpPlayer(cmd) for cmd in ys.gtp_engines]
-        return gauntlet(ChromosomePlayer(candidate, ys.depth), opponents, ys.games_per_opponent,
-                        ys.random_plies, config.seed, on_failure=on_failure)
-    finally:
-        for p in opponents:
-            p.close()
+
+__all__ = ["LEAGUE", "FIRST_CHAMPION", "YardstickScore", "gauntlet_specs", "tally",
+           "play_specs", "measure_gtp", "measure", "league_seed", "gtp_match"]

@@ -41,12 +41,11 @@ decide a tie.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from genethello.core.chromosome import Chromosome
 from genethello.core.players import ChromosomePlayer, EpsilonPlayer, Player, WeightedSquaresPlayer, play
-from genethello.core.scoring import points_from_margin
+from genethello.core.scoring import MatchScore
 
 __all__ = [
     "LEAGUE_EPSILON",
@@ -187,43 +186,8 @@ def league_game(evolved: Player, seed: int, evolved_is_black: bool, epsilon: flo
     return -play(theirs, mine, (), seed)
 
 
-@dataclass(frozen=True)
-class LeagueScore:
-    """A League match's result from the evolved side: counts and the expected
-    score. Parts of a match played apart add up with ``+``."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + 0.5 * self.draws
-
-    @property
-    def expected_score(self) -> float:
-        """Points per game (win 1, draw ½, loss 0); 0 for no games."""
-        return self.points / self.games if self.games else 0.0
-
-    def add(self, margin: int) -> LeagueScore:
-        """This score after one more game that ended with ``margin``."""
-        p = points_from_margin(margin)
-        return LeagueScore(self.wins + (p == 1.0), self.draws + (p == 0.5), self.losses + (p == 0.0))
-
-    def __add__(self, other: LeagueScore) -> LeagueScore:
-        return LeagueScore(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
-
-    @classmethod
-    def from_margins(cls, margins: Sequence[int]) -> LeagueScore:
-        """The score of games that ended with these margins."""
-        score = cls()
-        for m in margins:
-            score = score.add(m)
-        return score
+#: A League match's result from the evolved side (counts, score, interval).
+LeagueScore = MatchScore
 
 
 def league_score(chromosome: Chromosome, double_games: int, seed: int) -> LeagueScore:

@@ -191,7 +191,13 @@ def run_status(args: argparse.Namespace) -> int:
         print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():
         print(f"driven by {run.lease_host} pid {run.lease_pid} (lease until {time.ctime(run.lease_expires)})")
-    if best is not None:
+    from genethello.cluster.run_store import RunStore
+
+    hall = RunStore(db, run.id).hall_ranked(1)
+    if hall:
+        print(f"best so far: {hall[0].text} hall {hall[0].rating:+.0f} ± {hall[0].stderr:.0f} Elo "
+              f"vs generation 1's champion ({hall[0].games} hall games)")
+    elif best is not None:
         print(f"best so far: {best.text} Elo {best.elo:.1f} ({best.wins}/{best.losses}/{best.draws})")
     patterns = f", patterns {run.pattern_version}" if run.pattern_version else ""
     print(f"software {run.software_version}, core {run.core_hash[:12]}{patterns}")

@@ -241,7 +241,8 @@ class RatingRecord(Base):
 
 class YardstickResult(Base):
     """The generation's yardstick match of one player against a fixed
-    opponent; ``score`` is ``points / games``."""
+    opponent; ``score`` is ``points / games``; ``wins``/``draws``/``losses``
+    (from 0003; None in rows measured before) give its interval."""
 
     __tablename__ = "yardstick_results"
 
@@ -252,3 +253,49 @@ class YardstickResult(Base):
     games: Mapped[int] = mapped_column(Integer)
     points: Mapped[float] = mapped_column(Float)
     score: Mapped[float] = mapped_column(Float)
+    wins: Mapped[int | None] = mapped_column(Integer)
+    draws: Mapped[int | None] = mapped_column(Integer)
+    losses: Mapped[int | None] = mapped_column(Integer)
+
+
+class HallMember(Base):
+    """A member of the run's hall of fame: a generation's champion (by its
+    round-robin score), entered at generation ``entered``. Members stay."""
+
+    __tablename__ = "hall_members"
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"), primary_key=True)
+    entered: Mapped[int] = mapped_column(Integer)
+
+
+class HallGame(Base):
+    """A game played when generation ``generation``'s champion entered the
+    hall: the entrant against one earlier member (``game_index`` in the
+    entry's schedule, see :mod:`genethello.cluster.hall`)."""
+
+    __tablename__ = "hall_games"
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    black_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"))
+    white_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"))
+    score: Mapped[int] = mapped_column(Integer)
+    nodes: Mapped[int] = mapped_column(Integer)
+
+
+class HallRating(Base):
+    """Every hall member's rating after generation ``generation``'s entry:
+    a Bradley–Terry fit of all hall games, in Elo points relative to the
+    hall's first member (rating 0), with the error of that difference."""
+
+    __tablename__ = "hall_ratings"
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    stderr: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    points: Mapped[float] = mapped_column(Float)

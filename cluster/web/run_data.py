@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from sqlalchemy import func, select
 
 from genethello.cluster.cli.report_commands import generation_rows, ranked_players
+from genethello.cluster.run_store import RunStore
 from genethello.cluster.coordinator import find_run
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError
 from genethello.cluster.db.models import Game, Generation, RatingRecord, Run, YardstickResult
@@ -120,12 +121,14 @@ class RunReader:
             return (run.status, run.generation, games, tuple(gens), status_rows, yard)
 
     def top_players(self, run_id: int, count: int = TOP_PLAYERS) -> list[dict]:
-        """The run's best players as ``genethello best`` ranks them, with
-        their latest Bradley-Terry rating and error."""
+        """The run's best players as ``genethello best`` ranks them (by the
+        hall of fame when the run has one, else by Elo), with their hall
+        rating and latest Bradley-Terry rating and errors."""
         db = self.database()
         if db is None:
             return []
-        players = ranked_players(db, run_id, "elo")[:count]
+        hall = {e.player_id: e for e in RunStore(db, run_id).hall_ranked()}
+        players = ranked_players(db, run_id, "hall" if hall else "elo")[:count]
         with db.session() as s:
             bt = {}
             for rec in s.scalars(select(RatingRecord).where(RatingRecord.run_id == run_id,
@@ -136,6 +139,8 @@ class RunReader:
             "id": p.id, "chromosome": p.text, "elo": round(p.elo, 1), "wins": p.wins, "losses": p.losses,
             "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
             "bt_rating": _round(bt.get(p.id, (None, None))[0]), "bt_stderr": _round(bt.get(p.id, (None, None))[1]),
+            "hall_rating": _round(hall[p.id].rating) if p.id in hall else None,
+            "hall_stderr": _round(hall[p.id].stderr) if p.id in hall else None,
         } for p in players]
 
     def summary(self, run_id: int) -> dict:
@@ -144,14 +149,20 @@ class RunReader:
         run = self._run(run_id)
         db = self.database()
         rows = generation_rows(db, run.id)
-        chart = {"generation": [], "best_elo": [], "mean_elo": [], "best_so_far_elo": [], "yardstick": []}
+        chart = {"generation": [], "best_elo": [], "mean_elo": [], "best_so_far_elo": [], "yardstick": [],
+                 "yardstick_low": [], "yardstick_high": [], "hall": [], "hall_low": [], "hall_high": []}
         genes: dict = {"names": [], "values": []}
         for row in rows:
             chart["generation"].append(row["generation"])
             chart["best_elo"].append(_round(row["best_elo"]))
             chart["mean_elo"].append(_round(row["mean_elo"]))
             chart["best_so_far_elo"].append(_round(row["best_so_far_elo"]))
-            chart["yardstick"].append(None if row["yardstick"] is None else round(100 * row["yardstick"], 1))
+            for key in ("yardstick", "yardstick_low", "yardstick_high"):
+                chart[key].append(None if row[key] is None else round(100 * row[key], 1))
+            rating, err = row["hall_rating"], row["hall_stderr"]
+            chart["hall"].append(_round(rating))
+            chart["hall_low"].append(None if rating is None else _round(rating - 1.96 * err))
+            chart["hall_high"].append(None if rating is None else _round(rating + 1.96 * err))
             best = _parse(row["best"])
             if best is not None:
                 if not genes["names"]:

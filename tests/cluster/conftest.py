@@ -4,6 +4,7 @@ natural keys (what must not depend on workers, interruptions or ids)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from genethello.cluster.config import config_from_mapping
 
 #: The small run every cluster test starts from (dotted keys of the TOML).
 SMALL_RUN: dict[str, Any] = {
@@ -31,6 +34,9 @@ SMALL_RUN: dict[str, Any] = {
     "stop.max_generations": 3,
     "stop.converge_generations": 0,
     "yardstick.every": 0,
+    "yardstick.league_double_games": 2,
+    "yardstick.gtp_games": 2,
+    "hall.games_per_member": 8,
     "storage.keep_moves_generations": 0,
     "cluster.task_seconds": 0.001,
     "cluster.commit_every_seconds": 0.0,
@@ -152,7 +158,9 @@ def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
                            "config_json FROM runs WHERE name = ?", (run_name,)).fetchone()
         assert row is not None, f"no run {run_name!r} in {db_path}"
         run_id, name, seed, status, generation, max_generations, converge_baseline, config_json = row
-        config = json.loads(config_json)
+        # Through the config parser: a key added later reads as its default
+        # in a config stored before it existed, as the coordinator reads it.
+        config = dataclasses.asdict(config_from_mapping(json.loads(config_json)))
         for key in VOLATILE_CONFIG_KEYS:
             config.pop(key, None)
         # The run's last generation is run state (runs.max_generations): a
@@ -183,10 +191,18 @@ def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
                          for g, pid, elo, bt, se, w, l, d in rows(
                              "SELECT generation, player_id, elo, bt_rating, bt_stderr, wins, losses, draws "
                              "FROM rating_history WHERE run_id = ?"))
-        yardstick = sorted((g, text[pid], opp, games_, _round(points))
-                           for g, pid, opp, games_, points in rows(
-                               "SELECT generation, player_id, opponent, games, points FROM yardstick_results "
-                               "WHERE run_id = ?"))
+        yardstick = sorted((g, text[pid], opp, games_, _round(points), w, d, l)
+                           for g, pid, opp, games_, points, w, d, l in rows(
+                               "SELECT generation, player_id, opponent, games, points, wins, draws, losses "
+                               "FROM yardstick_results WHERE run_id = ?"))
+        hall_members = sorted((text[pid], entered) for pid, entered in rows(
+            "SELECT player_id, entered FROM hall_members WHERE run_id = ?"))
+        hall_games = sorted((g, i, text[b], text[w], score, nodes) for g, i, b, w, score, nodes in rows(
+            "SELECT generation, game_index, black_id, white_id, score, nodes FROM hall_games WHERE run_id = ?"))
+        hall_ratings = sorted((g, text[pid], _round(r), _round(se), n, _round(pts))
+                              for g, pid, r, se, n, pts in rows(
+                                  "SELECT generation, player_id, rating, stderr, games, points FROM hall_ratings "
+                                  "WHERE run_id = ?"))
     finally:
         conn.close()
     return {
@@ -198,6 +214,9 @@ def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
         "games": games,
         "ratings": ratings,
         "yardstick": yardstick,
+        "hall_members": hall_members,
+        "hall_games": hall_games,
+        "hall_ratings": hall_ratings,
     }
 
 

@@ -98,7 +98,8 @@ def test_evolve_then_every_report(tmp_path, home):
         "runs": ["runs", "--db", str(db)],
         "status": ["status", "--db", str(db)],
         "best": ["best", "--db", str(db), "--top", "3"],
-        "json": ["best", "--db", str(db), "--json"],
+        "json": ["best", "--db", str(db), "--json", "--by", "elo"],
+        "hall": ["best", "--db", str(db), "--json"],
         "history": ["history", "--db", str(db), "--run", "tiny"],
         "plot": ["plot", "--db", str(db), "--out", str(tmp_path / "x.png")],
     }
@@ -121,19 +122,33 @@ def test_evolve_then_every_report(tmp_path, home):
     assert best[0]["elo"] == max(e for _, e, *_ in players)
     assert {p["chromosome"]: (p["elo"], p["wins"], p["losses"], p["draws"]) for p in best} == {
         t: (e, w, l, d) for t, e, w, l, d in players if t in {p["chromosome"] for p in best}}
+    # By default best ranks the hall of fame: its members, by their latest
+    # hall rating (relative to generation 1's champion), with errors.
+    hall = json.loads(out["hall"])
+    stored = query(db, "SELECT c.text, h.rating, h.stderr FROM hall_ratings h JOIN chromosomes c "
+                       "ON c.id = h.player_id WHERE h.generation = 3 ORDER BY h.rating DESC")
+    assert [(p["chromosome"], p["hall_rating"], p["hall_stderr"]) for p in hall] == [tuple(r) for r in stored]
+    first_champion = query(db, "SELECT c.text FROM hall_members h JOIN chromosomes c ON c.id = h.player_id "
+                               "WHERE h.entered = 1")[0][0]
+    assert {p["chromosome"]: p["hall_rating"] for p in hall}[first_champion] == 0.0
     # The yardstick measured the best so far at generations 1 and 2 (every 2, and the first).
     assert query(db, "SELECT DISTINCT generation FROM yardstick_results ORDER BY 1") == [(1,), (2,)]
     measured = query(db, "SELECT c.text, c.yardstick FROM chromosomes c JOIN yardstick_results y "
                          "ON y.player_id = c.id WHERE y.generation = 2")
     assert measured and all(ys is not None for _, ys in measured)
-    assert f"best so far: {best[0]['chromosome']}" in out["status"]
+    assert f"best so far: {hall[0]['chromosome']}" in out["status"]
 
     table = [ln for ln in out["best"].splitlines() if ln.strip() and ln.split()[0].isdigit()]
-    assert [ln.split()[-1] for ln in table] == [p["chromosome"] for p in best[:3]]
+    assert "ranked by hall" in out["best"] and "Bradley-Terry" in out["best"]
+    assert [ln.split()[-1] for ln in table] == [p["chromosome"] for p in hall[:3]]
 
-    rows = [ln.split() for ln in out["history"].splitlines()[2:]]
+    rows = [ln.split() for ln in out["history"].splitlines()[2:5]]
     assert [(r[0], r[1], r[2]) for r in rows] == [("1", "bred", "30/30"), ("2", "bred", "30/30"),
                                                   ("3", "rated", "30/30")]
+    # the best so far's hall rating with its error; the yardstick with its interval
+    assert all("±" in " ".join(r) for r in rows)
+    assert re.search(r"^\s*2\s.*\d+% \[\d+%,\d+%\]", out["history"], re.M), out["history"]
+    assert "per opponent" in out["history"] and "othello-league" in out["history"]
     assert (tmp_path / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # match: two of the run's chromosomes at depth 2, both colours.

@@ -50,7 +50,8 @@ from genethello.cluster.db import (
 )
 
 SHORT = 0.2  # busy timeout for the lock tests, seconds
-TABLES = {"runs", "chromosomes", "population", "generations", "games", "rating_history", "yardstick_results"}
+TABLES = {"runs", "chromosomes", "population", "generations", "games", "rating_history", "yardstick_results",
+          "hall_members", "hall_games", "hall_ratings"}
 
 
 def sha256(path: Path) -> str:

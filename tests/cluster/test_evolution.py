@@ -30,6 +30,7 @@ from .conftest import SMALL_RUN, cli_env, db_snapshot, genethello_argv, query, s
 P = SMALL_RUN["population.size"]
 GAMES = P * (P - 1)
 START = 1500.0
+HALL = SMALL_RUN["hall.games_per_member"]
 
 
 # --------------------------------------------------------------------------- #
@@ -172,15 +173,28 @@ def test_end_to_end_run(ray_cluster, tmp_path, reference):
         mean = sum(elo for elo, *_ in history[g].values()) / P
         assert gens[g - 1][5] == pytest.approx(mean)
         last_elo.update({text: elo for text, (elo, *_) in history[g].items()})
-        # Best so far: the highest Elo of every player seen until now.
-        best = gens[g - 1][4]
-        assert last_elo[best] == max(last_elo.values()), g
-        assert best == min(last_elo, key=lambda t: rank_key(last_elo[t], Chromosome.parse(t).birth, t))
-        # Elites: the generation's best two by rank sit in the first slots of the next.
+        # Champion: the top of the generation's own round robin (points, then
+        # the older birth, then the text); the elites are its top two.
+        ranked = sorted(population[g], key=lambda t: (-(history[g][t][1] + history[g][t][3] / 2),
+                                                      Chromosome.parse(t).birth, t))
         if g < 3:
-            ranked = sorted(population[g], key=lambda t: rank_key(last_elo[t], Chromosome.parse(t).birth, t))
             assert population[g + 1][:2] == ranked[:2], g
+        # The champion is in the hall (entered now, unless it already was).
+        assert ranked[0] in {t for t, entered in snap["hall_members"] if entered <= g}
+        # Best so far: the top of the hall's ratings after this generation.
+        ratings = {t: r for gg, t, r, *_ in snap["hall_ratings"] if gg == g}
+        assert gens[g - 1][4] == max(ratings, key=lambda t: (ratings[t], -dict(snap["hall_members"])[t]))
     assert {t: e for t, (_, _, e, *_) in players.items()} == last_elo
+
+    # The hall: generation 1's champion is the anchor (0 ± 0); each entrant
+    # played HALL games against the members before it, half with each colour.
+    members = sorted(snap["hall_members"], key=lambda m: m[1])
+    first = members[0][0]
+    assert all(r == 0 and se == 0 for _, t, r, se, *_ in snap["hall_ratings"] if t == first)
+    for text, entered in members[1:]:
+        games = [(b, w) for g, _, b, w, *_ in snap["hall_games"] if g == entered]
+        assert len(games) == HALL and all(text in (b, w) for b, w in games), text
+        assert sum(b == text for b, _ in games) == HALL // 2
 
     # And it is the very content of the serial run.
     assert_same(snap, reference)

@@ -1,21 +1,36 @@
-"""The yardstick gauntlet: built-in players, a real GTP peer (gtp-rhino),
-passes kept implicit, and a broken peer left out instead of ending the run."""
+"""The yardstick: built-in gauntlet games as specs played on an executor
+(here in-process; Ray in test_evolution), W/D/L counts with intervals, the
+League measure, a real GTP peer (gtp-rhino) through a pass, and a broken
+peer left out instead of ending the run."""
 
 import gzip
 import shutil
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from genethello.cluster.config import config_from_mapping
+from genethello.cluster.executors import SerialExecutor
+from genethello.cluster.games import GameSettings, GauntletOutcome, play_batch
 from genethello.cluster.yardstick import (
-    ChromosomePlayer, GreedyPlayer, GtpPlayer, RandomPlayer, SquareWeightsPlayer, gauntlet, play,
+    FIRST_CHAMPION, LEAGUE, gauntlet_specs, measure, measure_gtp, play_specs, tally,
 )
 from genethello.core import PASS, Board, split_move_list
 from genethello.core.chromosome import Chromosome
+from genethello.core.players import ChromosomePlayer, GtpPlayer, play
 
 BEST = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")
+FIRST = Chromosome.parse("oe_fmc_1_12:51:4:0:0:3:7:5:4:6:0")
+SETTINGS = GameSettings(5, 1, 4, 2)
+
+
+def config(**yardstick):
+    values = {"games_per_opponent": 4, "depth": 1, "random_plies": 2, "league_double_games": 3}
+    values.update(yardstick)
+    return config_from_mapping({"seed": 5, "yardstick": values})
 
 
 def rhino() -> str | None:
@@ -39,19 +54,55 @@ def opening_through_a_pass(games: Path) -> list[int]:
     raise AssertionError("no game with a pass")
 
 
-def test_built_in_players_score_between_zero_and_one():
-    scores = gauntlet(ChromosomePlayer(BEST, 2), [RandomPlayer(1), GreedyPlayer(), SquareWeightsPlayer()],
-                      games_per_opponent=4, random_plies=2, run_seed=5)
-    assert [s.opponent for s in scores] == ["random", "greedy", "square-weights"]
-    for s in scores:
-        assert s.games == 4 and 0.0 <= s.points <= 4.0
+def test_specs_cover_each_opponent_with_both_colours_and_the_league():
+    specs, names = gauntlet_specs(config(), str(BEST), str(FIRST))
+    assert names == (["random"] * 4 + ["greedy"] * 4 + ["square-weights"] * 4 + [FIRST_CHAMPION] * 4
+                     + [LEAGUE] * 6)
+    assert [s.index for s in specs] == list(range(len(specs)))
+    first_pair = specs[:2]
+    assert first_pair[0].opening_seed == first_pair[1].opening_seed
+    assert [s.candidate_black for s in first_pair] == [True, False]
+    assert specs[12].opponent == "chromosome:" + str(FIRST)
+    league = specs[16:]
+    assert all(s.depth == 1 and s.exact_empties == 0 and s.random_plies == 0 for s in league)
+    assert [s.candidate_black for s in league] == [True, False] * 3
 
 
-def test_the_same_gauntlet_twice_gives_the_same_scores():
-    def run():
-        return gauntlet(ChromosomePlayer(BEST, 2), [RandomPlayer(3), SquareWeightsPlayer()],
-                        games_per_opponent=4, random_plies=3, run_seed=9)
-    assert run() == run()
+def test_tally_counts_wins_draws_losses_by_index():
+    names = ["a", "a", "b", "b"]
+    outcomes = [GauntletOutcome(3, -2), GauntletOutcome(0, 10), GauntletOutcome(1, 0), GauntletOutcome(2, -64)]
+    scores = tally(names, outcomes)
+    assert [(s.opponent, s.result.wins, s.result.draws, s.result.losses) for s in scores] == [
+        ("a", 1, 1, 0), ("b", 0, 0, 2)]
+    assert scores[0].points == 1.5 and scores[0].score == 0.75
+
+
+def test_measurement_is_the_same_whatever_the_batches_and_their_order():
+    cfg = config()
+    specs, names = gauntlet_specs(cfg, str(BEST), str(FIRST))
+    whole = tally(names, play_specs(SerialExecutor(), SETTINGS, specs, lambda: False))
+    backwards = [o for spec in reversed(specs) for o in play_batch(SETTINGS, [spec])]
+    assert tally(names, backwards) == whole
+    for s in whole:
+        assert s.games == (6 if s.opponent == LEAGUE else 4)
+        assert 0.0 <= s.score <= 1.0
+
+
+def test_a_stopped_measurement_returns_none():
+    cfg = config()
+    calls = []
+
+    def should_stop():
+        calls.append(1)
+        return len(calls) > 1
+    assert measure(cfg, BEST, FIRST, SerialExecutor(task_seconds=1e-6), SETTINGS, should_stop) is None
+
+
+def test_the_candidate_beats_random_and_its_interval_says_so():
+    cfg = config(games_per_opponent=40, league_double_games=0)
+    scores = {s.opponent: s for s in measure(cfg, BEST, FIRST, SerialExecutor(), SETTINGS, lambda: False)}
+    low, high = scores["random"].result.interval
+    assert low > 0.5, scores["random"].result.text()
 
 
 @pytest.mark.skipif(rhino() is None, reason="gtp-rhino is not installed (tests/install_system_packages.sh)")
@@ -64,6 +115,13 @@ def test_gtp_rhino_plays_through_a_pass(games_slice):
             assert -64 <= margin <= 64
     finally:
         peer.close()
+
+
+@pytest.mark.skipif(rhino() is None, reason="gtp-rhino is not installed (tests/install_system_packages.sh)")
+def test_gtp_engines_play_their_own_budget():
+    cfg = config(gtp_engines=["gtp-rhino -l 1"], gtp_games=4)
+    [score] = measure_gtp(cfg, BEST)
+    assert score.opponent == "gtp-rhino -l 1" and score.games == 4
 
 
 def test_a_broken_gtp_peer_is_left_out_and_reported(tmp_path, monkeypatch):
@@ -83,12 +141,8 @@ def test_a_broken_gtp_peer_is_left_out_and_reported(tmp_path, monkeypatch):
     """))
     script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:{__import__('os').environ['PATH']}")
-    peer = GtpPlayer("dying-engine")
     failures = []
-    try:
-        scores = gauntlet(ChromosomePlayer(BEST, 1), [GreedyPlayer(), peer], games_per_opponent=2,
-                          random_plies=2, run_seed=1, on_failure=lambda name, exc: failures.append((name, exc)))
-    finally:
-        peer.close()
-    assert [s.opponent for s in scores] == ["greedy"]
-    assert failures and failures[0][0] == "dying-engine"
+    cfg = config(gtp_engines=["dying-engine", "not-installed-engine"], gtp_games=2)
+    scores = measure_gtp(cfg, BEST, on_failure=lambda name, exc: failures.append(name))
+    assert scores == []
+    assert failures == ["dying-engine", "not-installed-engine"]

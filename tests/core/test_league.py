@@ -186,14 +186,14 @@ def test_wpc_against_itself_at_epsilon_zero_is_deterministic():
 def test_league_score_counts():
     s = LeagueScore.from_margins([10, 0, -2, 64, -64])
     assert (s.wins, s.draws, s.losses, s.games) == (2, 1, 2, 5)
-    assert s.expected_score == pytest.approx(2.5 / 5)
-    assert LeagueScore().expected_score == 0.0
+    assert s.score == pytest.approx(2.5 / 5)
+    assert LeagueScore().score == 0.0
 
 
 def test_chromosome_score_is_a_probability():
     s = league_score(Chromosome.parse(OE_FMC), 10, seed=1)
     assert s.games == 20
-    assert 0.0 <= s.expected_score <= 1.0
+    assert 0.0 <= s.score <= 1.0
 
 
 def test_heuristic_beats_a_random_player_clearly():
@@ -201,5 +201,5 @@ def test_heuristic_beats_a_random_player_clearly():
     schedule = league_schedule(50, 2024)
     s = LeagueScore.from_margins([league_game(RandomPlayer(), g.seed, g.evolved_is_black) for g in schedule])
     assert s.games == 100
-    assert s.expected_score < 0.35
+    assert s.score < 0.35
     assert LEAGUE_EPSILON == 0.1

@@ -20,7 +20,8 @@ WAIT_MS = 60_000
 #: exact empties finished all three generations between two updates.)
 LIVE_RUN = dict(name="live", population__size=6, games__depth=4, games__exact_empties=12,
                 stop__max_generations=5, yardstick__every=1, yardstick__games_per_opponent=2,
-                yardstick__depth=1, cluster__commit_every_seconds=0.1, cluster__task_seconds=0.02)
+                yardstick__depth=1, yardstick__league_double_games=2, cluster__commit_every_seconds=0.1,
+                cluster__task_seconds=0.02)
 
 
 @pytest.fixture
@@ -63,10 +64,13 @@ def test_a_runs_page_follows_a_live_evolution(evolution, browser, page, shots):
         assert len(seen) >= 3, f"the progress never moved by itself: {seen}"
         page.locator("#run-status:has-text('finished')").wait_for(timeout=10_000)
         assert "Generation 5: 30/30 games" in progress.inner_text()
-        for chart in ("#chart-elo", "#chart-yard", "#chart-genes"):
+        for chart in ("#chart-hall", "#chart-elo", "#chart-yard", "#chart-genes"):
             assert page.locator(f"{chart} canvas").count() == 1
+        # The top table ranks the hall of fame, as `genethello best` does:
+        # generation 1's champion is the anchor, 0 ± 0.
         rows = page.locator("#run-top tr")
-        assert rows.count() >= 5
+        assert 1 <= rows.count() <= 5
+        assert "+0 ±0" in page.locator("#run-top").inner_text()
         best = rows.first.locator("td.chrom").inner_text()
         page.screenshot(path=shots / "web-runs.png", full_page=True)
 

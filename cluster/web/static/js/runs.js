@@ -48,12 +48,13 @@ function openRun(id) {
     <div class="progress"><div class="bar"><div id="run-bar" style="width:0"></div></div>
       <div id="run-progress" class="muted"></div></div>
     <div class="charts">
+      <div class="chart"><h3>Hall rating of the best so far (Elo vs generation 1's champion, 95%)</h3><div id="chart-hall"></div></div>
+      <div class="chart"><h3>Yardstick score of the best (%, 95% interval)</h3><div id="chart-yard"></div></div>
       <div class="chart"><h3>Elo per generation</h3><div id="chart-elo"></div></div>
-      <div class="chart"><h3>Yardstick score of the best (%)</h3><div id="chart-yard"></div></div>
       <div class="chart"><h3>Genes of the best player</h3><div id="chart-genes"></div></div>
     </div>
     <h3>Top chromosomes</h3>
-    <table class="top"><thead><tr><th>#</th><th>Elo</th><th>W/L/D</th><th>life</th><th>yardstick</th>
+    <table class="top"><thead><tr><th>#</th><th>hall</th><th>Elo</th><th>W/L/D</th><th>life</th><th>yardstick</th>
       <th>chromosome</th><th></th></tr></thead><tbody id="run-top"></tbody></table>
     <div class="stored"><b>Stored games</b>
       <select id="stored-gen"></select><select id="stored-game"></select>
@@ -122,7 +123,11 @@ function drawCharts(s) {
   if (!c.generation.length) return;
   chart("elo", $("#chart-elo"), ["generation's best", "mean", "best so far"],
     [c.generation, c.best_elo, c.mean_elo, c.best_so_far_elo]);
-  chart("yard", $("#chart-yard"), ["yardstick %"], [c.generation, c.yardstick]);
+  chart("yard", $("#chart-yard"), ["yardstick %", "low", "high"],
+    [c.generation, c.yardstick, c.yardstick_low, c.yardstick_high]);
+  if (c.hall.some((v) => v != null)) {
+    chart("hall", $("#chart-hall"), ["best so far", "low", "high"], [c.generation, c.hall, c.hall_low, c.hall_high]);
+  }
   const names = s.genes.names;
   if (names.length) {
     const columns = names.map((_, g) => s.genes.values.map((v) => (v ? v[g] : null)));
@@ -137,7 +142,8 @@ function drawTop(top) {
     const tr = document.createElement("tr");
     const err = p.bt_stderr != null ? ` ±${p.bt_stderr.toFixed(0)}` : "";
     const ys = p.yardstick != null ? `${Math.round(100 * p.yardstick)}%` : "–";
-    tr.innerHTML = `<td>${i + 1}</td><td>${p.elo.toFixed(1)}${err}</td><td>${p.wins}/${p.losses}/${p.draws}</td>
+    const hall = p.hall_rating != null ? `${p.hall_rating >= 0 ? "+" : ""}${p.hall_rating.toFixed(0)} ±${p.hall_stderr.toFixed(0)}` : "–";
+    tr.innerHTML = `<td>${i + 1}</td><td>${hall}</td><td>${p.elo.toFixed(1)}${err}</td><td>${p.wins}/${p.losses}/${p.draws}</td>
       <td>${p.birth}–${p.death != null ? p.death : ""}</td><td>${ys}</td>
       <td class="chrom">${esc(p.chromosome)}</td>
       <td><button data-act="copy">Copy</button> <button class="primary" data-act="play">Play</button></td>`;
