@@ -360,7 +360,10 @@ class Coordinator:
         """Rate the generation (a pure step on its stored games) and store it."""
         members, games = self.store.rating_inputs(g)
         rating = rate_generation(members, games, start_rating=self.config.rating.start, k=self.config.rating.k)
-        self.store.store_rating(g, rating, self.config.storage.keep_moves_generations)
+        has_hall = self.config.hall.games_per_member > 0
+        hall = self.store.hall_ranked(1) if has_hall else []
+        self.store.store_rating(g, rating, self.config.storage.keep_moves_generations,
+                                hall_best=hall[0].player_id if hall else None, has_hall=has_hall)
         self.progress.message(f"generation {g} rated: best so far {self.best_text()}")
 
     def best_text(self) -> str:

@@ -228,9 +228,13 @@ class RunStore:
                 .where(Game.run_id == self.run_id, Game.generation == g).order_by(Game.pair_index)).all()]
         return members, games
 
-    def store_rating(self, g: int, rating: GenerationRating, keep_moves_generations: int) -> None:
+    def store_rating(self, g: int, rating: GenerationRating, keep_moves_generations: int,
+                     hall_best: int | None = None, has_hall: bool = False) -> None:
         """Store generation g's ratings, its summary and best so far, mark it
-        rated and apply move retention: one transaction."""
+        rated and apply move retention: one transaction. In a run with a
+        hall the best so far stays the hall's top (``hall_best``, None before
+        the first entry) until the hall step rates the new entrant; else it
+        is the top by Elo."""
         with self.db.session(immediate=True) as s:
             for r in rating.players:
                 s.execute(update(Player).where(Player.id == r.player_id).values(
@@ -240,8 +244,8 @@ class RunStore:
                 {"run_id": self.run_id, "generation": g, "player_id": r.player_id, "elo": r.elo,
                  "bt_rating": r.bt_rating, "bt_stderr": r.bt_stderr, "wins": r.wins, "losses": r.losses,
                  "draws": r.draws} for r in rating.players])
-            best = s.scalars(select(Player.id).where(Player.run_id == self.run_id)
-                             .order_by(*_BEST_FIRST).limit(1)).one()
+            best = hall_best if has_hall else s.scalars(select(Player.id).where(Player.run_id == self.run_id)
+                                                        .order_by(*_BEST_FIRST).limit(1)).one()
             gen = s.get(Generation, (self.run_id, g))
             gen.status = "rated"
             gen.finished_at = utcnow()

@@ -77,7 +77,8 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str) -> tu
     display name. Pure: a function of the config, the seed and the players.
 
     The opening of pair p against opponent k is seeded by (run seed, 0,
-    1000 + k, p), and both colours play it; the League's games are seeded by
+    1000 + k, p), and both colours play it (an opponent that is the candidate
+    itself is left out; the others keep their k); the League's games are seeded by
     (League seed, index) with the candidate Black in even games."""
     ys = config.yardstick
     opponents = [*BUILT_IN, ("chromosome:" + first_champion, FIRST_CHAMPION),
@@ -85,6 +86,8 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str) -> tu
     specs: list[GauntletSpec] = []
     names: list[str] = []
     for k, (opponent, name) in enumerate(opponents):
+        if opponent == "chromosome:" + candidate:
+            continue   # a player against itself scores 50% by symmetry: not worth the games
         for pair in range(ys.games_per_opponent // 2):
             seed = opening_seed(config.seed, 0, 1_000 + k, pair)
             for candidate_black in (True, False):

@@ -146,3 +146,11 @@ def test_a_broken_gtp_peer_is_left_out_and_reported(tmp_path, monkeypatch):
     scores = measure_gtp(cfg, BEST, on_failure=lambda name, exc: failures.append(name))
     assert scores == []
     assert failures == ["dying-engine", "not-installed-engine"]
+
+
+def test_the_candidate_is_not_measured_against_itself_and_the_others_keep_their_openings():
+    specs, names = gauntlet_specs(config(), str(FIRST), str(FIRST))
+    assert FIRST_CHAMPION not in names
+    with_first, _ = gauntlet_specs(config(), str(BEST), str(FIRST))
+    assert [s.opening_seed for s in specs if s.opponent == "greedy"] == [
+        s.opening_seed for s in with_first if s.opponent == "greedy"]
