@@ -84,6 +84,30 @@ def pattern_version_for(config: RunConfig) -> str | None:
     return shared_table().version
 
 
+def read_chromosome_file(path: Path) -> list[Chromosome]:
+    """The chromosomes of a file of TYPE_BIRTH_GENES lines (an initial
+    population such as config/strong-best.txt): blank lines and text after
+    '#' are ignored.
+
+    Raises:
+        ValueError: naming the file and line of a chromosome that does not
+            parse, or a file that cannot be read.
+    """
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"population.initial: cannot read {path}: {exc}") from None
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            try:
+                found.append(Chromosome.parse(line))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{number}: {exc}") from None
+    return found
+
+
 def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
     """Insert a new run; returns its id.
 
@@ -315,9 +339,7 @@ class Coordinator:
     def _start_first_generation(self) -> None:
         initial = []
         if self.config.population.initial:
-            path = Path(self.config.population.initial)
-            lines = [ln.strip() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
-            initial = [Chromosome.parse(ln) for ln in lines]
+            initial = read_chromosome_file(Path(self.config.population.initial))
         members = first_population(self.ctype, self.P, self.config.seed, initial)
         self.store.start_generation(1, members, self.config.rating.start)
 

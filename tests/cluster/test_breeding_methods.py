@@ -59,3 +59,18 @@ def test_defaults_measure_with_five_point_intervals():
     assert config.hall.games_per_member == 540
     assert config.yardstick.games_per_opponent >= 385
     assert config.breeding.method == "ga" and config.rating.selection == "score"
+
+
+def test_the_shipped_best_chromosomes_read_as_an_initial_population(tmp_path):
+    from pathlib import Path
+
+    from genethello.cluster.coordinator import read_chromosome_file
+
+    shipped = read_chromosome_file(Path(__file__).parents[2] / "config" / "strong-best.txt")
+    assert len(shipped) == 8 and all(c.type == FDMXCP for c in shipped)
+    bad = tmp_path / "initial.txt"
+    bad.write_text("# comment\nfdmxcp_1_0:0:0:0:0:10   # p only\n\nfdmxcp_1_0:0:0:0:0:99\n")
+    with pytest.raises(ValueError, match=r"initial\.txt:4: "):
+        read_chromosome_file(bad)
+    with pytest.raises(ValueError, match="cannot read"):
+        read_chromosome_file(tmp_path / "missing.txt")
