@@ -152,6 +152,7 @@ class RunReader:
         chart = {"generation": [], "best_elo": [], "mean_elo": [], "best_so_far_elo": [], "yardstick": [],
                  "yardstick_low": [], "yardstick_high": [], "hall": [], "hall_low": [], "hall_high": []}
         genes: dict = {"names": [], "values": []}
+        opponents: dict[str, dict[int, float]] = {}
         for row in rows:
             chart["generation"].append(row["generation"])
             chart["best_elo"].append(_round(row["best_elo"]))
@@ -159,6 +160,8 @@ class RunReader:
             chart["best_so_far_elo"].append(_round(row["best_so_far_elo"]))
             for key in ("yardstick", "yardstick_low", "yardstick_high"):
                 chart[key].append(None if row[key] is None else round(100 * row[key], 1))
+            for o in row["yardstick_opponents"]:
+                opponents.setdefault(o["opponent"], {})[row["generation"]] = round(100 * o["score"], 1)
             rating, err = row["hall_rating"], row["hall_stderr"]
             chart["hall"].append(_round(rating))
             chart["hall_low"].append(None if rating is None else _round(rating - 1.96 * err))
@@ -183,6 +186,8 @@ class RunReader:
             "run": {"id": run.id, "name": run.name, "status": run.status, "generation": run.generation,
                     "created": _iso(run.created_at), "updated": _iso(run.updated_at), "config": _config(run)},
             "chart": chart,
+            "yardstick_opponents": {name: [by_gen.get(g) for g in chart["generation"]]
+                                    for name, by_gen in opponents.items()},
             "genes": genes,
             "progress": progress,
             "top": self.top_players(run.id),

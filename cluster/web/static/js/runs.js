@@ -49,7 +49,7 @@ function openRun(id) {
       <div id="run-progress" class="muted"></div></div>
     <div class="charts">
       <div class="chart"><h3>Hall rating of the best so far (Elo vs generation 1's champion, 95%)</h3><div id="chart-hall"></div></div>
-      <div class="chart"><h3>Yardstick score of the best (%, 95% interval)</h3><div id="chart-yard"></div></div>
+      <div class="chart"><h3>Yardstick score of the best per opponent (%; intervals: genethello history)</h3><div id="chart-yard"></div></div>
       <div class="chart"><h3>Elo per generation</h3><div id="chart-elo"></div></div>
       <div class="chart"><h3>Genes of the best player</h3><div id="chart-genes"></div></div>
     </div>
@@ -123,8 +123,12 @@ function drawCharts(s) {
   if (!c.generation.length) return;
   chart("elo", $("#chart-elo"), ["generation's best", "mean", "best so far"],
     [c.generation, c.best_elo, c.mean_elo, c.best_so_far_elo]);
-  chart("yard", $("#chart-yard"), ["yardstick %", "low", "high"],
-    [c.generation, c.yardstick, c.yardstick_low, c.yardstick_high]);
+  const opponents = Object.keys(s.yardstick_opponents || {});
+  if (opponents.length) {
+    chart("yard", $("#chart-yard"), opponents, [c.generation, ...opponents.map((o) => s.yardstick_opponents[o])]);
+  } else {
+    chart("yard", $("#chart-yard"), ["yardstick %"], [c.generation, c.yardstick]);
+  }
   if (c.hall.some((v) => v != null)) {
     chart("hall", $("#chart-hall"), ["best so far", "low", "high"], [c.generation, c.hall, c.hall_low, c.hall_high]);
   }
