@@ -4,6 +4,7 @@
 from libc.stdint cimport uint64_t
 from genethello.core.context cimport SearchContext, RootResult
 
-# Exact best move and final disc difference, fail-soft in the window (alpha, beta).
+# Exact best move and final disc difference, fail-soft in the window (alpha, beta);
+# among moves of equal score the first in square order (GeneThello's tie-break).
 cdef RootResult endgame_root(SearchContext* c, uint64_t P, uint64_t O,
                              int alpha, int beta) noexcept nogil

@@ -22,7 +22,8 @@ cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_fl
 # `last_flipped`: the discs O's last move turned (0 after a pass).
 cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha, int beta,
                  uint64_t last_flipped) noexcept nogil
-# Best move and value at `depth` (>= 1) in the window (alpha, beta).
+# Best move and value at `depth` (>= 1) in the window (alpha, beta); among moves
+# of equal value the first in square order (GeneThello's tie-break).
 cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth,
                              int alpha, int beta) noexcept nogil
 # Plain negamax without pruning, ordering or hashing: the reference.

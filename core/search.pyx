@@ -6,6 +6,14 @@ and time, and the engine object (`Searcher`) with its results
 (`SearchResult`). Moves (core/move.pxd), their ordering (core/ordering.pxd)
 and what the searches share (core/context.pxd) have their own files.
 
+The root rule (GeneThello's tie-break): among root moves of exactly equal
+value the first in square order (a1, b1, ..., h1, a2, ..., h8) is played, in
+every variant: each algorithm, with or without ordering and hashing, fixed
+depth, iterative deepening under any limit, and the exact solve. Ties are
+resolved exactly at the root (`search_root_children` in core/context.pxd);
+the tree below is unchanged. So a fixed-depth search's move depends only on
+the position, the evaluator and the depth, never on move ordering.
+
 Values: the midgame search returns evaluation units (a decided game is worth
 EVAL_WIN per disc of its final margin); the endgame solver returns the exact
 final disc difference (empties to the winner). A pass does not use up depth.

@@ -4,6 +4,8 @@ fast code against."""
 from __future__ import annotations
 
 from genethello.core import PASS, Board
+from genethello.core.evaluation import EVAL_WIN, Evaluator
+from genethello.core.search import minimax
 
 
 def mover_score(board: Board) -> int:
@@ -28,3 +30,15 @@ def brute_force(board: Board) -> int:
         best = max(best, -brute_force(board))
         board.undo()
     return best
+
+
+def child_value(board: Board, ev: Evaluator, move: int, depth: int) -> int:
+    """Value of `move` at `depth` (mover's view), from minimax / the evaluator:
+    the value the root of a `depth`-ply search gives the move."""
+    child = board.copy()
+    child.play(move)
+    if depth > 1:
+        return -minimax(child, ev, depth - 1)
+    if child.is_game_over():
+        return -mover_score(child) * EVAL_WIN
+    return ev.evaluate_move(board, move)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board
+from genethello.core.evaluation import Evaluator
 
 
 @st.composite
@@ -21,3 +22,33 @@ def positions(draw, min_plies: int = 0, max_plies: int = 55) -> Board:
         moves = board.legal_moves()
         board.play(moves[draw(st.integers(0, len(moves) - 1))])
     return board
+
+
+@st.composite
+def endgames(draw, min_empties: int = 0, max_empties: int = 6) -> Board:
+    """A random game played to its end, then taken back until it has at
+    least a drawn number of empties (or is back at the start)."""
+    board = Board()
+    while not board.is_game_over():
+        if board.must_pass():
+            board.play(PASS)
+            continue
+        moves = board.legal_moves()
+        board.play(moves[draw(st.integers(0, len(moves) - 1))])
+    target = draw(st.integers(min_empties, max_empties))
+    while board.empties < target and board.history:
+        board.undo()
+    if board.history and draw(st.booleans()) and board.history[-1] == PASS:
+        board.undo()   # sometimes stand just before a pass
+    return board
+
+
+@st.composite
+def evaluators(draw, max_weight: int = 10) -> Evaluator:
+    """A random small evaluator: phase bounds and three phases of seven
+    feature weights in 0..max_weight (coarse weights make equal values, and
+    so ties between moves, common)."""
+    o = draw(st.integers(0, 60))
+    e = draw(st.integers(o, 60))
+    weights = [draw(st.lists(st.integers(0, max_weight), min_size=7, max_size=7)) for _ in range(3)]
+    return Evaluator((o, e), weights)

@@ -57,7 +57,7 @@ def test_games_with_passes_record_them():
     for seed in range(12):
         result = play_game(black, white, random_opening(6, seed))
         passes += result.moves.count(PASS)
-    assert passes > 0        # seeds 0, 1, 2, 5, 7, 9 and 11 pass at least once
+    assert passes > 0        # seeds 0, 1, 2 and 11 pass at least once (root ties by square)
 
 
 def test_game_from_the_start_and_with_depth_one():

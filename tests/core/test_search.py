@@ -21,8 +21,8 @@ from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, Evaluator
 from genethello.core.search import ALGORITHMS, SearchResult, Searcher, disc_score, minimax
-from tests.reference import brute_force, mover_score
-from tests.strategies import positions
+from tests.reference import brute_force, child_value, mover_score
+from tests.strategies import endgames, evaluators, positions
 
 NODE_SLACK = 64          # a node limit may be passed by the leaves of the node that reaches it
 ALGS = sorted(ALGORITHMS)
@@ -40,34 +40,6 @@ MANY_PASSES_6 = "OXXXOOOOOXXX-XOOXOXXXXXOXXXOOXXOXXXXXOXOXXOOOOOO--X-XOOO-X-XXXO
 OVER_WITH_EMPTIES = "OOOOOOOOOOXXOOOOOXOOOOOOOXOOOXOOOXOOOOOOOOOOXOOOOOOXXOOO-OOOOOO- X;"  # finished, 2 empties
 
 
-# --------------------------------------------------------------- strategies
-@st.composite
-def endgames(draw, min_empties: int = 0, max_empties: int = 6) -> Board:
-    """A random game played to its end, then taken back until it has at
-    least a drawn number of empties (or is back at the start)."""
-    board = Board()
-    while not board.is_game_over():
-        if board.must_pass():
-            board.play(PASS)
-            continue
-        moves = board.legal_moves()
-        board.play(moves[draw(st.integers(0, len(moves) - 1))])
-    target = draw(st.integers(min_empties, max_empties))
-    while board.empties < target and board.history:
-        board.undo()
-    if board.history and draw(st.booleans()) and board.history[-1] == PASS:
-        board.undo()   # sometimes stand just before a pass
-    return board
-
-
-@st.composite
-def evaluators(draw) -> Evaluator:
-    o = draw(st.integers(0, 60))
-    e = draw(st.integers(o, 60))
-    weights = [draw(st.lists(st.integers(0, 10), min_size=7, max_size=7)) for _ in range(3)]
-    return Evaluator((o, e), weights)
-
-
 offsets = st.one_of(st.integers(-2, 2), st.integers(-300, 300), st.integers(-3 * EVAL_WIN, 3 * EVAL_WIN))
 widths = st.one_of(st.integers(1, 3), st.integers(1, 400), st.integers(1, 2 * EVAL_WIN))
 
@@ -81,17 +53,6 @@ def brute_force_moves(board: Board) -> dict[int, int]:
         values[move] = -brute_force(board)
         board.undo()
     return values
-
-
-def child_value(board: Board, ev: Evaluator, move: int, depth: int) -> int:
-    """Value of `move` at `depth` (mover's view), from minimax / the evaluator."""
-    child = board.copy()
-    child.play(move)
-    if depth > 1:
-        return -minimax(child, ev, depth - 1)
-    if child.is_game_over():
-        return -mover_score(child) * EVAL_WIN
-    return ev.evaluate_move(board, move)
 
 
 def expected_move_kind(board: Board):
