@@ -389,10 +389,11 @@ class Coordinator:
         self.progress.message(f"generation {g} rated: best so far {self.best_text()}")
 
     def best_text(self) -> str:
-        hall = self.store.hall_ranked(1) if self.config.hall.games_per_member else []
-        if hall:
-            top = hall[0]
-            return f"{top.text} (hall {top.rating:+.0f} ± {top.stderr:.0f})"
+        if self.config.hall.games_per_member:
+            hall = self.store.hall_ranked(1)
+            if not hall:
+                return "- (the hall of fame has no member yet)"
+            return f"{hall[0].text} (hall {hall[0].rating:+.0f} ± {hall[0].stderr:.0f})"
         best = self.store.best()
         return "-" if best is None else f"{best.text} (Elo {best.elo:.0f})"
 

@@ -469,3 +469,15 @@ def test_locked_database_is_one_clear_line(tmp_path, home):
         assert lines[0].startswith(f"genethello {command}: error: database ") and "is locked" in lines[0]
     assert not (home / ".ray").exists()  # refused before Ray started
     assert query(db, "SELECT count(*) FROM runs") == [(0,)]  # nothing written
+
+
+@pytest.mark.skipif(__import__("shutil").which("gtp-rhino", path=os.environ.get("PATH", "") + ":/usr/games")
+                    is None, reason="gtp-rhino is not installed (tests/install_system_packages.sh)")
+def test_match_against_a_gtp_engine_prints_the_score_with_its_interval(tmp_path, home):
+    r = run_cli("match", "p_1_10", "--gtp", "gtp-rhino -l 1", "--depth", "1", "--games", "2",
+                "--random-plies", "2", home=home, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("game ") == 2 and "B = gtp-rhino -l 1" in r.stdout
+    assert re.search(r"^A scores [\d.]+% \[[\d.]+%, [\d.]+%\] 95% \(W/D/L \d+/\d+/\d+\)", r.stdout, re.M), r.stdout
+    r = run_cli("match", "p_1_10", "--gtp", "no-such-engine", "--depth", "1", home=home, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "no-such-engine" in r.stderr
