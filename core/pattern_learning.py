@@ -446,6 +446,64 @@ def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,),
     return out
 
 
+SCORE_ERROR_EMPTIES = (16, 20)   # the empties counts `patterns evaluate --mae` samples
+
+
+def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = SCORE_ERROR_EMPTIES,
+                 sample: int = 300, seed: int = 0, workers: int = 1, progress=None) -> list[dict]:
+    """The error of the table's static score against the exact final margin.
+
+    For each empties count (at most PERFECT_MAX_EMPTIES), ``sample``
+    positions with exactly that many empty squares are drawn from ``games``
+    (all of them if fewer; drawn without replacement by
+    ``np.random.default_rng([seed, empties])``, then kept in file order, so
+    the same games, seed and sample give the same positions whatever the
+    other empties counts asked for) and solved exactly with
+    ``exact_margins`` (``workers`` processes). Decided and drawn games alike
+    are kept: this measures the score, not the winner.
+
+    Viewpoint and units: both numbers are for the player who just moved (the
+    point of view of the table and of the learner's target; the other side
+    is to move, or passes), in discs of final disc difference with empties
+    to the winner. The static score is ``patterns.scores`` (table units) /
+    TABLE_SCALE, i.e. the same sum of the stage's 16 instances the learner
+    fitted to the final margin. The error is score - exact.
+
+    ``progress(empties, done, total)`` is called as solves finish.
+
+    Returns:
+        one dict per empties count: empties, positions, mae, rmse, bias (mean
+        signed error; all in discs; nan when no position), and per position
+        (in sample order) 'index' (into ``games``' arrays), 'score' (float
+        discs) and 'exact' (int discs).
+    Raises:
+        ValueError: for an empties count outside 0..PERFECT_MAX_EMPTIES or a
+        negative sample.
+    """
+    if sample < 0:
+        raise ValueError(f"sample must be >= 0, got {sample}")
+    out = []
+    for count in empties:
+        if not 0 <= count <= PERFECT_MAX_EMPTIES:
+            raise ValueError(f"score errors are measured at 0..{PERFECT_MAX_EMPTIES} empties, not {count}")
+        where = np.nonzero(games.move_numbers == 60 - count)[0]
+        if where.size > sample:
+            rng = np.random.default_rng([seed, count])
+            where = np.sort(rng.choice(where, size=sample, replace=False))
+        m, o = games.movers[where], games.others[where]
+        score = pt.scores(table, m, o, games.move_numbers[where]).astype(np.float64) / pt.TABLE_SCALE_
+        exact = exact_margins(m, o, None if progress is None else lambda d, n, e=count: progress(e, d, n), workers)
+        err = score - exact
+        n = int(err.size)
+        row = {"empties": count, "positions": n,
+               "mae": float(np.abs(err).mean()) if n else float("nan"),
+               "rmse": float(np.sqrt(_dot(err, err) / n)) if n else float("nan"),
+               "bias": float(err.mean()) if n else float("nan"),
+               "index": where.astype(np.int64), "score": score, "exact": exact}
+        out.append(row)
+    return out
+
+
 # ------------------------------------------------------------------ display
 def accuracy_lines(rows: list[dict], names=PREDICTORS, count_title: str = "positions") -> list[str]:
     """The rows of ``sign_accuracy`` / ``perfect_play_accuracy`` as a table:

@@ -47,8 +47,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"also solve up to K positions a move number exactly (moves >= "
                         f"{60 - pl.PERFECT_MAX_EMPTIES}; ~0.3 s each at move 40) and show how often "
                         "perfect play predicts the human winner: the ceiling of any static score")
+    q.add_argument("--mae", type=non_negative_int, default=0, metavar="K",
+                   help="also solve K positions at exactly "
+                        + " and ".join(str(e) for e in pl.SCORE_ERROR_EMPTIES)
+                        + " empties (a seeded sample of the selected games; ~0.3 s each at 20) and print the "
+                        "pattern score's mean absolute error, RMSE and bias against the exact margin, in discs "
+                        "(default 0: off)")
+    q.add_argument("--seed", type=non_negative_int, default=0,
+                   help="seed of the --mae sample (default 0)")
     q.add_argument("--workers", type=positive_int, default=1,
-                   help="processes for the --perfect solves (default 1)")
+                   help="processes for the --perfect and --mae solves (default 1)")
     q.set_defaults(handler=run_evaluate)
 
     q = psub.add_parser("show", help="print the best and worst edge configurations of a stage")
@@ -117,7 +125,29 @@ def run_evaluate(args: argparse.Namespace) -> int:
         _print_perfect_play(chosen, table, solvable, args.perfect, args.workers)
     elif args.perfect:
         print(f"perfect play: no move number >= {60 - pl.PERFECT_MAX_EMPTIES} in --moves, nothing solved")
+    if args.mae:
+        _print_score_errors(chosen, table, args.mae, args.seed, args.workers)
     return 0
+
+
+def _print_score_errors(games: pl.GameSet, table: ptab.PatternTable, sample: int, seed: int,
+                        workers: int) -> None:
+    shown = {}
+
+    def progress(empties: int, done: int, total: int) -> None:
+        if done // 100 > shown.get(empties, 0) or done == total:
+            shown[empties] = done // 100
+            print(f"  {empties} empties: solved {done}/{total}", file=sys.stderr, flush=True)
+
+    print(f"score error: the pattern score against the exact final margin (both in discs, for the player "
+          f"who just moved; error = score - exact), on up to {sample} positions an empties count "
+          f"(seed {seed})")
+    for row in pl.score_errors(games, table.array, pl.SCORE_ERROR_EMPTIES, sample, seed, workers, progress):
+        if row["positions"]:
+            print(f"{row['empties']} empties: {row['positions']} positions, MAE {row['mae']:.2f} discs, "
+                  f"RMSE {row['rmse']:.2f}, bias {row['bias']:+.2f}")
+        else:
+            print(f"{row['empties']} empties: no positions")
 
 
 MARGIN_BUCKETS = ((2, 2), (4, 6), (8, 12), (14, 20), (22, 64))

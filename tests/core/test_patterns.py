@@ -277,3 +277,40 @@ def test_cli_evaluate_prints_the_perfect_play_ceiling(games_slice, capsys):
     assert "perfect play" in out and "the side perfect play favours won" in out
     row = next(line for line in out.splitlines() if line.split()[:2] == ["52", "10"])
     assert row.count("%") == 5
+
+
+# ------------------------------------------------------------ score errors
+def test_score_errors_are_reproducible_and_consistent(games_slice):
+    games = pl.read_games(games_slice, limit=200).slice("validation")
+    table = ptab.shared_table().array
+    first = pl.score_errors(games, table, empties=(8, 12), sample=15, seed=3)
+    again = pl.score_errors(games, table, empties=(8, 12), sample=15, seed=3, workers=2)
+    other = pl.score_errors(games, table, empties=(12,), sample=15, seed=4)
+    for row, same in zip(first, again):
+        assert row["positions"] == 15 and row["index"].tolist() == same["index"].tolist()
+        assert (row["mae"], row["rmse"], row["bias"]) == (same["mae"], same["rmse"], same["bias"])
+        assert row["rmse"] >= row["mae"] >= abs(row["bias"]) and row["mae"] > 0
+        assert (games.move_numbers[row["index"]] == 60 - row["empties"]).all()
+    assert other[0]["index"].tolist() != first[1]["index"].tolist()
+    # the score is the table's, in discs; the exact margin is the solver's, both for the player who just moved
+    row = first[1]
+    i = row["index"]
+    assert row["score"].tolist() == (pt.scores(table, games.movers[i], games.others[i], games.move_numbers[i])
+                                     / pt.TABLE_SCALE_).tolist()
+    for k in range(0, row["positions"], 5):
+        mover, other_ = int(games.movers[i[k]]), int(games.others[i[k]])
+        result = Searcher(Evaluator()).solve(Board.from_bitboards(other_, mover, "black"))
+        assert result.exact and row["exact"][k] == -result.value
+    err = row["score"] - row["exact"]
+    assert row["mae"] == pytest.approx(np.abs(err).mean()) and row["bias"] == pytest.approx(err.mean())
+    with pytest.raises(ValueError, match="0..24 empties"):
+        pl.score_errors(games, table, empties=(30,))
+
+
+def test_cli_evaluate_prints_the_score_errors(games_slice, capsys):
+    assert main(["patterns", "evaluate", "--games", str(games_slice), "--limit", "100", "--moves", "20",
+                 "--mae", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if " empties: " in line]
+    assert [line.split()[:3] for line in lines] == [["16", "empties:", "3"], ["20", "empties:", "3"]]
+    assert all("MAE" in line and "RMSE" in line and "bias" in line for line in lines)
