@@ -87,7 +87,7 @@ cdef inline int bound_kind(int value, int alpha0, int beta) noexcept nogil:
 
 cdef inline int search_children(SearchContext* c, ChildSearch search, uint64_t P, uint64_t O,
                                 const Move* moves, int n, int depth, int alpha, int beta, int best,
-                                bint scout, bint soft, int* best_move) noexcept nogil:
+                                bint scout, bint soft, bint tiebreak, int* best_move) noexcept nogil:
     """Negascout over the n ordered moves of P (n >= 1): the first child in
     the full window; with `scout` the others in a null window first, searched
     again in the full one when they land inside it (`soft`: from the
@@ -98,41 +98,16 @@ cdef inline int search_children(SearchContext* c, ChildSearch search, uint64_t P
     (alpha, beta) (the caller clamps a fail-hard result), and sets best_move
     to its square. Stops at the first beta cut-off, and at once when the
     search is aborted (c.aborted): the value so far is then meaningless.
-    Inline, so `search` is a constant at each use and the calls are direct."""
-    cdef int i, v
-    cdef Child child
-    for i in range(n):
-        child = make_move(P, O, moves[i].square, moves[i].flipped)
-        if scout and i > 0:
-            v = -search(c, child.player, child.opponent, depth, -alpha - 1, -alpha, moves[i].flipped)
-            if alpha < v < beta:
-                v = -search(c, child.player, child.opponent, depth, -beta, -(v if soft else alpha),
-                            moves[i].flipped)
-        else:
-            v = -search(c, child.player, child.opponent, depth, -beta, -alpha, moves[i].flipped)
-        if c.aborted:
-            return best
-        if v > best:
-            best = v
-            best_move[0] = moves[i].square
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
+    Inline, so `search` is a constant at each use and the calls are direct.
 
-
-cdef inline int search_root_children(SearchContext* c, ChildSearch search, uint64_t P, uint64_t O,
-                                     const Move* moves, int n, int depth, int alpha, int beta, int best,
-                                     bint scout, bint soft, int* best_move) noexcept nogil:
-    """`search_children` at the root, with GeneThello's tie-break: among
-    moves of exactly equal value the first in square order (a1, b1, ..., h1,
-    a2, ..., h8: the lowest square index) is the best move, whatever order
-    the moves are searched in.
-
-    GeneThello played that way, so its published games replay only under
-    this rule; and with it a fixed-depth search's move no longer depends on
-    move ordering, so speed work cannot change a run's games.
+    With `tiebreak` (the roots), GeneThello's rule: among moves of exactly
+    equal value the first in square order (a1, b1, ..., h1, a2, ..., h8:
+    the lowest square index) is the best move, whatever order the moves are
+    searched in. GeneThello played that way, so its published games replay
+    only under this rule; and with it a fixed-depth search's move no longer
+    depends on move ordering, so speed work cannot change a run's games.
+    Every caller passes a constant, so below the root the compiler drops
+    the rule's test.
 
     How ties are resolved exactly: once the best value so far is an exact
     value inside the window (best > the caller's alpha, so alpha == best), a
@@ -140,12 +115,11 @@ cdef inline int search_root_children(SearchContext* c, ChildSearch search, uint6
     window opens one lower: (best - 1, best + 1) instead of the null window
     (best, best + 1) (plain alpha-beta: (best - 1, beta)). Inside that window
     a result of exactly best is the move's value, not a bound: a tie, settled
-    by one search. Above it, the move is better, and is searched again as in
-    `search_children`; below, it is worse. A move after the best move in
-    square order must beat it, as in `search_children`. The invariant: after
-    each move, (best, best move) is the greatest (value, -square) of the moves
-    searched. Only the windows at the root change; the tree below is searched
-    as ever.
+    by one search. Above it, the move is better, and is searched again as
+    without the rule; below, it is worse. A move after the best move in
+    square order must beat it. The invariant: after each move, (best, best
+    move) is the greatest (value, -square) of the moves searched. Only the
+    windows at the root change; the tree below is searched as ever.
 
     Why a window of two and not a null window at best - 1 and a re-search:
     at depth 4 the oe_fmc players' best value is tied in two positions of
@@ -155,13 +129,13 @@ cdef inline int search_root_children(SearchContext* c, ChildSearch search, uint6
 
     Values at or below the caller's alpha are bounds, not values, so ties
     among them are not resolved (the searches call the root with the full
-    window). Returns and aborts as `search_children`."""
+    window)."""
     cdef int i, v, alpha0 = alpha
     cdef bint earlier
     cdef Child child
     for i in range(n):
         child = make_move(P, O, moves[i].square, moves[i].flipped)
-        earlier = best > alpha0 and moves[i].square < best_move[0]
+        earlier = tiebreak and best > alpha0 and moves[i].square < best_move[0]
         if scout and i > 0:
             v = -search(c, child.player, child.opponent, depth, -alpha - 1, -alpha + earlier, moves[i].flipped)
             if alpha < v < beta:

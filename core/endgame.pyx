@@ -18,7 +18,6 @@ from genethello.core.move cimport MAX_MOVES, Move, Child, make_move
 from genethello.core.ordering cimport insert_by_key, odd_quadrants, fastest_first_key
 from genethello.core.context cimport (
     SearchContext, RootResult, DISC_INF, out_of_budget, final_margin, bound_kind, search_children,
-    search_root_children,
 )
 
 cdef enum:
@@ -91,7 +90,7 @@ cdef inline int solve_node(SearchContext* c, uint64_t P, uint64_t O, int alpha, 
     At the root (best_move_out given, set to the best move) every move is
     searched: no table, stability or enhanced transposition cut-off, and
     among moves of equal score the first in square order is the best
-    (`search_root_children`)."""
+    (`search_children` with its tiebreak)."""
     cdef int alpha0 = alpha, best, best_move = NO_MOVE, v, n = 0, sq, hash_move = NO_MOVE
     cdef uint64_t moves, f, odd = 0
     cdef Move listed[MAX_MOVES]
@@ -140,12 +139,12 @@ cdef inline int solve_node(SearchContext* c, uint64_t P, uint64_t O, int alpha, 
                 return -e.value
         insert_by_key(keys, listed, n, fastest_first_key(P, O, sq, f, hash_move, odd), sq, f)
         n += 1
-    if best_move_out != NULL:
-        best = search_root_children(c, solve_deep, P, O, listed, n, n_empties - 1, alpha, beta, -DISC_INF,
-                                    True, True, &best_move)
+    if best_move_out != NULL:   # the root: GeneThello's tie-break
+        best = search_children(c, solve_deep, P, O, listed, n, n_empties - 1, alpha, beta, -DISC_INF,
+                               True, True, True, &best_move)
     else:
         best = search_children(c, solve_deep, P, O, listed, n, n_empties - 1, alpha, beta, -DISC_INF,
-                               True, True, &best_move)
+                               True, True, False, &best_move)
     if c.aborted:
         return 0
     tt_store(c.tt, P, O, ENDGAME_DEPTH, best, bound_kind(best, alpha0, beta), best_move)
@@ -168,7 +167,7 @@ cdef RootResult endgame_root(SearchContext* c, uint64_t P, uint64_t O,
         # Root of a tiny endgame: try each move with the shallow solver, in
         # square order, a later move replacing the best only when strictly
         # better (the window's alpha is the best so far: a tie fails low), so
-        # the first in square order wins a tie, as search_root_children does.
+        # the first in square order wins a tie, as search_children's tiebreak does.
         r.move = NO_MOVE
         r.value = -DISC_INF
         if moves == 0:

@@ -15,7 +15,6 @@ from genethello.core.move cimport MAX_MOVES, Move, Child, make_move, list_moves
 from genethello.core.ordering cimport order_moves
 from genethello.core.context cimport (
     SearchContext, RootResult, INF, out_of_budget, final_margin, clamp, bound_kind, search_children,
-    search_root_children,
 )
 
 cdef enum:
@@ -74,7 +73,7 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
     else:
         n = list_moves(P, O, moves, listed)
     best = search_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, best,
-                           c.scout and depth >= SCOUT_DEPTH, c.soft, &best_move)
+                           c.scout and depth >= SCOUT_DEPTH, c.soft, False, &best_move)
     if c.aborted:
         return 0
     if depth >= HASH_DEPTH:
@@ -86,7 +85,7 @@ cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth
                              int alpha, int beta) noexcept nogil:
     """Best move and value at `depth` (>= 1) in the window (alpha, beta):
     every move ordered by evaluation, null windows at any depth; among moves
-    of equal value the first in square order (`search_root_children`)."""
+    of equal value the first in square order (`search_children` with its tiebreak)."""
     cdef RootResult r
     cdef int n, hash_move = NO_MOVE
     cdef uint64_t moves = legal_moves(P, O)
@@ -111,8 +110,8 @@ cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth
         n = order_moves(c, P, O, moves, hash_move, True, listed)
     else:
         n = list_moves(P, O, moves, listed)
-    r.value = search_root_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, r.value,
-                                   c.scout, c.soft, &r.move)
+    r.value = search_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, r.value,
+                              c.scout, c.soft, True, &r.move)
     if c.aborted:
         return r
     if not c.soft:

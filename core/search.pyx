@@ -10,7 +10,7 @@ The root rule (GeneThello's tie-break): among root moves of exactly equal
 value the first in square order (a1, b1, ..., h1, a2, ..., h8) is played, in
 every variant: each algorithm, with or without ordering and hashing, fixed
 depth, iterative deepening under any limit, and the exact solve. Ties are
-resolved exactly at the root (`search_root_children` in core/context.pxd);
+resolved exactly at the root (`search_children(..., tiebreak=True)` in core/context.pxd);
 the tree below is unchanged. So a fixed-depth search's move depends only on
 the position, the evaluator and the depth, never on move ordering.
 
