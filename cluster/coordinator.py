@@ -39,7 +39,7 @@ from genethello.cluster.config import ClusterConfig, RunConfig
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.db.models import Run
-from genethello.cluster.executors import Executor, batches_of
+from genethello.cluster.executors import BatchSource, Executor, batches_of
 from genethello.cluster.games import GameSettings, GameSpec
 from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
 from genethello.cluster.pairing import RoundRobin
@@ -357,25 +357,44 @@ class Coordinator:
         pairs = RoundRobin(len(members))   # computed per index: nothing of size P² is built
         played = self.store.played_pairs(g)
         self.progress.start_generation(g, len(pairs), len(played), self.best_text())
-        next_batch = batches_of(GameSpec(g, i, members[pairs[i][0]][1], members[pairs[i][1]][1], *pairs[i])
-                                for i in range(len(pairs)) if i not in played)
 
-        buffer: list[tuple] = []
-        last_commit = time.monotonic()
-        done = len(played)
+        def missing_games():
+            for i in range(len(pairs)):
+                if i not in played:
+                    b, w = pairs[i]   # a formula: computed once a game
+                    yield GameSpec(g, i, members[b][1], members[w][1], b, w)
+
         run_id = self.run_id
-        for outcomes in self.executor.run(self.settings, next_batch, self.should_stop):
+
+        def rows(outcomes: list) -> list[tuple]:
+            self.progress.advance(len(outcomes))
+            found = []
             for o in outcomes:
                 b, w = pairs[o.pair_index]
-                buffer.append((run_id, g, o.pair_index, members[b][0], members[w][0], o.score,
-                               o.black_discs, o.white_discs, o.moves, o.nodes))
-            self.progress.advance(len(outcomes))
+                found.append((run_id, g, o.pair_index, members[b][0], members[w][0], o.score,
+                              o.black_discs, o.white_discs, o.moves, o.nodes))
+            return found
+
+        committed = self._play_and_commit(self.settings, batches_of(missing_games()), rows,
+                                          lambda batch: self.store.commit_games(g, batch))
+        return len(played) + committed == len(pairs)
+
+    def _play_and_commit(self, settings: GameSettings, next_batch: BatchSource, rows: Callable[[list], list[tuple]],
+                         commit: Callable[[list[tuple]], int]) -> int:
+        """Play what ``next_batch`` hands out on the executor and commit the
+        ``rows`` of the outcomes in batched transactions (at most one every
+        ``cluster.commit_every_seconds``, and the rest at the end, stopped or
+        not). Returns how many new results ``commit`` stored."""
+        buffer: list[tuple] = []
+        done = 0
+        last_commit = time.monotonic()
+        for outcomes in self.executor.run(settings, next_batch, self.should_stop):
+            buffer.extend(rows(outcomes))
             if time.monotonic() - last_commit >= self.config.cluster.commit_every_seconds:
-                done += self.store.commit_games(g, buffer)
+                done += commit(buffer)
                 buffer = []
                 last_commit = time.monotonic()
-        done += self.store.commit_games(g, buffer)
-        return done == len(pairs)
+        return done + commit(buffer)
 
     # ---------------------------------------------------------------- rating
     def _rate_generation(self, g: int) -> None:
@@ -415,12 +434,11 @@ class Coordinator:
             if not self._play_hall_games(g, specs, ids):
                 return False
         ratings = rate_hall([m.player_id for m in members], self.store.hall_games())
-        order = hall_order(ratings, {m.player_id: m.entered for m in members},
-                           {m.player_id: m.text for m in members})
+        texts = {m.player_id: m.text for m in members}
+        order = hall_order(ratings, {m.player_id: m.entered for m in members}, texts)
         self.store.store_hall_ratings(g, ratings, order)
         top = ratings[order[0]]
-        self.progress.message(f"hall of fame after generation {g}: {len(members)} members, best "
-                              f"{dict((m.player_id, m.text) for m in members)[order[0]]} "
+        self.progress.message(f"hall of fame after generation {g}: {len(members)} members, best {texts[order[0]]} "
                               f"({top.rating:+.0f} ± {top.stderr:.0f} Elo vs generation 1's champion)")
         return True
 
@@ -428,19 +446,17 @@ class Coordinator:
         played = self.store.played_hall_games(g)
         next_batch = batches_of(sp for sp in specs if sp.pair_index not in played)
         by_index = {sp.pair_index: sp for sp in specs}
-        done = len(played)
-        buffer: list[tuple] = []
-        last_commit = time.monotonic()
-        for outcomes in self.executor.run(hall_settings(self.settings), next_batch, self.should_stop):
+
+        def rows(outcomes: list) -> list[tuple]:
+            found = []
             for o in outcomes:
-                sp = by_index[o.pair_index]
-                buffer.append((o.pair_index, ids[sp.black], ids[sp.white], o.score, o.nodes))
-            if time.monotonic() - last_commit >= self.config.cluster.commit_every_seconds:
-                done += self.store.commit_hall_games(g, buffer)
-                buffer = []
-                last_commit = time.monotonic()
-        done += self.store.commit_hall_games(g, buffer)
-        return done == len(specs)
+                spec = by_index[o.pair_index]
+                found.append((o.pair_index, ids[spec.black], ids[spec.white], o.score, o.nodes))
+            return found
+
+        committed = self._play_and_commit(hall_settings(self.settings), next_batch, rows,
+                                          lambda batch: self.store.commit_hall_games(g, batch))
+        return len(played) + committed == len(specs)
 
     # ------------------------------------------------------------- yardstick
     def _measure_yardstick(self, g: int) -> None:

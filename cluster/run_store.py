@@ -304,7 +304,7 @@ class RunStore:
     def best(self) -> RankedPlayer | None:
         """The run's best so far: the hall's top once it is rated, else the
         top by Elo (None before any player exists)."""
-        hall = self.hall_ranked()
+        hall = self.hall_ranked(1)
         if hall:
             with self.db.session() as s:
                 return RankedPlayer(*s.execute(select(Player.id, Player.text, Player.elo, Player.birth)
