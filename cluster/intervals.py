@@ -14,7 +14,7 @@ import math
 
 from genethello.core.scoring import Z95, MatchScore, wilson_interval
 
-__all__ = ["MatchScore", "Z95", "games_for_half_width", "score_of_margins", "wilson_interval"]
+__all__ = ["MatchScore", "Z95", "games_for_half_width", "wilson_interval"]
 
 
 def games_for_half_width(half_width: float, z: float = Z95) -> int:
@@ -23,8 +23,3 @@ def games_for_half_width(half_width: float, z: float = Z95) -> int:
     if not 0 < half_width < 0.5:
         raise ValueError(f"half_width={half_width!r} must be in (0, 0.5)")
     return math.ceil(z * z / (4 * half_width * half_width))
-
-
-def score_of_margins(margins: list[int]) -> MatchScore:
-    """The MatchScore of games ending with these margins (this side's view)."""
-    return MatchScore.from_margins(margins)

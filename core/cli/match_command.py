@@ -10,7 +10,7 @@ import time
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import positive_float, positive_int
 from genethello.core.game import Engine, play_game, random_opening
-from genethello.core.scoring import wilson_interval
+from genethello.core.scoring import MatchScore
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,13 +44,12 @@ def resolve_player(text: str, args: argparse.Namespace) -> Chromosome:
     return Chromosome.parse(text)
 
 
-def summary(points: float, wins: int, draws: int, losses: int) -> str:
-    """'A scores 61.0% [56.1%, 65.7%] (W/D/L 240/8/152)': A's score with its
-    95% Wilson interval."""
-    games = wins + draws + losses
-    low, high = wilson_interval(points, games)
-    return (f"A scores {points / games:.1%} [{low:.1%}, {high:.1%}] 95% "
-            f"(W/D/L {wins}/{draws}/{losses})")
+def summary(score: MatchScore) -> str:
+    """'A scores 61.0% [56.1%, 65.7%] 95% (W/D/L 240/8/152)': A's score with
+    its 95% Wilson interval."""
+    low, high = score.interval
+    return (f"A scores {score.score:.1%} [{low:.1%}, {high:.1%}] 95% "
+            f"(W/D/L {score.wins}/{score.draws}/{score.losses})")
 
 
 def run_gtp_match(args: argparse.Namespace) -> int:
@@ -65,21 +64,19 @@ def run_gtp_match(args: argparse.Namespace) -> int:
     a = resolve_player(args.a, args)
     me = ChromosomePlayer(a, args.depth, args.exact)
     engine = GtpPlayer(args.gtp)
-    counts = [0, 0, 0]
-    points = 0.0
+    score = MatchScore()
     t0 = time.perf_counter()
     try:
         for game in range(args.games):
             opening = random_opening(args.random_plies, f"{args.seed}/{game // 2}")
             a_black = game % 2 == 0
             margin = play(me, engine, opening, game) if a_black else -play(engine, me, opening, game)
-            counts[0 if margin > 0 else (1 if margin == 0 else 2)] += 1
-            points += 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+            score = score.add(margin)
             print(f"game {game + 1}: A {'black' if a_black else 'white'}: margin {margin:+d} for A", flush=True)
     finally:
         engine.close()
     print(f"A = {a} (depth {args.depth}, exact {args.exact})\nB = {args.gtp}\n"
-          f"{summary(points, *counts)} ({args.games} games in {time.perf_counter() - t0:.1f} s)")
+          f"{summary(score)} ({args.games} games in {time.perf_counter() - t0:.1f} s)")
     return 0
 
 
@@ -91,18 +88,16 @@ def run_match(args: argparse.Namespace) -> int:
     a, b = resolve_player(args.a, args), resolve_player(args.b, args)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
     ea, eb = Engine(a, **limits), Engine(b, **limits)
-    points = 0.0
-    counts = [0, 0, 0]
+    score = MatchScore()
     t0 = time.perf_counter()
     for game in range(args.games):
         opening = random_opening(args.random_plies, f"{args.seed}/{game // 2}")
         a_black = game % 2 == 0
         result = play_game(ea, eb, opening) if a_black else play_game(eb, ea, opening)
         a_points = result.black_points if a_black else 1.0 - result.black_points
-        points += a_points
-        counts[0 if a_points == 1.0 else (1 if a_points == 0.5 else 2)] += 1
+        score = score.add(result.score if a_black else -result.score)
         print(f"game {game + 1}: {'A' if a_black else 'B'} black: {result.move_list()} "
               f"{result.black_discs}-{result.white_discs}; A scores {a_points:g}", flush=True)
-    print(f"A = {a}\nB = {b}\nA {points:g} - {args.games - points:g} B "
-          f"({args.games} games in {time.perf_counter() - t0:.1f} s)\n{summary(points, *counts)}")
+    print(f"A = {a}\nB = {b}\nA {score.points:g} - {args.games - score.points:g} B "
+          f"({args.games} games in {time.perf_counter() - t0:.1f} s)\n{summary(score)}")
     return 0

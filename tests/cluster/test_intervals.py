@@ -7,7 +7,7 @@ import math
 import pytest
 from hypothesis import given, strategies as st
 
-from genethello.cluster.intervals import MatchScore, games_for_half_width, score_of_margins, wilson_interval
+from genethello.cluster.intervals import MatchScore, games_for_half_width, wilson_interval
 
 
 def test_known_values():
@@ -44,7 +44,7 @@ def test_impossible_scores_are_refused(points, games):
 
 
 def test_match_score_counts_and_text():
-    score = score_of_margins([10, 0, -2, 64, -64, 0])
+    score = MatchScore.from_margins([10, 0, -2, 64, -64, 0])
     assert (score.wins, score.draws, score.losses) == (2, 2, 2)
     assert score.points == 3.0 and score.score == 0.5 and score.games == 6
     assert score.add(1) == MatchScore(3, 2, 2)
