@@ -171,14 +171,39 @@ class GauntletRunner:
 
 _RUNNERS: dict[GameSettings, GameRunner] = {}
 _GAUNTLET = GauntletRunner()
+_LABELLERS: dict[tuple, object] = {}
+
+
+def _label(spec) -> object:
+    """Measure one position of ``patterns label`` (a LabelSpec) with this
+    process's labeller for its settings."""
+    from genethello.cluster.labelling import LabelOutcome
+    from genethello.core.position_labels import Labeller
+
+    key = (spec.exact_empties, spec.search_depth, spec.patterns)
+    labeller = _LABELLERS.get(key)
+    if labeller is None:
+        _LABELLERS.clear()
+        labeller = _LABELLERS[key] = Labeller(spec.exact_empties, spec.search_depth, spec.patterns)
+    label = labeller.label(spec.mover, spec.other)
+    return LabelOutcome(spec.index, label.empties, label.exact, label.value, label.nodes)
 
 
 def play_batch(settings: GameSettings, specs: list) -> list:
     """Play specs in order with this process's runner for these settings
-    (GameSpecs) or its gauntlet runner (GauntletSpecs)."""
+    (GameSpecs), its gauntlet runner (GauntletSpecs) or its labeller
+    (LabelSpecs of ``patterns label``)."""
     runner = _RUNNERS.get(settings)
     if runner is None:
         if len(_RUNNERS) > 8:
             _RUNNERS.clear()
         runner = _RUNNERS[settings] = GameRunner(settings)
-    return [_GAUNTLET.play(spec) if isinstance(spec, GauntletSpec) else runner.play(spec) for spec in specs]
+    out = []
+    for spec in specs:
+        if isinstance(spec, GameSpec):
+            out.append(runner.play(spec))
+        elif isinstance(spec, GauntletSpec):
+            out.append(_GAUNTLET.play(spec))
+        else:
+            out.append(_label(spec))
+    return out

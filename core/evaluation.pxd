@@ -6,7 +6,7 @@ from libc.stdint cimport uint64_t, int16_t
 from genethello.core.bitboard cimport (
     popcount, legal_moves, CORNERS, NOT_FILE_A, NOT_FILE_H,
 )
-from genethello.core.patterns cimport pattern_score, pattern_stage, PATTERN_SHIFT
+from genethello.core.patterns cimport pattern_eval, PATTERN_SHIFT
 
 cdef enum:
     F_FLIPS = 0
@@ -35,6 +35,7 @@ cdef struct EvalWeights:
     int phase_of_move[61]              # move number 0..60 -> phase 0..2
     bint use_pattern                   # any pattern weight non-zero
     const int16_t* pattern_table       # the shared pattern table (patterns.pxd); NULL = 0
+    int pattern_geometry               # its geometry (patterns.pxd GEOMETRY_V1 / GEOMETRY_V2)
 
 
 cdef inline uint64_t _grow8(uint64_t r) noexcept nogil:
@@ -91,8 +92,8 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
         score += k[F_PARITY] * parity_feature(~occupied)
     if k[F_PATTERN] and w.pattern_table != NULL:
         # the predicted final disc difference for the mover, in discs
-        score += k[F_PATTERN] * (pattern_score(w.pattern_table, mover, other,
-                                               pattern_stage(move_number)) >> PATTERN_SHIFT)
+        score += k[F_PATTERN] * (pattern_eval(w.pattern_table, w.pattern_geometry, mover, other)
+                                 >> PATTERN_SHIFT)
     if score > EVAL_LIMIT:
         return EVAL_LIMIT
     if score < -EVAL_LIMIT:
@@ -107,3 +108,4 @@ cdef class Evaluator:
     cdef readonly tuple weights       # 3 tuples of 7 ints, "fdmxcpr" order
     cdef readonly object pattern_array  # the shared pattern table (numpy int16) when used, else None
     cdef readonly str pattern_version   # its version ('patterns-v1+SHA12'), '' when unused
+    cdef readonly object pattern_request  # the version asked for (None: the newest)

@@ -35,11 +35,16 @@ cdef class Evaluator:
             the order "fdmxcpr" (flips, discs, mobility, xsquares, corners,
             pattern, parity).
         chromosome: the chromosome these weights came from, kept for reports.
+        patterns: the pattern table version to weigh ('patterns-v1', 'v2',
+            ...; see ``pattern_table.resolve_version``), None for the newest
+            shipped one. Only loaded when a pattern weight is non-zero.
     Raises:
-        ValueError: for the wrong shape or phase bounds outside 0..60, o > e.
+        ValueError: for the wrong shape or phase bounds outside 0..60, o > e,
+            or an unknown pattern table version.
     """
 
-    def __init__(self, phase_bounds=(60, 60), weights=((0, 1, 0, 0, 0, 0, 0),) * 3, chromosome=None):
+    def __init__(self, phase_bounds=(60, 60), weights=((0, 1, 0, 0, 0, 0, 0),) * 3, chromosome=None,
+                 patterns=None):
         o, e = (int(x) for x in phase_bounds)
         if not (0 <= o <= e <= 60):
             raise ValueError(f"phase bounds must satisfy 0 <= o <= e <= 60, got o={o}, e={e}")
@@ -58,26 +63,29 @@ cdef class Evaluator:
         self.w.pattern_table = NULL
         self.pattern_array = None
         self.pattern_version = ""
+        self.pattern_request = patterns
         if self.w.use_pattern:
             self._attach_patterns()
 
     def _attach_patterns(self):
-        """Point the weights at the process-wide pattern table (loaded on
-        first use, never copied)."""
+        """Point the weights at the process-wide table of the requested
+        version (loaded on first use, never copied)."""
         from genethello.core.pattern_table import shared_table
-        table = shared_table()
+        table = shared_table(self.pattern_request)
         cdef const int16_t[:, ::1] view = table.array
         self.pattern_array = table.array
         self.pattern_version = table.version
         self.w.pattern_table = &view[0, 0]
+        self.w.pattern_geometry = table.geometry_id
 
     @classmethod
-    def from_chromosome(cls, chromosome):
-        """The evaluator of a ``genethello.core.chromosome.Chromosome``."""
-        return cls(chromosome.phase_bounds(), chromosome.phase_weights(), chromosome)
+    def from_chromosome(cls, chromosome, patterns=None):
+        """The evaluator of a ``genethello.core.chromosome.Chromosome``
+        (``patterns``: the table version, None for the newest)."""
+        return cls(chromosome.phase_bounds(), chromosome.phase_weights(), chromosome, patterns)
 
     def __reduce__(self):
-        return (Evaluator, (self.phase_bounds, self.weights, self.chromosome))
+        return (Evaluator, (self.phase_bounds, self.weights, self.chromosome, self.pattern_request))
 
     def __repr__(self):
         if self.chromosome is not None:
@@ -115,13 +123,16 @@ cdef class Evaluator:
         """The pattern feature (discs) with the shared table, also
         for an evaluator that does not weigh it."""
         cdef const int16_t[:, ::1] view
+        cdef int geometry
         if self.pattern_array is not None:
             view = self.pattern_array
+            geometry = self.w.pattern_geometry
         else:
             from genethello.core.pattern_table import shared_table
-            view = shared_table().array
-        return pattern_score(&view[0, 0], mover, other,
-                             pattern_stage(popcount(mover | other) - 4)) >> PATTERN_SHIFT
+            table = shared_table(self.pattern_request)
+            view = table.array
+            geometry = table.geometry_id
+        return pattern_eval(&view[0, 0], geometry, mover, other) >> PATTERN_SHIFT
 
     def evaluate_move(self, Board board, move) -> int:
         """The evaluation of playing ``move`` on ``board`` for the mover."""

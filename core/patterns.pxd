@@ -19,6 +19,7 @@
 # symmetric images scores the same.
 
 from libc.stdint cimport uint64_t, uint16_t, int16_t
+from genethello.core.bitboard cimport popcount
 
 cdef extern from *:
     """
@@ -60,6 +61,13 @@ cdef extern from *:
     static inline unsigned gtp_c25_bits(uint64_t b) {       /* a1..e1 / a2..e2 */
         return (unsigned)((b & 0x1FULL) | ((b >> 3) & 0x3E0ULL));
     }
+    /* v2's lines: row k (a..h) is a shift; a diagonal's squares sit in
+       distinct columns, so one multiply stacks them, in order, into the top
+       byte (every partial product is a distinct bit: no carries). */
+    static inline unsigned gtp_row_bits(uint64_t b, int row) { return (unsigned)((b >> (8 * row)) & 0xFFULL); }
+    static inline unsigned gtp_diag_bits(uint64_t b, uint64_t mask, int shift) {
+        return (unsigned)(((b & mask) * 0x0101010101010101ULL) >> shift);
+    }
     """
     const uint16_t* gtp_base3
     uint64_t gtp_flip_v(uint64_t x) noexcept nogil
@@ -68,6 +76,8 @@ cdef extern from *:
     unsigned gtp_edge_bits(uint64_t b) noexcept nogil
     unsigned gtp_c33_bits(uint64_t b) noexcept nogil
     unsigned gtp_c25_bits(uint64_t b) noexcept nogil
+    unsigned gtp_row_bits(uint64_t b, int row) noexcept nogil
+    unsigned gtp_diag_bits(uint64_t b, uint64_t mask, int shift) noexcept nogil
 
 cdef enum:
     EDGE_SIZE = 59049          # 3**10
@@ -87,6 +97,39 @@ cdef enum:
     # discs and mobility), so that weights 0..10 balance it against them.
     TABLE_SCALE = 32
     PATTERN_SHIFT = 5
+
+# Geometry v2 (patterns-v2): v1's 16 instances, then the lines of Edax's set,
+# each read in square order from a transformed board (instances 16..45):
+#
+#   row2  a2..h2             id v t tv     row3  a3..h3  id v t tv
+#   row4  a4..h4             id v t tv     diag8 a1 b2 .. h8   id h
+#   diag7 b1 c2 .. h7        id v h t      diag6 c1 .. h6      id v h t
+#   diag5 d1 .. h5           id v h t      diag4 e1 .. h4      id v h t
+#
+# Every line's instances are its whole orbit under the 8 symmetries, and the
+# learner ties a line's configuration to its reverse, so the 8 images of a
+# position still score the same. 30 stages of 2 moves: stage(n) = min(n/2, 29).
+cdef enum:
+    GEOMETRY_V1 = 1
+    GEOMETRY_V2 = 2
+    LINE8_SIZE = 6561          # 3**8
+    D7_SIZE = 2187
+    D6_SIZE = 729
+    D5_SIZE = 243
+    D4_SIZE = 81
+    ROW2_OFFSET = 137781
+    ROW3_OFFSET = 144342
+    ROW4_OFFSET = 150903
+    D8_OFFSET = 157464
+    D7_OFFSET = 164025
+    D6_OFFSET = 166212
+    D5_OFFSET = 166941
+    D4_OFFSET = 167184
+    V2_STAGE_SIZE = 167265
+    V2_N_INSTANCES = 46
+    V2_N_STAGES = 30
+    V2_STAGE_WIDTH = 2
+    MAX_INSTANCES = 46
 
 
 cdef inline int pattern_stage(int move_number) noexcept nogil:
@@ -129,6 +172,81 @@ cdef inline void pattern_indices_c(uint64_t mover, uint64_t other, int* out) noe
     out[13] = C25_OFFSET + _idx(gtp_c25_bits(mtv), gtp_c25_bits(otv))
     out[14] = C25_OFFSET + _idx(gtp_c25_bits(mth), gtp_c25_bits(oth))
     out[15] = C25_OFFSET + _idx(gtp_c25_bits(mthv), gtp_c25_bits(othv))
+
+
+cdef inline int v2_stage(int move_number) noexcept nogil:
+    """Stage of a move number in geometry v2, 0..V2_N_STAGES-1."""
+    if move_number >= 2 * V2_N_STAGES:
+        return V2_N_STAGES - 1
+    return move_number // V2_STAGE_WIDTH
+
+
+cdef inline int _line8(unsigned m, unsigned o) noexcept nogil:
+    return gtp_base3[m] + 2 * gtp_base3[o]
+
+
+cdef inline void v2_line_indices_c(uint64_t mover, uint64_t other, int* out) noexcept nogil:
+    """The 30 line instances of geometry v2 (out[0..29] = instances 16..45)."""
+    cdef uint64_t mv = gtp_flip_v(mover), ov = gtp_flip_v(other)
+    cdef uint64_t mh = gtp_mirror_h(mover), oh = gtp_mirror_h(other)
+    cdef uint64_t mt = gtp_transpose(mover), ot = gtp_transpose(other)
+    cdef uint64_t mtv = gtp_flip_v(mt), otv = gtp_flip_v(ot)
+    cdef int row, k = 0
+    for row in range(1, 4):
+        out[k] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mover, row), gtp_row_bits(other, row))
+        out[k + 1] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mv, row), gtp_row_bits(ov, row))
+        out[k + 2] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mt, row), gtp_row_bits(ot, row))
+        out[k + 3] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mtv, row), gtp_row_bits(otv, row))
+        k += 4
+    out[12] = D8_OFFSET + _line8(gtp_diag_bits(mover, 0x8040201008040201ULL, 56),
+                                 gtp_diag_bits(other, 0x8040201008040201ULL, 56))
+    out[13] = D8_OFFSET + _line8(gtp_diag_bits(mh, 0x8040201008040201ULL, 56),
+                                 gtp_diag_bits(oh, 0x8040201008040201ULL, 56))
+    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0080402010080402ULL, 57, D7_OFFSET, out + 14)
+    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0000804020100804ULL, 58, D6_OFFSET, out + 18)
+    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0000008040201008ULL, 59, D5_OFFSET, out + 22)
+    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0000000080402010ULL, 60, D4_OFFSET, out + 26)
+
+
+cdef inline void _diag4(uint64_t m, uint64_t o, uint64_t mv, uint64_t ov, uint64_t mh, uint64_t oh,
+                        uint64_t mt, uint64_t ot, uint64_t mask, int shift, int offset, int* out) noexcept nogil:
+    """A short diagonal's 4 instances (id, v, h, t)."""
+    out[0] = offset + _line8(gtp_diag_bits(m, mask, shift), gtp_diag_bits(o, mask, shift))
+    out[1] = offset + _line8(gtp_diag_bits(mv, mask, shift), gtp_diag_bits(ov, mask, shift))
+    out[2] = offset + _line8(gtp_diag_bits(mh, mask, shift), gtp_diag_bits(oh, mask, shift))
+    out[3] = offset + _line8(gtp_diag_bits(mt, mask, shift), gtp_diag_bits(ot, mask, shift))
+
+
+cdef inline void pattern_indices_v2_c(uint64_t mover, uint64_t other, int* out) noexcept nogil:
+    """The 46 instances' indices into one v2 stage's table."""
+    pattern_indices_c(mover, other, out)
+    v2_line_indices_c(mover, other, out + N_INSTANCES)
+
+
+cdef inline int pattern_eval_at(const int16_t* table, int geometry, uint64_t mover, uint64_t other,
+                                int move_number) noexcept nogil:
+    """The pattern score of a position (table units, for the mover) in the
+    stage of ``move_number`` (clamped to 0..60), under a table of either
+    geometry."""
+    cdef int idx[MAX_INSTANCES]
+    cdef int i, s = 0
+    cdef const int16_t* t
+    if move_number < 0:
+        move_number = 0
+    elif move_number > 60:
+        move_number = 60
+    if geometry == GEOMETRY_V2:
+        t = table + <Py_ssize_t>v2_stage(move_number) * V2_STAGE_SIZE
+        pattern_indices_v2_c(mover, other, idx)
+        for i in range(V2_N_INSTANCES):
+            s += t[idx[i]]
+        return s
+    return pattern_score(table, mover, other, pattern_stage(move_number))
+
+
+cdef inline int pattern_eval(const int16_t* table, int geometry, uint64_t mover, uint64_t other) noexcept nogil:
+    """The pattern score of a position in the stage of its own move number."""
+    return pattern_eval_at(table, geometry, mover, other, popcount(mover | other) - 4)
 
 
 cdef inline int pattern_score(const int16_t* table, uint64_t mover, uint64_t other,

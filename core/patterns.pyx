@@ -33,6 +33,31 @@ SHAPE_MIRRORS = (
     None,                                     # 2x5: its 8 instances are all the symmetries
 )
 
+# Geometry v2's lines (patterns.pxd), after v1's three shapes.
+LINE_SHAPES = (
+    ("row2", tuple(range(8, 16)), ("id", "v", "t", "tv"), ROW2_OFFSET, LINE8_SIZE),
+    ("row3", tuple(range(16, 24)), ("id", "v", "t", "tv"), ROW3_OFFSET, LINE8_SIZE),
+    ("row4", tuple(range(24, 32)), ("id", "v", "t", "tv"), ROW4_OFFSET, LINE8_SIZE),
+    ("diag8", tuple(9 * i for i in range(8)), ("id", "h"), D8_OFFSET, LINE8_SIZE),
+    ("diag7", tuple(9 * i + 1 for i in range(7)), ("id", "v", "h", "t"), D7_OFFSET, D7_SIZE),
+    ("diag6", tuple(9 * i + 2 for i in range(6)), ("id", "v", "h", "t"), D6_OFFSET, D6_SIZE),
+    ("diag5", tuple(9 * i + 3 for i in range(5)), ("id", "v", "h", "t"), D5_OFFSET, D5_SIZE),
+    ("diag4", tuple(9 * i + 4 for i in range(4)), ("id", "v", "h", "t"), D4_OFFSET, D4_SIZE),
+)
+SHAPES_V2 = SHAPES + LINE_SHAPES
+SHAPE_MIRRORS_V2 = SHAPE_MIRRORS + tuple(tuple(range(len(sq) - 1, -1, -1)) for _, sq, _, _, _ in LINE_SHAPES)
+"""Every line is tied to its reverse (its own symmetry)."""
+
+V1 = GEOMETRY_V1
+V2 = GEOMETRY_V2
+GEOMETRIES = {
+    GEOMETRY_V1: {"shapes": SHAPES, "mirrors": SHAPE_MIRRORS, "n_stages": N_STAGES,
+                  "stage_size": STAGE_SIZE, "n_instances": N_INSTANCES, "stage_width": STAGE_WIDTH},
+    GEOMETRY_V2: {"shapes": SHAPES_V2, "mirrors": SHAPE_MIRRORS_V2, "n_stages": V2_N_STAGES,
+                  "stage_size": V2_STAGE_SIZE, "n_instances": V2_N_INSTANCES, "stage_width": V2_STAGE_WIDTH},
+}
+"""Per geometry id: its shapes, mirror ties and table layout."""
+
 STAGE_SIZE_ = STAGE_SIZE
 N_STAGES_ = N_STAGES
 N_INSTANCES_ = N_INSTANCES
@@ -52,59 +77,89 @@ for _i in range(64):
     C_SQUARE_WEIGHTS[_i] = SQUARE_WEIGHTS[_i]
 
 
-def stage_of_move(int move_number) -> int:
+def _geometry(int geometry) -> dict:
+    if geometry not in GEOMETRIES:
+        raise ValueError(f"unknown pattern geometry {geometry}; this build has {sorted(GEOMETRIES)}")
+    return GEOMETRIES[geometry]
+
+
+def stage_of_move(int move_number, int geometry=GEOMETRY_V1) -> int:
     """The table stage of a move number (discs on the board - 4)."""
+    _geometry(geometry)
     if not 0 <= move_number <= 60:
         raise ValueError(f"move number must be in 0..60, got {move_number}")
-    return pattern_stage(move_number)
+    return v2_stage(move_number) if geometry == GEOMETRY_V2 else pattern_stage(move_number)
 
 
-def stage_moves(int stage) -> tuple:
+def stage_moves(int stage, int geometry=GEOMETRY_V1) -> tuple:
     """(first, last) move number of a stage."""
-    if not 0 <= stage < N_STAGES:
-        raise ValueError(f"stage must be in 0..{N_STAGES - 1}, got {stage}")
+    g = _geometry(geometry)
+    if not 0 <= stage < g["n_stages"]:
+        raise ValueError(f"stage must be in 0..{g['n_stages'] - 1}, got {stage}")
+    if geometry == GEOMETRY_V2:
+        return 2 * stage, (60 if stage == V2_N_STAGES - 1 else 2 * stage + 1)
     first = 0 if stage == 0 else stage * STAGE_WIDTH + 1
     return first, stage * STAGE_WIDTH + STAGE_WIDTH
 
 
-def indices(movers, others):
-    """The 16 instance indices (offsets into one stage's table included) of
-    each position, as an int32 array of shape (n, 16).
+def indices(movers, others, int geometry=GEOMETRY_V1):
+    """The instance indices (offsets into one stage's table included) of
+    each position, as an int32 array of shape (n, instances): 16 in
+    geometry v1, 46 in v2 (v1's 16 first).
 
     Args:
         movers, others: equal-length uint64 arrays (the discs of the player
             who just moved and of the other player).
     """
+    cdef int width = _geometry(geometry)["n_instances"]
     cdef const uint64_t[::1] m = np.ascontiguousarray(movers, dtype=np.uint64)
     cdef const uint64_t[::1] o = np.ascontiguousarray(others, dtype=np.uint64)
     if m.shape[0] != o.shape[0]:
         raise ValueError("movers and others must have the same length")
-    out = np.empty((m.shape[0], N_INSTANCES), dtype=np.int32)
+    out = np.empty((m.shape[0], width), dtype=np.int32)
     cdef int32_t[:, ::1] v = out
-    cdef int idx[N_INSTANCES]
+    cdef int idx[MAX_INSTANCES]
     cdef Py_ssize_t i
     cdef int k
+    cdef bint v2 = geometry == GEOMETRY_V2
     with nogil:
         for i in range(m.shape[0]):
-            pattern_indices_c(m[i], o[i], idx)
-            for k in range(N_INSTANCES):
+            if v2:
+                pattern_indices_v2_c(m[i], o[i], idx)
+            else:
+                pattern_indices_c(m[i], o[i], idx)
+            for k in range(width):
                 v[i, k] = idx[k]
     return out
 
 
-def scores(table, movers, others, move_numbers):
+def geometry_of_table(table) -> int:
+    """The geometry id whose layout a table array has (by its shape)."""
+    shape = tuple(np.shape(table))
+    for gid, g in GEOMETRIES.items():
+        if shape == (g["n_stages"], g["stage_size"]):
+            return gid
+    raise ValueError(f"a pattern table has the shape of one geometry "
+                     f"({', '.join(str((g['n_stages'], g['stage_size'])) for g in GEOMETRIES.values())}), "
+                     f"got {shape}")
+
+
+def scores(table, movers, others, move_numbers=None):
     """Pattern scores (table units) of positions, each in the stage of its
-    move number, as an int32 array.
+    discs' move number, as an int32 array.
 
     Args:
-        table: int16 array of shape (N_STAGES, STAGE_SIZE).
+        table: int16 array of either geometry's shape (found from it).
+        move_numbers: the stage of each position (uint8, clamped to 60);
+            None: the move number of its discs.
     """
+    cdef int geometry = geometry_of_table(table)
     cdef const int16_t[:, ::1] t = np.ascontiguousarray(table, dtype=np.int16)
     cdef const uint64_t[::1] m = np.ascontiguousarray(movers, dtype=np.uint64)
     cdef const uint64_t[::1] o = np.ascontiguousarray(others, dtype=np.uint64)
+    if move_numbers is None:
+        move_numbers = np.array([max(0, popcount(a | b) - 4) for a, b in zip(m, o)], dtype=np.uint8)
     cdef const uint8_t[::1] n = np.ascontiguousarray(move_numbers, dtype=np.uint8)
-    if t.shape[0] != N_STAGES or t.shape[1] != STAGE_SIZE:
-        raise ValueError(f"table must have shape ({N_STAGES}, {STAGE_SIZE}), got {tuple(table.shape)}")
     if not (m.shape[0] == o.shape[0] == n.shape[0]):
         raise ValueError("movers, others and move_numbers must have the same length")
     out = np.empty(m.shape[0], dtype=np.int32)
@@ -112,7 +167,7 @@ def scores(table, movers, others, move_numbers):
     cdef Py_ssize_t i
     with nogil:
         for i in range(m.shape[0]):
-            v[i] = pattern_score(&t[0, 0], m[i], o[i], pattern_stage(n[i] if n[i] <= 60 else 60))
+            v[i] = pattern_eval_at(&t[0, 0], geometry, m[i], o[i], n[i])
     return out
 
 

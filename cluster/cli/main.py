@@ -49,6 +49,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: command -> modules on the cluster side that add actions to a core-side
+#: command (each ``register(actions)`` gets what the command's register returned).
+EXTRA_ACTIONS: dict[str, tuple[str, ...]] = {
+    "patterns": (_CLUSTER + "label_command",),
+}
+
+
 class CommandError(Exception):
     """A user-facing failure: printed as one line, exit status 2."""
 
@@ -76,7 +83,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (module, help_text) in COMMANDS.items():
         if module == wanted:
             if not registered:
-                importlib.import_module(module).register(sub)
+                actions = importlib.import_module(module).register(sub)
+                for extra in EXTRA_ACTIONS.get(command, ()):
+                    importlib.import_module(extra).register(actions)
                 registered = True
         else:
             sub.add_parser(name, help=help_text)

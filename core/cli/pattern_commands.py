@@ -13,7 +13,9 @@ from genethello.core import pattern_table as ptab
 from genethello.core import patterns as pt
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    """Add ``patterns`` and its core-side actions; returns its actions so
+    that the cluster side can add ``label``."""
     p = sub.add_parser("patterns", help="learn, check and show the edge/corner pattern tables")
     psub = p.add_subparsers(dest="patterns_command", metavar="ACTION")
     psub.required = True
@@ -64,6 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--table", type=Path, help="table file (default: the shipped one)")
     q.add_argument("--count", type=int, default=10, help="how many of each (default 10)")
     q.set_defaults(handler=run_show)
+    return psub
 
 
 def _table(path: Path | None) -> ptab.PatternTable:
