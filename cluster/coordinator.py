@@ -75,8 +75,9 @@ def stop_file(db: Database, run_id: int) -> Path:
 
 
 def pattern_version_for(config: RunConfig) -> str | None:
-    """The version of the pattern tables a run's players evaluate with, or
-    None when its type does not use the pattern feature."""
+    """The version of the pattern tables a new run's players evaluate with
+    (the newest installed), or None when its type does not use the pattern
+    feature."""
     if "p" not in config.chromosome_type.letters:
         return None
     from genethello.core.pattern_table import shared_table
@@ -200,8 +201,15 @@ class Coordinator:
         self.ctype = self.config.chromosome_type
         self.P = self.config.population_size
         g = self.config.games
+        # A run keeps the pattern table it was created with (runs.pattern_version):
+        # resolving it here refuses a table file that changed under the run.
+        patterns = ""
+        if state.pattern_version:
+            from genethello.core.pattern_table import resolve_version
+
+            patterns = resolve_version(state.pattern_version)
         self.settings = GameSettings(self.config.seed, g.depth, g.exact_empties, g.random_plies,
-                                     g.algorithm, g.tt_bits)
+                                     g.algorithm, g.tt_bits, patterns)
 
     # ------------------------------------------------------------ lifecycle
     def run(self, extend_to: int | None = None, drop_engines: Sequence[str] = (),

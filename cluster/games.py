@@ -35,6 +35,7 @@ class GameSettings:
     random_plies: int
     algorithm: str = "negascout-soft"
     tt_bits: int = 16
+    patterns: str = ""        # pattern table version of the run ('' : the newest installed)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class GameRunner:
         if ev is None:
             if len(self._evaluators) > 4096:
                 self._evaluators.clear()
-            ev = Evaluator.from_chromosome(Chromosome.parse(text))
+            ev = Evaluator.from_chromosome(Chromosome.parse(text), self.settings.patterns or None)
             self._evaluators[text] = ev
         return ev
 
@@ -118,6 +119,7 @@ class GauntletSpec:
     random_plies: int
     depth: int
     exact_empties: int
+    patterns: str = ""        # the run's pattern table version ('': the newest installed)
 
 
 @dataclass(frozen=True)
@@ -134,14 +136,15 @@ class GauntletRunner:
     def __init__(self) -> None:
         self._players: dict[tuple, Player] = {}
 
-    def _player(self, name: str, depth: int, exact: int) -> Player:
-        key = (name, depth, exact)
+    def _player(self, name: str, depth: int, exact: int, patterns: str = "") -> Player:
+        key = (name, depth, exact, patterns)
         player = self._players.get(key)
         if player is None:
             if len(self._players) > 64:
                 self._players.clear()
             if name.startswith("chromosome:"):
-                player = ChromosomePlayer(Chromosome.parse(name.split(":", 1)[1]), depth, exact)
+                player = ChromosomePlayer(Chromosome.parse(name.split(":", 1)[1]), depth, exact,
+                                          patterns=patterns or None)
             elif name == "random":
                 player = RandomPlayer()
             elif name == "greedy":
@@ -157,10 +160,10 @@ class GauntletRunner:
         if spec.opponent == "league":
             from genethello.core.league import league_game
 
-            evolved = self._player("chromosome:" + spec.candidate, 1, 0)
+            evolved = self._player("chromosome:" + spec.candidate, 1, 0, spec.patterns)
             return GauntletOutcome(spec.index, league_game(evolved, spec.opening_seed, spec.candidate_black))
-        me = self._player("chromosome:" + spec.candidate, spec.depth, spec.exact_empties)
-        other = self._player(spec.opponent, spec.depth, spec.exact_empties)
+        me = self._player("chromosome:" + spec.candidate, spec.depth, spec.exact_empties, spec.patterns)
+        other = self._player(spec.opponent, spec.depth, spec.exact_empties, spec.patterns)
         opening = random_opening(spec.random_plies, spec.opening_seed)
         if spec.candidate_black:
             margin = play(me, other, opening, seed=spec.opening_seed)

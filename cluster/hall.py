@@ -17,6 +17,8 @@ run store keeps them.
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,8 +41,7 @@ def hall_seed(run_seed: int) -> int:
 def hall_settings(settings: GameSettings) -> GameSettings:
     """The run's game settings (depth, exact endgame, openings' length) with
     the hall's opening seed."""
-    return GameSettings(hall_seed(settings.run_seed), settings.depth, settings.exact_empties,
-                        settings.random_plies, settings.algorithm, settings.tt_bits)
+    return dataclasses.replace(settings, run_seed=hall_seed(settings.run_seed))
 
 
 @dataclass(frozen=True)

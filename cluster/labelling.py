@@ -25,50 +25,19 @@ stopped.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
+from genethello.core.label_file import (  # noqa: F401 (the file format, re-exported for callers)
+    FILE_MAGIC, LabelFileError, LabelRow, LabelSettings, format_line, parse_line,
+)
 from genethello.core.pattern_learning import GameSet
 
-FILE_MAGIC = "# genethello position labels 1 "
 SELFPLAY_EPSILON = 0.1           # a self-play move is random this often
 SELFPLAY_DEPTH = 2
-
-
-class LabelFileError(ValueError):
-    """A labels file that is damaged or was made with other settings."""
-
-
-@dataclass(frozen=True)
-class LabelSettings:
-    """Everything a labels file depends on (its header)."""
-
-    games: str                 # the games file's name (for people)
-    games_sha256: str          # and its content (what matters)
-    holdout: int
-    seed: int
-    exact_empties: int
-    search_depth: int
-    patterns: str              # table version of the search labels ('patterns-v1+SHA12')
-    exact_per_game: int
-    search_per_game: int
-    selfplay_every: int        # one self-play game after this many training games (0: none)
-
-    def header(self) -> str:
-        return FILE_MAGIC + json.dumps(asdict(self), sort_keys=True, separators=(",", ":")) + "\n"
-
-    @classmethod
-    def from_header(cls, line: str, source: str) -> "LabelSettings":
-        if not line.startswith(FILE_MAGIC):
-            raise LabelFileError(f"{source}: not a labels file (its first line is not a labels header)")
-        try:
-            return cls(**json.loads(line[len(FILE_MAGIC):]))
-        except (ValueError, TypeError) as exc:
-            raise LabelFileError(f"{source}: damaged labels header ({exc})") from None
 
 
 @dataclass(frozen=True)
@@ -96,6 +65,8 @@ class LabelSpec:
 
 @dataclass(frozen=True)
 class LabelOutcome:
+    """A worker's measurement of one LabelSpec."""
+
     index: int
     empties: int
     exact: bool
@@ -215,51 +186,6 @@ def plan_size(games: GameSet, settings: LabelSettings, units: int | None = None)
     return total + (n_units - n_human) * per
 
 
-# ------------------------------------------------------------------ lines
-def format_line(planned: PlannedPosition, outcome: LabelOutcome) -> str:
-    """One labels line: source, plan index, empties, kind, value (discs, for
-    the mover), mover and other as 16 hex digits, nodes."""
-    kind = "exact" if outcome.exact else "search"
-    return (f"{planned.source} {planned.index} {outcome.empties} {kind} {outcome.value} "
-            f"{planned.mover:016x} {planned.other:016x} {outcome.nodes}\n")
-
-
-@dataclass(frozen=True)
-class LabelRow:
-    source: str
-    index: int
-    empties: int
-    exact: bool
-    value: int
-    mover: int
-    other: int
-    nodes: int
-
-
-def parse_line(text: str, where: str) -> LabelRow:
-    """A labels line, checked.
-
-    Raises:
-        LabelFileError: naming ``where`` (file:line) and what is wrong.
-    """
-    parts = text.split()
-    if len(parts) != 8:
-        raise LabelFileError(f"{where}: expected 8 fields, got {len(parts)}")
-    source, index, empties, kind, value, mover, other, nodes = parts
-    try:
-        row = LabelRow(source, int(index), int(empties), kind == "exact", int(value),
-                       int(mover, 16), int(other, 16), int(nodes))
-    except ValueError:
-        raise LabelFileError(f"{where}: a number field is not a number") from None
-    if kind not in ("exact", "search") or source[:1] not in ("h", "s"):
-        raise LabelFileError(f"{where}: unknown kind {kind!r} or source {source!r}")
-    if (row.mover | row.other) >> 64 or row.mover & row.other or not -64 <= row.value <= 64:
-        raise LabelFileError(f"{where}: not a position or value out of range")
-    if 64 - bin(row.mover | row.other).count("1") != row.empties:
-        raise LabelFileError(f"{where}: empties {row.empties} do not match the discs")
-    return row
-
-
 class OrderedWriter:
     """Writes outcomes in plan order as they arrive in any order."""
 
@@ -274,7 +200,8 @@ class OrderedWriter:
         written = 0
         while self.next_index in self._waiting:
             p, o = self._waiting.pop(self.next_index)
-            self.stream.write(format_line(p, o))
+            self.stream.write(format_line(p.source, p.index, o.empties, o.exact, o.value, p.mover, p.other,
+                                          o.nodes))
             self.next_index += 1
             written += 1
         return written

@@ -49,6 +49,7 @@ class RunState:
     config: RunConfig          # as created; never rewritten (the stop rule's state: limits())
     dropped_engines: tuple[str, ...]   # external engines the user went on without
     core_hash: str                     # the core that plays the run's games
+    pattern_version: str = ""          # the pattern table its players weigh ('' when none)
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,8 @@ class RunStore:
             if run is None:
                 raise RunNotFoundError(f"no run with id {self.run_id} in {self.db.path}")
             config = config_from_mapping(json.loads(run.config_json), source="stored run config")
-            return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash)
+            return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash,
+                            run.pattern_version or "")
 
     def limits(self) -> tuple[int, int]:
         """(max_generations, converge_baseline): the run state the stop rule

@@ -72,7 +72,8 @@ def league_seed(run_seed: int) -> int:
                >> 1)
 
 
-def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str) -> tuple[list[GauntletSpec], list[str]]:
+def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str,
+                   patterns: str = "") -> tuple[list[GauntletSpec], list[str]]:
     """Every built-in game of a measurement and, per spec, the opponent's
     display name. Pure: a function of the config, the seed and the players.
 
@@ -92,10 +93,11 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str) -> tu
             seed = opening_seed(config.seed, 0, 1_000 + k, pair)
             for candidate_black in (True, False):
                 specs.append(GauntletSpec(len(specs), candidate, opponent, candidate_black, seed,
-                                          ys.random_plies, ys.depth, config.games.exact_empties))
+                                          ys.random_plies, ys.depth, config.games.exact_empties, patterns))
                 names.append(name)
     for game in league_schedule(ys.league_double_games, league_seed(config.seed)):
-        specs.append(GauntletSpec(len(specs), candidate, "league", game.evolved_is_black, game.seed, 0, 1, 0))
+        specs.append(GauntletSpec(len(specs), candidate, "league", game.evolved_is_black, game.seed, 0, 1, 0,
+                                  patterns))
         names.append(LEAGUE)
     return specs, names
 
@@ -136,13 +138,14 @@ def gtp_match(candidate: Player, engine: GtpPlayer, games: int, random_plies: in
 
 
 def measure_gtp(config: RunConfig, candidate: Chromosome,
-                on_failure: Callable[[str, Exception], None] | None = None) -> list[YardstickScore]:
+                on_failure: Callable[[str, Exception], None] | None = None,
+                patterns: str = "") -> list[YardstickScore]:
     """The candidate against each configured external GTP engine. One that
     fails (dies, refuses a command, answers nonsense) is left out and
     reported to ``on_failure``, so a broken peer does not stop the run."""
     ys = config.yardstick
     scores = []
-    me = ChromosomePlayer(candidate, ys.depth, config.games.exact_empties)
+    me = ChromosomePlayer(candidate, ys.depth, config.games.exact_empties, patterns=patterns or None)
     for key, command in enumerate(ys.gtp_engines):
         engine = None
         try:
@@ -165,11 +168,11 @@ def measure(config: RunConfig, candidate: Chromosome, first_champion: Chromosome
     """The run's yardstick: ``candidate`` (the best so far) against the
     built-in gauntlet on the executor, then the external engines here.
     None when stopped before the built-in games were all played."""
-    specs, names = gauntlet_specs(config, str(candidate), str(first_champion))
+    specs, names = gauntlet_specs(config, str(candidate), str(first_champion), settings.patterns)
     outcomes = play_specs(executor, settings, specs, should_stop)
     if outcomes is None:
         return None
-    return tally(names, outcomes) + measure_gtp(config, candidate, on_failure)
+    return tally(names, outcomes) + measure_gtp(config, candidate, on_failure, settings.patterns)
 
 
 __all__ = ["LEAGUE", "FIRST_CHAMPION", "YardstickScore", "gauntlet_specs", "tally",

@@ -207,11 +207,12 @@ def read_games(path: str | Path, skip_bad: bool = False, limit: int | None = Non
 
 
 # --------------------------------------------------------------- symmetry
-def canonical_map() -> np.ndarray:
+def canonical_map(geometry: int = pt.V1) -> np.ndarray:
     """For each index of a stage's table, the index its value is tied to
     (the smaller of a configuration and its mirror image, per shape)."""
-    out = np.arange(pt.STAGE_SIZE_, dtype=np.int64)
-    for (name, squares, _, offset, size), mirror in zip(pt.SHAPES, pt.SHAPE_MIRRORS):
+    g = pt.GEOMETRIES[geometry]
+    out = np.arange(g["stage_size"], dtype=np.int64)
+    for (name, squares, _, offset, size), mirror in zip(g["shapes"], g["mirrors"]):
         if mirror is None:
             continue
         n = len(squares)
@@ -325,6 +326,76 @@ def learn(games: GameSet, ridge: float = RIDGE, min_count: int = MIN_COUNT,
         err = pred - y_all[in_stage]
         report.fitted.append(fitted)
         report.rmse.append(float(np.sqrt(_dot(err, err) / max(1, err.size))))
+        if progress is not None:
+            progress(stage, fitted, report.rmse[-1])
+    return table, report
+
+
+# ------------------------------------------------- learning from labels
+LABEL_RIDGE = 8.0        # pseudo-positions pulling each value toward the prior's
+LABEL_OVERLAP = 2        # moves on each side of a v2 stage (2 moves wide) also learnt from
+
+
+def prior_values(prior: np.ndarray | None, geometry: int) -> np.ndarray:
+    """A starting table (float64 discs) of ``geometry`` from ``prior`` (a
+    table of any geometry, or None: zeros): each stage takes the prior's
+    values of its first move's stage for the shapes they share (v1's shapes
+    open every geometry's layout); shapes the prior lacks start at 0."""
+    g = pt.GEOMETRIES[geometry]
+    out = np.zeros((g["n_stages"], g["stage_size"]), dtype=np.float64)
+    if prior is None:
+        return out
+    prior = np.asarray(prior)
+    pg = pt.GEOMETRIES[pt.geometry_of_table(prior)]
+    shared = min(pg["stage_size"], g["stage_size"])
+    for stage in range(g["n_stages"]):
+        first, _ = pt.stage_moves(stage, geometry)
+        source = pt.stage_of_move(first, pt.geometry_of_table(prior))
+        out[stage, :shared] = prior[source, :shared].astype(np.float64) / pt.TABLE_SCALE_
+    return out
+
+
+def learn_labels(movers: np.ndarray, others: np.ndarray, values: np.ndarray, geometry: int = pt.V2,
+                 prior: np.ndarray | None = None, ridge: float = LABEL_RIDGE, min_count: int = MIN_COUNT,
+                 iterations: int = ITERATIONS, overlap: int = LABEL_OVERLAP,
+                 progress=None) -> tuple[np.ndarray, LearnReport]:
+    """Fit a table of ``geometry`` to labelled positions (``patterns label``).
+
+    Each stage is the prior's (``prior_values``) plus a ridge least-squares
+    correction fitted to the labels' residuals against it: a configuration
+    the labels never show keeps the prior's value, one they show thousands
+    of times takes theirs. The same deterministic CG as ``learn``.
+
+    Args:
+        movers, others: the positions (uint64); values: their labels (discs
+            for the mover).
+    Returns:
+        (int16 table, report with per-stage configurations fitted and RMSE).
+    """
+    g = pt.GEOMETRIES[geometry]
+    canon = canonical_map(geometry)
+    idx = canon[pt.indices(movers, others, geometry)]
+    moves = np.array([bin(int(m) | int(o)).count("1") - 4 for m, o in zip(movers, others)], dtype=np.int64)
+    y_all = np.asarray(values, dtype=np.float64)
+    start = prior_values(prior, geometry)
+    table = np.zeros((g["n_stages"], g["stage_size"]), dtype=np.int16)
+    report = LearnReport(positions=int(moves.size), games=0)
+    for stage in range(g["n_stages"]):
+        first, last = pt.stage_moves(stage, geometry)
+        rows = (moves >= first - overlap) & (moves <= last + overlap)
+        base = start[stage]
+        residual = y_all[rows] - base[idx[rows]].sum(axis=1)
+        cols, delta, fitted = _fit_stage(idx[rows], residual, ridge, min_count, iterations)
+        full = base.copy()
+        full[cols] += delta
+        full = full[canon]
+        q = np.clip(np.rint(full * pt.TABLE_SCALE_), -32767, 32767).astype(np.int16)
+        table[stage] = q
+        in_stage = (moves >= first) & (moves <= last)
+        pred = q.astype(np.int64)[idx[in_stage]].sum(axis=1) / pt.TABLE_SCALE_
+        err = pred - y_all[in_stage]
+        report.fitted.append(fitted)
+        report.rmse.append(float(np.sqrt(_dot(err, err) / max(1, err.size))) if err.size else float("nan"))
         if progress is not None:
             progress(stage, fitted, report.rmse[-1])
     return table, report

@@ -135,11 +135,12 @@ class ChromosomePlayer(BasePlayer):
     ``exact_empties`` empties or fewer)."""
 
     def __init__(self, chromosome: Chromosome, depth: int, exact_empties: int = 8, name: str | None = None,
-                 tt_bits: int = 14) -> None:
+                 tt_bits: int = 14, patterns: str | None = None) -> None:
+        """``patterns``: the pattern table version (None: the newest)."""
         self.name = name or str(chromosome)
         self.depth = depth
         self.exact = exact_empties
-        self.searcher = Searcher(Evaluator.from_chromosome(chromosome), tt_bits=tt_bits)
+        self.searcher = Searcher(Evaluator.from_chromosome(chromosome, patterns), tt_bits=tt_bits)
 
     def new_game(self, seed: int) -> None:
         self.searcher.clear()

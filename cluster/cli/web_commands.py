@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from genethello.core.cli.arguments import positive_int
+from genethello.core.cli.arguments import add_patterns_option, positive_int
 
 #: The run database ``serve`` reads by default (the run commands' default).
 DEFAULT_DB = "genethello.db"
@@ -30,10 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=port_number, default=8000)
     p.add_argument("--token", help="access token when bound beyond loopback (default: a fresh one, printed)")
     p.add_argument("--slots", type=positive_int, help="searches at once (default: one per core)")
+    add_patterns_option(p)
     p.set_defaults(handler=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
     from genethello.cluster.web.server import serve
 
-    return serve(args.db, host=args.host, port=args.port, token=args.token, slots=args.slots)
+    return serve(args.db, host=args.host, port=args.port, token=args.token, slots=args.slots,
+                 patterns=args.patterns)

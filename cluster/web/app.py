@@ -47,9 +47,9 @@ DISCONNECT_CHECK_SECONDS = 0.05
 class WebState:
     """What the routes share: the search pool, the games, the run reader."""
 
-    def __init__(self, db_target: str, slots: int | None = None) -> None:
+    def __init__(self, db_target: str, slots: int | None = None, patterns: str | None = None) -> None:
         self.pool = SearchPool(slots)
-        self.games = SessionStore(self.pool)
+        self.games = SessionStore(self.pool, patterns)
         self.runs = RunReader(db_target)
 
     def hint_chromosome(self) -> Chromosome:
@@ -264,7 +264,7 @@ async def on_http_error(request: Request, exc: HTTPException) -> Response:
 
 
 def create_app(db_target: str, *, loopback: bool = True, token: str | None = None,
-               slots: int | None = None) -> GuardMiddleware:
+               slots: int | None = None, patterns: str | None = None) -> GuardMiddleware:
     """The application, wrapped in its Host/token guard.
 
     Args:
@@ -272,8 +272,9 @@ def create_app(db_target: str, *, loopback: bool = True, token: str | None = Non
         loopback: the server is bound to loopback (Host check on).
         token: the access token (bound elsewhere), else None.
         slots: concurrent searches (default: one per core).
+        patterns: pattern table version of the machine players (None: the newest).
     """
-    web = WebState(db_target, slots)
+    web = WebState(db_target, slots, patterns)
     routes = [
         Route("/", index),
         Route("/api/status", status),

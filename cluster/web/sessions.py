@@ -56,10 +56,10 @@ class _Discard:
 class MachineEngine:
     """One machine player: its searcher (and table) and its ponderer."""
 
-    def __init__(self, chromosome: Chromosome, depth: int | None) -> None:
+    def __init__(self, chromosome: Chromosome, depth: int | None, patterns: str | None = None) -> None:
         self.chromosome = chromosome
         self.depth = depth
-        self.searcher = Searcher(Evaluator.from_chromosome(chromosome), tt_bits=TT_BITS)
+        self.searcher = Searcher(Evaluator.from_chromosome(chromosome, patterns), tt_bits=TT_BITS)
         self.ponderer = Ponderer(self.searcher, log=_Discard())
         self.ponder_lease: Lease | None = None
 
@@ -127,13 +127,15 @@ class PlaySession:
         hint_chromosome: the evaluation behind hints when no machine plays.
     """
 
-    def __init__(self, settings: play.GameSettings, pool: SearchPool, hint_chromosome: Chromosome) -> None:
+    def __init__(self, settings: play.GameSettings, pool: SearchPool, hint_chromosome: Chromosome,
+                 patterns: str | None = None) -> None:
         self.id = secrets.token_urlsafe(12)
+        self.patterns = patterns
         self.settings = settings
         self.pool = pool
         self.board = Board()
         self.clocks = play.Clocks(settings.seconds)
-        self.engines = {c: MachineEngine(settings.side(c).chromosome, settings.side(c).depth)
+        self.engines = {c: MachineEngine(settings.side(c).chromosome, settings.side(c).depth, patterns)
                         for c in play.COLOURS if settings.side(c).is_machine}
         machines = [e.chromosome for e in self.engines.values()]
         self._hint_chromosome = machines[0] if machines else hint_chromosome
@@ -156,6 +158,9 @@ class PlaySession:
         for colour in play.COLOURS:
             side = self.settings.side(colour)
             players[colour] = {"kind": side.kind, "name": side.name(), "depth": side.depth}
+            engine = self.engines.get(colour)
+            if engine is not None and engine.searcher.evaluator.pattern_version:
+                players[colour]["patterns"] = engine.searcher.evaluator.pattern_version
         return {
             "id": self.id,
             "board": play.board_view(self.board),
@@ -333,7 +338,8 @@ class PlaySession:
         if board.is_game_over() or self.settings.side(board.side_to_move).is_machine:
             raise ConflictError("a hint is for a person to move")
         if self._hint_searcher is None:
-            self._hint_searcher = Searcher(Evaluator.from_chromosome(self._hint_chromosome), tt_bits=16)
+            self._hint_searcher = Searcher(Evaluator.from_chromosome(self._hint_chromosome, self.patterns),
+                                           tt_bits=16)
         searcher = self._hint_searcher
         lease = self.pool.acquire(HINT, self.id)
         epoch = self.epoch
@@ -385,8 +391,10 @@ class PlaySession:
 class SessionStore:
     """The games in progress, by id; old idle ones are dropped."""
 
-    def __init__(self, pool: SearchPool) -> None:
+    def __init__(self, pool: SearchPool, patterns: str | None = None) -> None:
+        """``patterns``: the pattern table version machine players use (None: the newest)."""
         self.pool = pool
+        self.patterns = patterns
         self._games: dict[str, PlaySession] = {}
 
     def __len__(self) -> int:
@@ -394,7 +402,7 @@ class SessionStore:
 
     async def create(self, settings: play.GameSettings, hint_chromosome: Chromosome) -> PlaySession:
         await self._expire()
-        game = PlaySession(settings, self.pool, hint_chromosome)
+        game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
         self._games[game.id] = game
         return game
 

@@ -47,3 +47,17 @@ def non_negative_float(text: str) -> float:
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
     return value
+
+
+def add_patterns_option(parser: argparse.ArgumentParser) -> None:
+    """``--patterns VERSION``: the pattern table a chromosome with a p gene
+    weighs (resolved by ``pattern_table.resolve_version``)."""
+    parser.add_argument("--patterns", metavar="VERSION",
+                        help="pattern table for chromosomes with a p gene: patterns-v1, patterns-v2 "
+                             "(or v1, v2; default: the newest installed)")
+
+
+def patterns_note(evaluator) -> str:
+    """', patterns VERSION' for an evaluator that weighs the pattern table, else ''."""
+    version = getattr(evaluator, "pattern_version", "")
+    return f", patterns {version}" if version else ""

@@ -7,7 +7,7 @@ import math
 import time
 from pathlib import Path
 
-from genethello.core.cli.arguments import positive_float, positive_int
+from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
 from genethello.core import Board, BadPositionError, parse_square, square_name
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
@@ -55,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=positive_int, default=1, metavar="K")
     p.add_argument("--random-plies", type=int, default=0, metavar="R", help="random opening plies per game")
     p.add_argument("--seed", type=int, default=0, metavar="X", help="seed of the random openings")
+    add_patterns_option(p)
     p.set_defaults(handler=run_selfplay)
 
 
@@ -132,8 +133,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     check_range("--exact", args.exact, 0, MAX_PLIES)
     check_range("--random-plies", args.random_plies, 0, MAX_PLIES)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
-    black_engine = Engine(black, **limits)
-    white_engine = Engine(white, **limits)
+    black_engine = Engine(Evaluator.from_chromosome(black, args.patterns), **limits)
+    white_engine = Engine(Evaluator.from_chromosome(white, args.patterns), **limits)
+    for colour, engine in (("black", black_engine), ("white", white_engine)):
+        note = patterns_note(engine.evaluator)
+        if note:
+            print(f"{colour}: {engine.evaluator.chromosome}{note}", flush=True)
     points = 0.0
     t0 = time.perf_counter()
     for game in range(1, args.games + 1):

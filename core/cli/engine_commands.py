@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genethello.core.cli.arguments import non_negative_int, positive_int
+from genethello.core.cli.arguments import add_patterns_option, non_negative_int, patterns_note, positive_int
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
 
 
@@ -24,6 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exact", type=int, default=DEFAULT_EXACT_EMPTIES, metavar="E",
                    help=f"solve exactly at E or fewer empty squares (default {DEFAULT_EXACT_EMPTIES})")
     p.add_argument("--tt-bits", type=int, default=20, help="log2 transposition-table buckets (default 20)")
+    add_patterns_option(p)
     p.set_defaults(handler=run_nboard)
 
     p = sub.add_parser(
@@ -55,7 +56,9 @@ def run_nboard(args: argparse.Namespace) -> int:
         raise ValueError(f"--depth must be in 1..60, got {args.depth}")
     if not 0 <= args.tt_bits <= 28:
         raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
-    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player))
+    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player), args.patterns)
+    if evaluator.pattern_version:
+        print(f"genethello nboard: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)
     engine = NBoardEngine(evaluator, depth=args.depth, exact_empties=args.exact, tt_bits=args.tt_bits)
     return engine.run(sys.stdin.buffer)
 

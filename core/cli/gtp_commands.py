@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genethello.core.cli.arguments import positive_float, positive_int
+from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, GtpEngine
@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ponder", action="store_true", help="think on the opponent's time after genmove")
     p.add_argument("--tt-bits", type=int, default=20, help="log2 transposition-table buckets (default 20)")
     p.add_argument("--verbose", action="store_true", help="log every genmove search to stderr")
+    add_patterns_option(p)
     p.set_defaults(handler=run_gtp)
 
 
@@ -35,7 +36,9 @@ def run_gtp(args: argparse.Namespace) -> int:
         raise ValueError(f"--depth must be in 1..60, got {args.depth}")
     if not 0 <= args.tt_bits <= 28:
         raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
-    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player))
+    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player), args.patterns)
+    if evaluator.pattern_version:
+        print(f"genethello gtp: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)
     engine = GtpEngine(evaluator, depth=args.depth, time=args.time, exact_empties=args.exact,
                        ponder=args.ponder, tt_bits=args.tt_bits, verbose=args.verbose)
     return engine.run(sys.stdin.buffer, sys.stdout)

@@ -8,7 +8,8 @@ import argparse
 import time
 
 from genethello.core.chromosome import Chromosome
-from genethello.core.cli.arguments import positive_float, positive_int
+from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
+from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.scoring import MatchScore
 
@@ -27,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--random-plies", type=int, default=0, metavar="R")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--db", help="database for players given by id")
+    add_patterns_option(p)
     p.set_defaults(handler=run_match)
 
 
@@ -62,7 +64,7 @@ def run_gtp_match(args: argparse.Namespace) -> int:
     if args.depth is None:
         raise ValueError("--gtp needs --depth (the engine keeps its own time)")
     a = resolve_player(args.a, args)
-    me = ChromosomePlayer(a, args.depth, args.exact)
+    me = ChromosomePlayer(a, args.depth, args.exact, patterns=args.patterns)
     engine = GtpPlayer(args.gtp)
     score = MatchScore()
     t0 = time.perf_counter()
@@ -75,7 +77,7 @@ def run_gtp_match(args: argparse.Namespace) -> int:
             print(f"game {game + 1}: A {'black' if a_black else 'white'}: margin {margin:+d} for A", flush=True)
     finally:
         engine.close()
-    print(f"A = {a} (depth {args.depth}, exact {args.exact})\nB = {args.gtp}\n"
+    print(f"A = {a} (depth {args.depth}, exact {args.exact}{patterns_note(me.searcher.evaluator)})\nB = {args.gtp}\n"
           f"{summary(score)} ({args.games} games in {time.perf_counter() - t0:.1f} s)")
     return 0
 
@@ -87,7 +89,8 @@ def run_match(args: argparse.Namespace) -> int:
         raise ValueError("give B (a chromosome or database id) or --gtp COMMAND")
     a, b = resolve_player(args.a, args), resolve_player(args.b, args)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
-    ea, eb = Engine(a, **limits), Engine(b, **limits)
+    ea = Engine(Evaluator.from_chromosome(a, args.patterns), **limits)
+    eb = Engine(Evaluator.from_chromosome(b, args.patterns), **limits)
     score = MatchScore()
     t0 = time.perf_counter()
     for game in range(args.games):
@@ -98,6 +101,6 @@ def run_match(args: argparse.Namespace) -> int:
         score = score.add(result.score if a_black else -result.score)
         print(f"game {game + 1}: {'A' if a_black else 'B'} black: {result.move_list()} "
               f"{result.black_discs}-{result.white_discs}; A scores {a_points:g}", flush=True)
-    print(f"A = {a}\nB = {b}\nA {score.points:g} - {args.games - score.points:g} B "
+    print(f"A = {a}{patterns_note(ea.evaluator)}\nB = {b}{patterns_note(eb.evaluator)}\nA {score.points:g} - {args.games - score.points:g} B "
           f"({args.games} games in {time.perf_counter() - t0:.1f} s)\n{summary(score)}")
     return 0

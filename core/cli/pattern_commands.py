@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core import pattern_learning as pl
 from genethello.core import pattern_table as ptab
@@ -20,15 +22,28 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
     psub = p.add_subparsers(dest="patterns_command", metavar="ACTION")
     psub.required = True
 
-    q = psub.add_parser("learn", help="fit the pattern tables on a games file (training slice)")
-    q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
-    q.add_argument("--out", type=Path, default=ptab.DEFAULT_TABLE_PATH,
-                   help="table file to write (default: the shipped data/patterns-v1.bin)")
+    q = psub.add_parser("learn", help="fit a pattern table on a games file (v1) or a labels file (v2)")
+    source = q.add_mutually_exclusive_group(required=True)
+    source.add_argument("--games", type=Path, help="move-list file, one finished game per line (.gz ok): "
+                        "fit geometry v1 to the human final results (training slice)")
+    source.add_argument("--labels", type=Path, help="labels file of 'patterns label': fit geometry v2 to "
+                        "the core's exact margins and search values, starting from --prior")
+    q.add_argument("--out", type=Path, help="table file to write (with --games, default: the shipped "
+                   "data/patterns-v1.bin; with --labels, required and never overwritten)")
+    q.add_argument("--prior", default="patterns-v1", metavar="VERSION",
+                   help="with --labels: the table whose values a configuration keeps until the labels "
+                        "show it ('none': zeros; default patterns-v1)")
+    q.add_argument("--version", dest="table_version", default="patterns-v2",
+                   help="with --labels: the version name written in the file (default patterns-v2)")
+    q.add_argument("--holdout-every", type=non_negative_int, default=0, metavar="K",
+                   help="with --labels: leave out labels of games whose number is a multiple of K and "
+                        "report the error on them (default 0: train on all)")
     q.add_argument("--holdout", type=non_negative_int, default=pl.HOLDOUT, metavar="K",
                    help=f"never train on lines whose number is a multiple of K (default {pl.HOLDOUT}; 0: use all)")
     q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
     q.add_argument("--limit", type=non_negative_int, help="read only the first N lines")
-    q.add_argument("--ridge", type=float, default=pl.RIDGE, help=f"shrinkage toward 0 (default {pl.RIDGE})")
+    q.add_argument("--ridge", type=float, help=f"shrinkage toward 0 or the prior (default {pl.RIDGE} with "
+                   f"--games, {pl.LABEL_RIDGE} with --labels)")
     q.add_argument("--min-count", type=non_negative_int, default=pl.MIN_COUNT,
                    help=f"leave configurations seen fewer times at 0 (default {pl.MIN_COUNT})")
     q.add_argument("--iterations", type=non_negative_int, default=pl.ITERATIONS,
@@ -37,7 +52,9 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
 
     q = psub.add_parser("evaluate", help="how often the sign of the pattern score predicts the winner")
     q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
-    q.add_argument("--table", type=Path, help="table file (default: the shipped one)")
+    table = q.add_mutually_exclusive_group()
+    table.add_argument("--table", type=Path, help="table file (default: the newest shipped one)")
+    table.add_argument("--patterns", metavar="VERSION", help="a shipped table version (patterns-v1, patterns-v2)")
     q.add_argument("--slice", choices=("validation", "training", "all"), default="all",
                    help="which games of the file: the held-out ones, the others, or all (default all)")
     q.add_argument("--holdout", type=non_negative_int, default=pl.HOLDOUT, metavar="K",
@@ -63,14 +80,16 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
 
     q = psub.add_parser("show", help="print the best and worst edge configurations of a stage")
     q.add_argument("--stage", type=int, required=True, help=f"stage 0..{pt.N_STAGES_ - 1}")
-    q.add_argument("--table", type=Path, help="table file (default: the shipped one)")
+    table = q.add_mutually_exclusive_group()
+    table.add_argument("--table", type=Path, help="table file (default: the newest shipped one)")
+    table.add_argument("--patterns", metavar="VERSION", help="a shipped table version (patterns-v1, patterns-v2)")
     q.add_argument("--count", type=int, default=10, help="how many of each (default 10)")
     q.set_defaults(handler=run_show)
     return psub
 
 
-def _table(path: Path | None) -> ptab.PatternTable:
-    return ptab.shared_table() if path is None else ptab.load_table(path)
+def _table(path: Path | None, version: str | None = None) -> ptab.PatternTable:
+    return ptab.shared_table(version) if path is None else ptab.load_table(path)
 
 
 def _report_skipped(games: pl.GameSet) -> None:
@@ -78,7 +97,71 @@ def _report_skipped(games: pl.GameSet) -> None:
         print(f"skipped {games.skipped} bad line(s); first: {games.first_error}")
 
 
+def run_learn_labels(args: argparse.Namespace) -> int:
+    """Fit geometry v2 to a labels file (``patterns label``)."""
+    from genethello.core.label_file import read_labels
+
+    t0 = time.perf_counter()
+    if args.out is None:
+        raise ValueError("--labels needs --out (the table file to write)")
+    if args.out.exists():
+        raise FileExistsError(f"{args.out} exists; choose another --out or remove it first")
+    ridge = pl.LABEL_RIDGE if args.ridge is None else args.ridge
+    labels = read_labels(args.labels)
+    if labels.values.size == 0:
+        raise ValueError(f"{args.labels}: no labelled positions")
+    prior = None
+    prior_version = "none"
+    if args.prior.lower() != "none":
+        prior_table = ptab.shared_table(args.prior)
+        prior, prior_version = prior_table.array, prior_table.version
+    numbers = np.array([int(s[1:]) for s in labels.sources], dtype=np.int64)
+    held = (numbers % args.holdout_every == 0) if args.holdout_every else np.zeros(numbers.size, dtype=bool)
+    train = ~held
+    print(f"{labels.values.size} labelled positions ({int(labels.exact.sum())} exact, "
+          f"{int((~labels.exact).sum())} searched) from {args.labels.name}; training on {int(train.sum())}"
+          + (f", holding out {int(held.sum())} (games numbered k*{args.holdout_every})" if held.any() else ""),
+          flush=True)
+
+    def progress(stage: int, fitted: int, rmse: float) -> None:
+        first, last = pt.stage_moves(stage, pt.V2)
+        print(f"  stage {stage:>2} (moves {first:>2}-{last:>2}): {fitted:>6} configurations fitted, "
+              f"training rmse {rmse:5.2f} discs", flush=True)
+
+    table, report = pl.learn_labels(labels.movers[train], labels.others[train], labels.values[train], pt.V2,
+                                    prior, ridge=ridge, min_count=args.min_count, iterations=args.iterations,
+                                    progress=progress)
+    if held.any():
+        for name, t in (("prior " + prior_version, prior), ("new table", table)):
+            if t is None:
+                continue
+            score = pt.scores(t, labels.movers[held], labels.others[held]).astype(np.float64) / pt.TABLE_SCALE_
+            err = score - labels.values[held]
+            print(f"held-out labels, {name}: MAE {np.abs(err).mean():.2f} discs, "
+                  f"RMSE {np.sqrt((err * err).mean()):.2f} ({int(held.sum())} positions)")
+    s = labels.settings
+    training = {
+        "labels_file": args.labels.name, "labels": int(train.sum()), "exact": int(labels.exact[train].sum()),
+        "games_file": s.games, "games_sha256": s.games_sha256, "holdout": s.holdout, "seed": s.seed,
+        "exact_empties": s.exact_empties, "search_depth": s.search_depth, "search_table": s.patterns,
+        "target": "exact final margin (<= exact_empties) or search value, for the mover",
+        "fit": "prior + ridge least squares correction, preconditioned CG", "prior": prior_version,
+        "ridge": ridge, "min_count": args.min_count, "iterations": args.iterations,
+        "overlap": pl.LABEL_OVERLAP, "labels_holdout_every": args.holdout_every,
+    }
+    version = ptab.write_table(args.out, table, training, version=args.table_version, overwrite=False)
+    print(f"wrote {args.out.name} ({args.out.stat().st_size} bytes), version {version}, "
+          f"in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
 def run_learn(args: argparse.Namespace) -> int:
+    if args.labels is not None:
+        return run_learn_labels(args)
+    if args.out is None:
+        args.out = ptab.DEFAULT_TABLE_PATH
+    if args.ridge is None:
+        args.ridge = pl.RIDGE
     t0 = time.perf_counter()
     games = pl.read_games(args.games, skip_bad=args.skip_bad, limit=args.limit)
     _report_skipped(games)
@@ -116,7 +199,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise ValueError(f"--moves must be comma-separated move numbers, got {args.moves!r}") from None
     if any(not 1 <= m <= 60 for m in moves):
         raise ValueError(f"--moves must be in 1..60, got {args.moves!r}")
-    table = _table(args.table)
+    table = _table(args.table, args.patterns)
     games = pl.read_games(args.games, skip_bad=args.skip_bad, limit=args.limit)
     _report_skipped(games)
     chosen = games.slice(args.slice, args.holdout)
@@ -185,12 +268,13 @@ def _print_perfect_play(games: pl.GameSet, table: ptab.PatternTable, moves: list
 
 
 def run_show(args: argparse.Namespace) -> int:
-    if not 0 <= args.stage < pt.N_STAGES_:
-        raise ValueError(f"--stage must be in 0..{pt.N_STAGES_ - 1}, got {args.stage}")
     if args.count < 1:
         raise ValueError(f"--count must be positive, got {args.count}")
-    table = _table(args.table)
-    first, last = pt.stage_moves(args.stage)
+    table = _table(args.table, args.patterns)
+    stages = table.array.shape[0]
+    if not 0 <= args.stage < stages:
+        raise ValueError(f"--stage must be in 0..{stages - 1} for {table.version}, got {args.stage}")
+    first, last = pt.stage_moves(args.stage, table.geometry_id)
     best, worst = pl.edge_extremes(table.array, args.stage, args.count)
     print(f"table {table.version}, stage {args.stage} (moves {first}-{last}): edge a1..h1 with X-squares b2, g2;")
     print("X = the player who just moved, O = the other, - = empty; value in discs of final margin for X")
