@@ -68,14 +68,64 @@ def default_games() -> Path:
                      "(tests/data/games holds a 2,000-game slice) or --no-prediction")
 
 
-def nodes_per_second(chromosome: str, boards: list, depth: int, tt_bits: int) -> tuple[float, int, float]:
-    evaluator = Evaluator.from_chromosome(Chromosome.parse(chromosome))
+def nodes_per_second(chromosome: str, boards: list, depth: int, tt_bits: int,
+                     patterns: str | None = None) -> tuple[float, int, float]:
+    evaluator = Evaluator.from_chromosome(Chromosome.parse(chromosome), patterns)
     nodes, seconds = 0, 0.0
     for board in boards:
         r = Searcher(evaluator, tt_bits=tt_bits).search(board, depth=depth)
         nodes += r.nodes
         seconds += r.seconds
     return nodes / seconds, nodes, seconds
+
+
+def compare_versions(boards: list, args: argparse.Namespace) -> bool:
+    """The cost of a searched node with each installed table version, runs
+    interleaved (v1, v2, v1, v2, ...; best of --repeat) on the same
+    positions: the pattern-only player and fdmxcp. The v2 target: at most
+    1.5x v1's cost per node. Also the bare scoring rate (pattern.scores on
+    the positions of 2,000 random games). Returns True when a target is missed."""
+    import time
+
+    import numpy as np
+
+    from genethello.core import patterns as pt
+
+    versions = ptab.shipped_versions()
+    if len(versions) < 2:
+        print(f"\nonly {versions} installed: no version comparison")
+        return False
+    print(f"\ncost per node by table version (depth {args.depth}, {len(boards)} positions, "
+          f"best of {args.repeat}, interleaved)")
+    print(f"{'chromosome':<24} " + " ".join(f"{v + ' nodes/s':>22}" for v in versions) + f" {'cost ratio':>11}")
+    failed = False
+    for chromosome in ("p_0_1", PAIRS[0][0]):
+        best = {v: 0.0 for v in versions}
+        for _ in range(args.repeat):
+            for v in versions:
+                best[v] = max(best[v], nodes_per_second(chromosome, boards, args.depth, args.tt_bits, v)[0])
+        ratio = best[versions[0]] / best[versions[-1]]
+        print(f"{chromosome:<24} " + " ".join(f"{best[v]:>22.3e}" for v in versions) + f" {ratio:>10.2f}x")
+        failed |= ratio > 1.5
+    rng = np.random.default_rng(0)
+    movers, others = [], []
+    for s in range(2000):
+        b = Board.from_moves(random_opening(int(rng.integers(1, 55)), s))
+        movers.append(b.opponent)
+        others.append(b.player)
+    m, o = np.array(movers, np.uint64), np.array(others, np.uint64)
+    m, o = np.tile(m, 100), np.tile(o, 100)
+    rates = {}
+    for v in versions:
+        table = ptab.shared_table(v).array
+        t0 = time.perf_counter()
+        pt.scores(table, m, o, np.zeros(m.size, np.uint8) + 30)
+        rates[v] = m.size / (time.perf_counter() - t0)
+    print("bare scoring: " + ", ".join(f"{v} {rates[v]:.3e} positions/s" for v in versions)
+          + f" ({rates[versions[0]] / rates[versions[-1]]:.2f}x)")
+    if failed:
+        print("FAIL: a searched node costs more than 1.5x with the newest table")
+    return failed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = worst > 2.0
     if failed:
         print(f"FAIL: the search with the pattern feature is {worst:.2f}x slower (limit 2x)")
+    failed |= compare_versions(boards, args)
 
     if not args.no_prediction:
         validation = pl.read_games(games_path).slice("validation")

@@ -231,12 +231,13 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.add.reduce(a * b))      # numpy pairwise sum: one thread, fixed order
 
 
-def _fit_stage(cols: np.ndarray, y: np.ndarray, ridge: float, min_count: int,
+def _fit_stage(cols: np.ndarray, y: np.ndarray, ridge: float | np.ndarray, min_count: int,
                iterations: int) -> tuple[np.ndarray, np.ndarray, int]:
     """Ridge least squares for one stage.
 
     Args:
-        cols: (n, 16) canonical indices; y: (n,) float64 targets.
+        cols: (n, instances) canonical indices; y: (n,) float64 targets.
+        ridge: one ridge for every value, or one per table index.
     Returns:
         (canonical indices fitted, their values in discs, how many fitted).
     """
@@ -255,6 +256,8 @@ def _fit_stage(cols: np.ndarray, y: np.ndarray, ridge: float, min_count: int,
     flat = J.ravel()
     # diagonal of A^T A (+ ridge) as Jacobi preconditioner; counts include
     # repeats of one column in a row only approximately (fine for a preconditioner)
+    if np.ndim(ridge):
+        ridge = np.append(np.asarray(ridge, dtype=np.float64)[uniq], 0.0)
     diag = np.bincount(flat, minlength=m + 1).astype(np.float64) + ridge
     inv_diag = 1.0 / diag
     inv_diag[m] = 0.0
@@ -333,6 +336,7 @@ def learn(games: GameSet, ridge: float = RIDGE, min_count: int = MIN_COUNT,
 
 # ------------------------------------------------- learning from labels
 LABEL_RIDGE = 8.0        # pseudo-positions pulling each value toward the prior's
+LARGE_SHAPE = 19683      # shapes with at least this many configurations take ``large_ridge``
 LABEL_OVERLAP = 2        # moves on each side of a v2 stage (2 moves wide) also learnt from
 
 
@@ -358,7 +362,7 @@ def prior_values(prior: np.ndarray | None, geometry: int) -> np.ndarray:
 def learn_labels(movers: np.ndarray, others: np.ndarray, values: np.ndarray, geometry: int = pt.V2,
                  prior: np.ndarray | None = None, ridge: float = LABEL_RIDGE, min_count: int = MIN_COUNT,
                  iterations: int = ITERATIONS, overlap: int = LABEL_OVERLAP,
-                 progress=None) -> tuple[np.ndarray, LearnReport]:
+                 progress=None, large_ridge: float | None = None) -> tuple[np.ndarray, LearnReport]:
     """Fit a table of ``geometry`` to labelled positions (``patterns label``).
 
     Each stage is the prior's (``prior_values``) plus a ridge least-squares
@@ -369,6 +373,9 @@ def learn_labels(movers: np.ndarray, others: np.ndarray, values: np.ndarray, geo
     Args:
         movers, others: the positions (uint64); values: their labels (discs
             for the mover).
+        large_ridge: the ridge of the shapes with LARGE_SHAPE or more
+            configurations (the corners and edges, whose values the prior
+            knows from far more games than the labels hold); None: ``ridge``.
     Returns:
         (int16 table, report with per-stage configurations fitted and RMSE).
     """
@@ -378,6 +385,12 @@ def learn_labels(movers: np.ndarray, others: np.ndarray, values: np.ndarray, geo
     moves = np.array([bin(int(m) | int(o)).count("1") - 4 for m, o in zip(movers, others)], dtype=np.int64)
     y_all = np.asarray(values, dtype=np.float64)
     start = prior_values(prior, geometry)
+    penalty: float | np.ndarray = ridge
+    if large_ridge is not None:
+        penalty = np.full(g["stage_size"], float(ridge))
+        for _, _, _, offset, size in g["shapes"]:
+            if size >= LARGE_SHAPE:
+                penalty[offset:offset + size] = large_ridge
     table = np.zeros((g["n_stages"], g["stage_size"]), dtype=np.int16)
     report = LearnReport(positions=int(moves.size), games=0)
     for stage in range(g["n_stages"]):
@@ -385,7 +398,7 @@ def learn_labels(movers: np.ndarray, others: np.ndarray, values: np.ndarray, geo
         rows = (moves >= first - overlap) & (moves <= last + overlap)
         base = start[stage]
         residual = y_all[rows] - base[idx[rows]].sum(axis=1)
-        cols, delta, fitted = _fit_stage(idx[rows], residual, ridge, min_count, iterations)
+        cols, delta, fitted = _fit_stage(idx[rows], residual, penalty, min_count, iterations)
         full = base.copy()
         full[cols] += delta
         full = full[canon]
@@ -620,7 +633,7 @@ def landmark_values(table: np.ndarray, stage: int) -> list:
     a board holding only those discs minus that of an empty board, i.e.
     what the configuration is worth once the corner and 2x5 tables that
     overlap the edge are counted too."""
-    first, last = pt.stage_moves(stage)
+    first, last = pt.stage_moves(stage, pt.geometry_of_table(table))
     out = []
     for edge, b2, g2, meaning in EDGE_LANDMARKS:
         mover = other = 0

@@ -94,12 +94,12 @@ def test_stages_cover_every_move_once():
 
 # ------------------------------------------------------------ shipped table
 def test_shipped_table_loads_with_its_version_and_is_read_only():
-    table = ptab.shared_table()
+    table = ptab.shared_table("patterns-v1")
     assert table.array.shape == (pt.N_STAGES_, pt.STAGE_SIZE_) and table.array.dtype == np.int16
     assert not table.array.flags.writeable
     assert table.version == f"{ptab.VERSION}+{table.header['sha256'][:12]}"
     assert table.header["training"]["holdout"] == pl.HOLDOUT
-    assert ptab.shared_table() is table
+    assert ptab.shared_table("v1") is table
     assert ptab.DEFAULT_TABLE_PATH.stat().st_size < 2_000_000
 
 

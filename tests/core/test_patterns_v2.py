@@ -163,3 +163,23 @@ def test_learning_from_labels_recovers_a_table_and_keeps_the_prior_where_unseen(
     expected = np.stack([v1[pt.stage_of_move(n)] for n in first_moves])
     assert np.array_equal(only_prior[:, :pt.STAGE_SIZE_], expected)
     assert not only_prior[:, pt.STAGE_SIZE_:].any()
+
+
+def test_cli_learns_a_v2_table_from_labels_and_never_overwrites(tmp_path, capsys):
+    from genethello.cluster.cli.main import main
+    from tests.conftest import TEST_DATA
+
+    labels = TEST_DATA / "labels" / "labels-sample.txt"
+    out = tmp_path / "v2.bin"
+    assert main(["patterns", "learn", "--labels", str(labels), "--out", str(out), "--holdout-every", "7",
+                 "--ridge", "64", "--iterations", "20"]) == 0
+    text = capsys.readouterr().out
+    assert "held-out labels, prior patterns-v1+" in text and "held-out labels, new table" in text
+    table = ptab.load_table(out)
+    assert table.geometry_id == pt.V2 and table.name == "patterns-v2"
+    assert table.header["training"]["prior"] == ptab.shared_table("patterns-v1").version
+    again = out.read_bytes()
+    assert main(["patterns", "learn", "--labels", str(labels), "--out", str(out)]) == 2
+    assert "exists" in capsys.readouterr().err and out.read_bytes() == again
+    assert main(["patterns", "show", "--table", str(out), "--stage", "29", "--count", "1"]) == 0
+    assert "moves 58-60" in capsys.readouterr().out
