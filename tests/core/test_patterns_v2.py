@@ -183,3 +183,31 @@ def test_cli_learns_a_v2_table_from_labels_and_never_overwrites(tmp_path, capsys
     assert "exists" in capsys.readouterr().err and out.read_bytes() == again
     assert main(["patterns", "show", "--table", str(out), "--stage", "29", "--count", "1"]) == 0
     assert "moves 58-60" in capsys.readouterr().out
+
+
+def test_commands_take_a_table_version_and_show_the_one_they_played_with(capsys):
+    from genethello.cluster.cli.main import main
+
+    v1 = ptab.shared_table("patterns-v1").version
+    assert main(["match", "p_1_10", "fdmxcp_0_2:1:8:6:10:4", "--depth", "1", "--games", "2",
+                 "--patterns", "v1"]) == 0
+    out = capsys.readouterr().out
+    assert f"A = p_1_10, patterns {v1}" in out and f"B = fdmxcp_0_2:1:8:6:10:4, patterns {v1}" in out
+    assert main(["selfplay", "--black", "p_1_10", "--white", "m_0_1", "--depth", "1"]) == 0
+    newest = ptab.shared_table().version
+    out = capsys.readouterr().out
+    assert f"black: p_1_10, patterns {newest}" in out and "white:" not in out
+    assert main(["match", "p_1_10", "p_1_9", "--depth", "1", "--patterns", "v9"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown pattern table version 'v9'" in err
+
+
+def test_gtp_names_its_table_on_stderr(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", "gtp", "--player", "p_1_10",
+                           "--depth", "1", "--patterns", "patterns-v1"], input="genmove b\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith("= ")
+    assert f"patterns {ptab.shared_table('patterns-v1').version}" in proc.stderr
