@@ -224,15 +224,21 @@ class GtpPlayer(BasePlayer):
         self.proc.close()
 
 
-def play(black: Player, white: Player, opening: Sequence[int] = (), seed: int = 0) -> int:
+def play(black: Player, white: Player, opening: Sequence[int] = (), seed: int = 0,
+         board: Board | None = None) -> int:
     """One game from the start: the opening's moves, then the players'.
     Returns Black's final margin (WOF). Every player hears every move.
 
+    Args:
+        board: a new Board to play on, for a caller that wants the moves
+            even when the game ends early (the referee); None: a fresh one.
     Raises:
         IllegalPlayerMoveError: naming the player and the move.
         ValueError: an illegal opening move.
+        Whatever a player raises (the referee's engine faults) ends the
+        game there, with ``board`` holding the moves played so far.
     """
-    board = Board()
+    board = Board() if board is None else board
     black.new_game(seed)
     white.new_game(seed ^ 0x5DEECE66D)
     moves = list(opening)

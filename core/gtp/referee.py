@@ -7,7 +7,9 @@ and tells the other engine, and keeps the clocks. The engines are
         game = Referee(black=a, white=b).play()
         assert not game.errors
 
-Like Quarry it never sends passes (engines must handle implicit passes)
+The game itself is the one loop every Python-level game uses
+(:func:`genethello.core.players.play`); each engine sits in it as a
+:class:`RefereedEngine`. Like Quarry it never sends passes (engines must handle implicit passes)
 unless ``send_passes`` is set. Anything an engine gets wrong ends the game
 and is listed in :attr:`RefereeGame.errors`: a failed or malformed answer,
 an answer with the wrong id, an illegal or unparseable move, a pass with a
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from genethello.core.board import Board
+from genethello.core.players import BasePlayer, play
 from genethello.core.squares import PASS, square_name
 from genethello.core.gtp.engine import parse_vertex, score_text
 from genethello.core.gtp.client import GtpProcess, ProtocolError
@@ -66,8 +69,82 @@ class RefereeGame:
         return "".join(square_name(m) for m in self.moves if m != PASS)
 
 
+class EngineFault(Exception):
+    """A refereed engine got something wrong; the message names it."""
+
+
+class TimeLoss(Exception):
+    """A refereed engine's clock ran out (``args[0]``: its colour)."""
+
+
+class RefereedEngine(BasePlayer):
+    """One GTP engine seated as a :class:`~genethello.core.players.Player`:
+    asked with ``genmove`` (it plays its own move), told the other side's
+    moves with ``play``, on a clock of its own. Every fault raises
+    :class:`EngineFault` (or :class:`TimeLoss`), which ends the game."""
+
+    def __init__(self, engine: GtpProcess, color: str, referee: "Referee") -> None:
+        self.engine = engine
+        self.color = color
+        self.name = engine.name
+        self.referee = referee
+        self.clock = referee.time_per_side
+        self.seconds = 0.0
+        self._own: int | None = None
+
+    def send_ok(self, command: str, timeout: float | None = None) -> None:
+        try:
+            r = self.engine.send(command, timeout=timeout)
+        except ProtocolError as exc:
+            raise EngineFault(str(exc)) from None
+        if not r.ok:
+            raise EngineFault(f"{self.name} ({self.color}): {command!r} failed: {r.text}")
+
+    def observe(self, board: Board, move: int) -> None:
+        if move == PASS:
+            if self.referee.send_passes:
+                self.send_ok(f"play {board.side_to_move} pass")
+            return
+        if move == self._own:                   # genmove already played it
+            self._own = None
+            return
+        self.send_ok(f"play {board.side_to_move} {square_name(move)}")
+
+    def choose(self, board: Board) -> int:
+        color = self.color
+        timeout = self.referee.move_timeout
+        if self.clock is not None:
+            if self.referee.send_time_left:
+                self.send_ok(f"time_left {color} {max(0, int(self.clock))} 0")
+            timeout = max(0.0, self.clock) + 10.0
+        t0 = time.monotonic()
+        try:
+            r = self.engine.send(f"genmove {color}", timeout=timeout)
+        except ProtocolError as exc:
+            raise EngineFault(str(exc)) from None
+        used = time.monotonic() - t0
+        self.seconds += used
+        if self.clock is not None:
+            self.clock -= used
+            if self.clock < 0:
+                raise TimeLoss(color)
+        if not r.ok:
+            raise EngineFault(f"{self.name} ({color}): genmove failed: {r.text}")
+        try:
+            move = parse_vertex(r.text.strip())
+        except GtpError:
+            raise EngineFault(f"{self.name} ({color}): genmove answered {r.text!r}, not a vertex") from None
+        if move == PASS or not board.is_legal(move):
+            raise EngineFault(f"{self.name} ({color}): illegal move {r.text.strip()!r} after "
+                              f"{board.move_list()!r}")
+        self._own = move
+        return move
+
+
 class Referee:
-    """Plays games between two GtpProcess engines.
+    """Plays games between two GtpProcess engines, each seated as a
+    :class:`RefereedEngine` in the one game loop of
+    :func:`genethello.core.players.play`.
 
     Args:
         black, white: the engines.
@@ -91,105 +168,40 @@ class Referee:
         self.check_final_score = check_final_score
         self.move_timeout = move_timeout
 
-    def _expect_ok(self, color: str, command: str, game: RefereeGame, timeout: float | None = None) -> bool:
-        engine = self.engines[color]
-        try:
-            r = engine.send(command, timeout=timeout)
-        except ProtocolError as exc:
-            game.errors.append(str(exc))
-            return False
-        if not r.ok:
-            game.errors.append(f"{engine.name} ({color}): {command!r} failed: {r.text}")
-            return False
-        return True
-
-    def _both(self, command: str, game: RefereeGame) -> bool:
-        return all(self._expect_ok(c, command, game) for c in ("black", "white"))
-
     def play(self, opening: Sequence[int] = ()) -> RefereeGame:
         """Play one game from the start (after the opening moves, which are
-        sent to both engines) to the end, or to the first protocol error."""
+        sent to both engines) to the end, or to the first protocol error.
+
+        Raises:
+            ValueError: an illegal opening move.
+        """
         game = RefereeGame(self.engines["black"].name, self.engines["white"].name)
-        board = game.board
-        clock = {"black": self.time_per_side, "white": self.time_per_side}
+        seats = {color: RefereedEngine(engine, color, self) for color, engine in self.engines.items()}
         setup = ["boardsize 8", "clear_board"]
         if self.time_per_side is not None:
             setup.append(f"time_settings {int(self.time_per_side)} 0 0")
-        for command in setup:
-            if not self._both(command, game):
-                return game
-        for move in opening:
-            if not self._pass_if_needed(game):
-                return game
-            color = board.side_to_move
-            if move == PASS or not board.is_legal(move):
-                raise ValueError(f"opening move {square_name(move)} is illegal after {game.move_list()!r}")
-            board.play(move)
-            game.moves.append(move)
-            if not self._both(f"play {color} {square_name(move)}", game):
-                return game
-        while not board.is_game_over():
-            if not self._pass_if_needed(game):
-                return game
-            if board.is_game_over():
-                break
-            color = board.side_to_move
-            other = "white" if color == "black" else "black"
-            engine = self.engines[color]
-            timeout = self.move_timeout
-            if clock[color] is not None:
-                if self.send_time_left and not self._expect_ok(
-                        color, f"time_left {color} {max(0, int(clock[color]))} 0", game):
-                    return game
-                timeout = max(0.0, clock[color]) + 10.0
-            t0 = time.monotonic()
+        try:
+            for command in setup:
+                for color in ("black", "white"):
+                    seats[color].send_ok(command)
+            play(seats["black"], seats["white"], opening, board=game.board)
+        except EngineFault as exc:
+            game.errors.append(str(exc))
+        except TimeLoss as exc:
+            game.time_loss = exc.args[0]
+        finally:
+            game.moves = game.board.history
+            game.seconds = {color: seat.seconds for color, seat in seats.items()}
+        if game.errors or game.time_loss or not self.check_final_score:
+            return game
+        expected = score_text(game.board.final_score())
+        for color, engine in self.engines.items():
             try:
-                r = engine.send(f"genmove {color}", timeout=timeout)
+                r = engine.send("final_score")
             except ProtocolError as exc:
                 game.errors.append(str(exc))
-                return game
-            used = time.monotonic() - t0
-            game.seconds[color] += used
-            if clock[color] is not None:
-                clock[color] -= used
-                if clock[color] < 0:
-                    game.time_loss = color
-                    return game
-            if not r.ok:
-                game.errors.append(f"{engine.name} ({color}): genmove failed: {r.text}")
-                return game
-            try:
-                move = parse_vertex(r.text.strip())
-            except GtpError:
-                game.errors.append(f"{engine.name} ({color}): genmove answered {r.text!r}, not a vertex")
-                return game
-            if move == PASS or not board.is_legal(move):
-                game.errors.append(f"{engine.name} ({color}): illegal move {r.text.strip()!r} after "
-                                   f"{game.move_list()!r}")
-                return game
-            board.play(move)
-            game.moves.append(move)
-            if not self._expect_ok(other, f"play {color} {square_name(move)}", game):
-                return game
-        if self.check_final_score:
-            expected = score_text(board.final_score())
-            for color, engine in self.engines.items():
-                try:
-                    r = engine.send("final_score")
-                except ProtocolError as exc:
-                    game.errors.append(str(exc))
-                    continue
-                if not r.ok or r.text.strip() != expected:
-                    game.errors.append(f"{engine.name} ({color}): final_score {r.text.strip()!r}, "
-                                       f"expected {expected!r}")
+                continue
+            if not r.ok or r.text.strip() != expected:
+                game.errors.append(f"{engine.name} ({color}): final_score {r.text.strip()!r}, "
+                                   f"expected {expected!r}")
         return game
-
-    def _pass_if_needed(self, game: RefereeGame) -> bool:
-        board = game.board
-        if board.must_pass():
-            color = board.side_to_move
-            board.play(PASS)
-            game.moves.append(PASS)
-            if self.send_passes:
-                return self._both(f"play {color} pass", game)
-        return True
