@@ -309,28 +309,9 @@ def learn(games: GameSet, ridge: float = RIDGE, min_count: int = MIN_COUNT,
     Returns:
         (int16 table of shape (N_STAGES, STAGE_SIZE), report).
     """
-    canon = canonical_map()
-    idx = canon[pt.indices(games.movers, games.others)]
-    y_all = games.targets.astype(np.float64)
-    moves = games.move_numbers.astype(np.int64)
-    table = np.zeros((pt.N_STAGES_, pt.STAGE_SIZE_), dtype=np.int16)
-    report = LearnReport(positions=int(moves.size), games=games.games)
-    for stage in range(pt.N_STAGES_):
-        first, last = pt.stage_moves(stage)
-        rows = (moves >= first - overlap) & (moves <= last + overlap)
-        cols, values, fitted = _fit_stage(idx[rows], y_all[rows], ridge, min_count, iterations)
-        full = np.zeros(pt.STAGE_SIZE_, dtype=np.float64)
-        full[cols] = values
-        full = full[canon]                    # mirror images take their canonical value
-        q = np.clip(np.rint(full * pt.TABLE_SCALE_), -32767, 32767).astype(np.int16)
-        table[stage] = q
-        in_stage = (moves >= first) & (moves <= last)
-        pred = q.astype(np.int64)[idx[in_stage]].sum(axis=1) / pt.TABLE_SCALE_
-        err = pred - y_all[in_stage]
-        report.fitted.append(fitted)
-        report.rmse.append(float(np.sqrt(_dot(err, err) / max(1, err.size))))
-        if progress is not None:
-            progress(stage, fitted, report.rmse[-1])
+    table, report = learn_labels(games.movers, games.others, games.targets, pt.V1, None, ridge=ridge,
+                                 min_count=min_count, iterations=iterations, overlap=overlap, progress=progress)
+    report.games = games.games
     return table, report
 
 
@@ -408,7 +389,7 @@ def learn_labels(movers: np.ndarray, others: np.ndarray, values: np.ndarray, geo
         pred = q.astype(np.int64)[idx[in_stage]].sum(axis=1) / pt.TABLE_SCALE_
         err = pred - y_all[in_stage]
         report.fitted.append(fitted)
-        report.rmse.append(float(np.sqrt(_dot(err, err) / max(1, err.size))) if err.size else float("nan"))
+        report.rmse.append(float(np.sqrt(_dot(err, err) / max(1, err.size))))
         if progress is not None:
             progress(stage, fitted, report.rmse[-1])
     return table, report
