@@ -206,3 +206,37 @@ def test_a_foreign_file_is_refused(tmp_path, games_slice):
     result = run_cli(*label_cmd(games_slice, out), home=tmp_path, cwd=tmp_path)
     assert result.returncode == 2 and "not a labels file" in result.stderr
     assert out.read_text() == "my notes\nkeep them\n"
+
+
+def test_ctrl_c_stops_at_a_line_boundary_and_the_same_command_continues(tmp_path, games_slice):
+    import signal
+    import subprocess
+    import time
+
+    from tests.cluster.conftest import cli_env, genethello_argv, kill_session, reap_session
+
+    out = tmp_path / "stopped.txt"
+    argv = genethello_argv(*label_cmd(games_slice, out, "--units", "12", "--workers", "1"))
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=cli_env(tmp_path), text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 4):
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        kill_session(proc)
+        raise
+    finally:
+        reap_session(proc.pid)
+    assert proc.returncode == 130 and "the same command continues it" in err, err
+    text = out.read_text()
+    assert text.endswith("\n") and 4 <= text.count("\n")
+    lines = text.splitlines(keepends=True)
+    assert lines[1:] == sample_lines()[1:len(lines)]
+    done = run_cli(*label_cmd(games_slice, out, "--units", "12", "--workers", "2"), home=tmp_path, cwd=tmp_path,
+                   timeout=300)
+    assert done.returncode == 0, done.stderr
+    body = out.read_text().splitlines(keepends=True)[1:]
+    assert body == sample_lines()[1:1 + len(body)] and len(body) > len(lines) - 1
