@@ -303,13 +303,15 @@ class LearnReport:
 
 
 def learn(games: GameSet, ridge: float = RIDGE, min_count: int = MIN_COUNT,
-          iterations: int = ITERATIONS, overlap: int = OVERLAP, progress=None) -> tuple[np.ndarray, LearnReport]:
-    """Fit the tables on every position of ``games`` (pass the training slice).
+          iterations: int = ITERATIONS, overlap: int = OVERLAP, progress=None,
+          geometry: int = pt.V1) -> tuple[np.ndarray, LearnReport]:
+    """Fit a table of ``geometry`` on every position of ``games`` (pass the
+    training slice) to the games' final results.
 
     Returns:
-        (int16 table of shape (N_STAGES, STAGE_SIZE), report).
+        (int16 table of the geometry's shape, report).
     """
-    table, report = learn_labels(games.movers, games.others, games.targets, pt.V1, None, ridge=ridge,
+    table, report = learn_labels(games.movers, games.others, games.targets, geometry, None, ridge=ridge,
                                  min_count=min_count, iterations=iterations, overlap=overlap, progress=progress)
     report.games = games.games
     return table, report

@@ -30,9 +30,16 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
                         "the core's exact margins and search values, starting from --prior")
     q.add_argument("--out", type=Path, help="table file to write (with --games, default: the shipped "
                    "data/patterns-v1.bin; with --labels, required and never overwritten)")
-    q.add_argument("--prior", default="patterns-v1", metavar="VERSION",
+    q.add_argument("--geometry", type=int, choices=sorted(pt.GEOMETRIES), default=pt.V1,
+                   help="with --games: the table's geometry (default 1; --labels always fits 2)")
+    q.add_argument("--prior", default="patterns-v1", metavar="VERSION|FILE",
                    help="with --labels: the table whose values a configuration keeps until the labels "
-                        "show it ('none': zeros; default patterns-v1)")
+                        "show it: a shipped version, a table file, or 'none' (zeros; default patterns-v1)")
+    q.add_argument("--large-ridge", type=float, metavar="R",
+                   help="with --labels: the ridge of the corner and edge shapes (default: --ridge)")
+    q.add_argument("--overlap", type=non_negative_int, metavar="K",
+                   help=f"moves on each side of a stage it also learns from (default {pl.OVERLAP} with "
+                        f"--games, {pl.LABEL_OVERLAP} with --labels)")
     q.add_argument("--version", dest="table_version", default="patterns-v2",
                    help="with --labels: the version name written in the file (default patterns-v2)")
     q.add_argument("--holdout-every", type=non_negative_int, default=0, metavar="K",
@@ -113,8 +120,10 @@ def run_learn_labels(args: argparse.Namespace) -> int:
     prior = None
     prior_version = "none"
     if args.prior.lower() != "none":
-        prior_table = ptab.shared_table(args.prior)
+        as_file = Path(args.prior)
+        prior_table = ptab.load_table(as_file) if as_file.suffix == ".bin" else ptab.shared_table(args.prior)
         prior, prior_version = prior_table.array, prior_table.version
+    overlap = pl.LABEL_OVERLAP if args.overlap is None else args.overlap
     numbers = np.array([int(s[1:]) for s in labels.sources], dtype=np.int64)
     held = (numbers % args.holdout_every == 0) if args.holdout_every else np.zeros(numbers.size, dtype=bool)
     train = ~held
@@ -130,7 +139,7 @@ def run_learn_labels(args: argparse.Namespace) -> int:
 
     table, report = pl.learn_labels(labels.movers[train], labels.others[train], labels.values[train], pt.V2,
                                     prior, ridge=ridge, min_count=args.min_count, iterations=args.iterations,
-                                    progress=progress)
+                                    overlap=overlap, progress=progress, large_ridge=args.large_ridge)
     if held.any():
         for name, t in (("prior " + prior_version, prior), ("new table", table)):
             if t is None:
@@ -146,8 +155,8 @@ def run_learn_labels(args: argparse.Namespace) -> int:
         "exact_empties": s.exact_empties, "search_depth": s.search_depth, "search_table": s.patterns,
         "target": "exact final margin (<= exact_empties) or search value, for the mover",
         "fit": "prior + ridge least squares correction, preconditioned CG", "prior": prior_version,
-        "ridge": ridge, "min_count": args.min_count, "iterations": args.iterations,
-        "overlap": pl.LABEL_OVERLAP, "labels_holdout_every": args.holdout_every,
+        "ridge": ridge, "large_ridge": args.large_ridge, "min_count": args.min_count,
+        "iterations": args.iterations, "overlap": overlap, "labels_holdout_every": args.holdout_every,
     }
     version = ptab.write_table(args.out, table, training, version=args.table_version, overwrite=False)
     print(f"wrote {args.out.name} ({args.out.stat().st_size} bytes), version {version}, "
@@ -162,6 +171,7 @@ def run_learn(args: argparse.Namespace) -> int:
         args.out = ptab.DEFAULT_TABLE_PATH
     if args.ridge is None:
         args.ridge = pl.RIDGE
+    overlap = pl.OVERLAP if args.overlap is None else args.overlap
     t0 = time.perf_counter()
     games = pl.read_games(args.games, skip_bad=args.skip_bad, limit=args.limit)
     _report_skipped(games)
@@ -173,20 +183,22 @@ def run_learn(args: argparse.Namespace) -> int:
           f"{games.games} games read, training on all of them ({train.movers.size} positions)", flush=True)
 
     def progress(stage: int, fitted: int, rmse: float) -> None:
-        first, last = pt.stage_moves(stage)
+        first, last = pt.stage_moves(stage, args.geometry)
         print(f"  stage {stage:>2} (moves {first:>2}-{last:>2}): {fitted:>6} configurations, "
               f"rmse {rmse:5.2f} discs", flush=True)
 
-    table, report = pl.learn(train, ridge=args.ridge, min_count=args.min_count,
-                             iterations=args.iterations, progress=progress)
+    table, report = pl.learn(train, ridge=args.ridge, min_count=args.min_count, iterations=args.iterations,
+                             overlap=overlap, progress=progress, geometry=args.geometry)
     training = {
         "games_file": games.name, "games_sha256": games.sha256, "lines_read": games.games + games.skipped,
         "skipped": games.skipped, "holdout": args.holdout, "trained_games": train.games,
         "positions": int(train.movers.size), "target": "final disc difference for the mover",
         "fit": "ridge least squares, preconditioned CG", "ridge": args.ridge, "min_count": args.min_count,
-        "iterations": args.iterations, "overlap": pl.OVERLAP, "limit": args.limit,
+        "iterations": args.iterations, "overlap": overlap, "limit": args.limit,
     }
-    version = ptab.write_table(args.out, table, training)
+    training["geometry"] = args.geometry
+    version = ptab.write_table(args.out, table, training,
+                               version=ptab.VERSION if args.geometry == pt.V1 else args.table_version)
     print(f"wrote {args.out.name} ({args.out.stat().st_size} bytes), version {version}, "
           f"in {time.perf_counter() - t0:.1f} s")
     return 0

@@ -211,3 +211,26 @@ def test_gtp_names_its_table_on_stderr(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("= ")
     assert f"patterns {ptab.shared_table('patterns-v1').version}" in proc.stderr
+
+
+def test_cli_learns_geometry_2_from_games_as_the_library_does(tmp_path, games_slice, capsys):
+    from genethello.cluster.cli.main import main
+
+    out = tmp_path / "human-v2.bin"
+    assert main(["patterns", "learn", "--games", str(games_slice), "--limit", "300", "--geometry", "2",
+                 "--version", "patterns-v2-human", "--iterations", "10", "--out", str(out)]) == 0
+    capsys.readouterr()
+    games = pl.read_games(games_slice, limit=300).slice("training")
+    expected, _ = pl.learn(games, iterations=10, geometry=pt.V2)
+    table = ptab.load_table(out)
+    assert table.name == "patterns-v2-human" and np.array_equal(table.array, expected)
+    # and it can be the prior of a label fit, given as a file
+    from tests.conftest import TEST_DATA
+
+    labels = tmp_path / "l.txt"
+    labels.write_text("".join((TEST_DATA / "labels" / "labels-sample.txt").read_text().splitlines(True)[:200]))
+    fitted = tmp_path / "v2.bin"
+    assert main(["patterns", "learn", "--labels", str(labels), "--prior", str(out), "--large-ridge", "100",
+                 "--overlap", "4", "--iterations", "5", "--out", str(fitted)]) == 0
+    header = ptab.load_table(fitted).header["training"]
+    assert header["prior"] == table.version and header["overlap"] == 4 and header["large_ridge"] == 100
