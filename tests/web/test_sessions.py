@@ -78,3 +78,15 @@ def test_pondering_stops_at_its_time_limit(monkeypatch):
         await game.close()
 
     run_in_own_loop(scenario)
+
+
+def test_a_machine_player_names_the_pattern_table_it_plays_with():
+    from genethello.core.pattern_table import shared_table
+
+    settings = play.parse_settings({"black": {"kind": "human"},
+                                    "white": {"kind": "machine", "chromosome": "p_1_10", "depth": 1}})
+    game = sessions.PlaySession(settings, SearchPool(1), Chromosome.parse("p_1_10"), "patterns-v1")
+    assert game.view()["players"]["white"]["patterns"] == shared_table("patterns-v1").version
+    assert "patterns" not in game.view()["players"]["black"]
+    newest = sessions.PlaySession(settings, SearchPool(1), Chromosome.parse("p_1_10"))
+    assert newest.view()["players"]["white"]["patterns"] == shared_table().version

@@ -266,7 +266,7 @@ function render() {
     $(`#role-${colour}`).textContent = roleText(colour);
     const p = game.players[colour];
     $(`#name-${colour}`).textContent = p.kind === "machine" ? p.name : "";
-    $(`#name-${colour}`).title = p.kind === "machine" ? p.name : "";
+    $(`#name-${colour}`).title = p.kind === "machine" ? (p.patterns ? `${p.name} · ${p.patterns}` : p.name) : "";
     $(`#card-${colour}`).classList.toggle("to-move", view.to_move === colour);
     $(`#card-${colour}`).classList.toggle("thinking", pending === "think" && view.to_move === colour);
     $(`#clock-${colour}`).hidden = !game.clocks;
