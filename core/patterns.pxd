@@ -223,24 +223,72 @@ cdef inline void pattern_indices_v2_c(uint64_t mover, uint64_t other, int* out) 
     v2_line_indices_c(mover, other, out + N_INSTANCES)
 
 
+cdef inline int _diag_sum(const int16_t* t, uint64_t m, uint64_t o, uint64_t mv, uint64_t ov, uint64_t mh,
+                          uint64_t oh, uint64_t mt, uint64_t ot, uint64_t mask, int shift,
+                          int offset) noexcept nogil:
+    """A short diagonal's 4 instances (id, v, h, t), summed."""
+    return (t[offset + _line8(gtp_diag_bits(m, mask, shift), gtp_diag_bits(o, mask, shift))]
+            + t[offset + _line8(gtp_diag_bits(mv, mask, shift), gtp_diag_bits(ov, mask, shift))]
+            + t[offset + _line8(gtp_diag_bits(mh, mask, shift), gtp_diag_bits(oh, mask, shift))]
+            + t[offset + _line8(gtp_diag_bits(mt, mask, shift), gtp_diag_bits(ot, mask, shift))])
+
+
+cdef inline int pattern_score_v2(const int16_t* t, uint64_t mover, uint64_t other) noexcept nogil:
+    """The sum of the 46 instances' values in one v2 stage's table ``t``:
+    the same entries ``pattern_indices_v2_c`` names, read straight from the
+    transformed boards (each transform computed once)."""
+    cdef uint64_t mv = gtp_flip_v(mover), ov = gtp_flip_v(other)
+    cdef uint64_t mh = gtp_mirror_h(mover), oh = gtp_mirror_h(other)
+    cdef uint64_t mhv = gtp_flip_v(mh), ohv = gtp_flip_v(oh)
+    cdef uint64_t mt = gtp_transpose(mover), ot = gtp_transpose(other)
+    cdef uint64_t mtv = gtp_flip_v(mt), otv = gtp_flip_v(ot)
+    cdef uint64_t mth = gtp_mirror_h(mt), oth = gtp_mirror_h(ot)
+    cdef uint64_t mthv = gtp_flip_v(mth), othv = gtp_flip_v(oth)
+    cdef int s, row, off
+    s = (t[EDGE_OFFSET + _idx(gtp_edge_bits(mover), gtp_edge_bits(other))]
+         + t[EDGE_OFFSET + _idx(gtp_edge_bits(mv), gtp_edge_bits(ov))]
+         + t[EDGE_OFFSET + _idx(gtp_edge_bits(mt), gtp_edge_bits(ot))]
+         + t[EDGE_OFFSET + _idx(gtp_edge_bits(mtv), gtp_edge_bits(otv))]
+         + t[C33_OFFSET + _idx(gtp_c33_bits(mover), gtp_c33_bits(other))]
+         + t[C33_OFFSET + _idx(gtp_c33_bits(mv), gtp_c33_bits(ov))]
+         + t[C33_OFFSET + _idx(gtp_c33_bits(mh), gtp_c33_bits(oh))]
+         + t[C33_OFFSET + _idx(gtp_c33_bits(mhv), gtp_c33_bits(ohv))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mover), gtp_c25_bits(other))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mv), gtp_c25_bits(ov))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mh), gtp_c25_bits(oh))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mhv), gtp_c25_bits(ohv))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mt), gtp_c25_bits(ot))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mtv), gtp_c25_bits(otv))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mth), gtp_c25_bits(oth))]
+         + t[C25_OFFSET + _idx(gtp_c25_bits(mthv), gtp_c25_bits(othv))])
+    for row in range(1, 4):
+        off = ROW2_OFFSET + (row - 1) * LINE8_SIZE
+        s += (t[off + _line8(gtp_row_bits(mover, row), gtp_row_bits(other, row))]
+              + t[off + _line8(gtp_row_bits(mv, row), gtp_row_bits(ov, row))]
+              + t[off + _line8(gtp_row_bits(mt, row), gtp_row_bits(ot, row))]
+              + t[off + _line8(gtp_row_bits(mtv, row), gtp_row_bits(otv, row))])
+    s += (t[D8_OFFSET + _line8(gtp_diag_bits(mover, 0x8040201008040201ULL, 56),
+                               gtp_diag_bits(other, 0x8040201008040201ULL, 56))]
+          + t[D8_OFFSET + _line8(gtp_diag_bits(mh, 0x8040201008040201ULL, 56),
+                                 gtp_diag_bits(oh, 0x8040201008040201ULL, 56))])
+    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0080402010080402ULL, 57, D7_OFFSET)
+    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0000804020100804ULL, 58, D6_OFFSET)
+    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0000008040201008ULL, 59, D5_OFFSET)
+    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0000000080402010ULL, 60, D4_OFFSET)
+    return s
+
+
 cdef inline int pattern_eval_at(const int16_t* table, int geometry, uint64_t mover, uint64_t other,
                                 int move_number) noexcept nogil:
     """The pattern score of a position (table units, for the mover) in the
     stage of ``move_number`` (clamped to 0..60), under a table of either
     geometry."""
-    cdef int idx[MAX_INSTANCES]
-    cdef int i, s = 0
-    cdef const int16_t* t
     if move_number < 0:
         move_number = 0
     elif move_number > 60:
         move_number = 60
     if geometry == GEOMETRY_V2:
-        t = table + <Py_ssize_t>v2_stage(move_number) * V2_STAGE_SIZE
-        pattern_indices_v2_c(mover, other, idx)
-        for i in range(V2_N_INSTANCES):
-            s += t[idx[i]]
-        return s
+        return pattern_score_v2(table + <Py_ssize_t>v2_stage(move_number) * V2_STAGE_SIZE, mover, other)
     return pattern_score(table, mover, other, pattern_stage(move_number))
 
 
