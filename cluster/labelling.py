@@ -31,9 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from genethello.core.label_file import (  # noqa: F401 (the file format, re-exported for callers)
-    FILE_MAGIC, LabelFileError, LabelRow, LabelSettings, format_line, parse_line,
-)
+from genethello.core.label_file import LabelSettings, format_line
 from genethello.core.pattern_learning import GameSet
 
 SELFPLAY_EPSILON = 0.1           # a self-play move is random this often

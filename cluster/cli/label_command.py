@@ -56,7 +56,7 @@ def register(psub: argparse._SubParsersAction) -> None:
 def _existing(path: Path, settings) -> int:
     """How many complete lines ``path`` holds after checking its header
     against ``settings`` (0 for a new file); a torn last line is cut off."""
-    from genethello.cluster.labelling import LabelFileError, LabelSettings, parse_line
+    from genethello.core.label_file import LabelFileError, LabelSettings, parse_line
 
     if not path.exists():
         return 0
@@ -88,9 +88,8 @@ def _existing(path: Path, settings) -> int:
 def run_label(args: argparse.Namespace) -> int:
     from genethello.cluster.executors import RayExecutor, start_ray
     from genethello.cluster.games import GameSettings
-    from genethello.cluster.labelling import (
-        LabelSettings, LabelSpec, OrderedWriter, label_plan, plan_size,
-    )
+    from genethello.cluster.labelling import LabelSpec, OrderedWriter, label_plan, plan_size
+    from genethello.core.label_file import LabelSettings
     from genethello.core import pattern_learning as pl
     from genethello.core.pattern_table import resolve_version, shared_table
 
