@@ -153,7 +153,8 @@ UNITS = "6"
 
 
 def label_cmd(games: Path, out: Path, *extra: str) -> tuple[str, ...]:
-    return ("patterns", "label", "--games", str(games), "--out", str(out), "--quiet", *extra)
+    """The command that made the sample (its searches ran on patterns-v1), for ``games``."""
+    return ("patterns", "label", "--games", str(games), "--out", str(out), "--quiet", "--patterns", "v1", *extra)
 
 
 def test_labelling_the_slice_writes_the_samples_lines_and_resumes_to_the_same_bytes(tmp_path, games_slice):
