@@ -24,6 +24,11 @@ mobility-only (m_0_1) player at equal depth (default 3), each seeded random
 4-ply opening (seeds 0..K-1) played with both colours; the target is a score
 of at least 65% against each (the script exits 1 below it).
 
+Versions: with more than one table installed, the cost of a searched node
+with each (pattern-only and fdmxcp, runs interleaved on the same positions)
+and the bare scoring rate; the target for the newest is at most 1.5x the
+oldest's cost (the script exits 1 above it).
+
 Usage: python benchmarks/bench_patterns.py [--depth D] [--positions N] [--games FILE]
            [--no-prediction] [--perfect K] [--match-depth D] [--openings K]
 """

@@ -150,10 +150,10 @@ def test_illegal_moves_are_rejected():
 def test_hand_computed_score():
     board = Board.from_obf(P1)
     f5 = parse_square("f5")
-    # f=1 d=2 m=3 x=1 c=-1 p=0 r=1:
+    # f=1 d=2 m=3 x=1 c=-1 p=0 r=1 (p: the patterns-v1 table's value, 0 here):
     # 2*1 + 3*2 - 5*3 + 11*(-1) - 7*1 + 17*1 + 13*0 = -8
     weights = (2, 3, 5, 7, 11, 13, 17)        # wf wd wm wx wc wp wr
-    assert Evaluator((60, 60), [weights] * 3).evaluate_move(board, f5) == -8
+    assert Evaluator((60, 60), [weights] * 3, patterns="v1").evaluate_move(board, f5) == -8
     # P4 d1: f=1 d=53 m=1 x=2 c=1 r=2 -> 1 + 53 - 1 + 1 - 2 + 2 = 54, plus the pattern
     p4 = Board.from_obf(P4)
     d1 = parse_square("d1")
@@ -165,9 +165,9 @@ def test_hand_computed_score():
     ("c", 7, 7 * -1), ("p", 7, 0), ("r", 7, 7 * 1),
 ])
 def test_each_weight_alone(letter, weight, expected):
-    # P1 f5: f=1 d=2 m=3 x=1 c=-1 p=0 r=1; mobility and xsquares count against the mover.
+    # P1 f5: f=1 d=2 m=3 x=1 c=-1 p=0 (patterns-v1) r=1; mobility and xsquares count against the mover.
     w = flat(f"{letter}={weight}")
-    assert Evaluator((60, 60), [w] * 3).evaluate_move(Board.from_obf(P1), parse_square("f5")) == expected
+    assert Evaluator((60, 60), [w] * 3, patterns="v1").evaluate_move(Board.from_obf(P1), parse_square("f5")) == expected
 
 
 OPENING, MIDGAME, ENDGAME = flat("f=1"), flat("d=1"), flat("m=1")   # P1 f5: 1, 2, -3
