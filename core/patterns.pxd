@@ -143,35 +143,61 @@ cdef inline int _idx(unsigned m, unsigned o) noexcept nogil:
     return gtp_base3[m] + 2 * gtp_base3[o]
 
 
+cdef struct Images:
+    # The (mover, other) boards under the 8 symmetries (letters as in
+    # pattern_indices_c), computed once for all the shapes that read them.
+    uint64_t m, o, mv, ov, mh, oh, mhv, ohv, mt, ot, mtv, otv, mth, oth, mthv, othv
+
+
+cdef inline void images_of(uint64_t mover, uint64_t other, Images* b) noexcept nogil:
+    b.m = mover
+    b.o = other
+    b.mv = gtp_flip_v(mover)
+    b.ov = gtp_flip_v(other)
+    b.mh = gtp_mirror_h(mover)
+    b.oh = gtp_mirror_h(other)
+    b.mhv = gtp_flip_v(b.mh)
+    b.ohv = gtp_flip_v(b.oh)
+    b.mt = gtp_transpose(mover)
+    b.ot = gtp_transpose(other)
+    b.mtv = gtp_flip_v(b.mt)
+    b.otv = gtp_flip_v(b.ot)
+    b.mth = gtp_mirror_h(b.mt)
+    b.oth = gtp_mirror_h(b.ot)
+    b.mthv = gtp_flip_v(b.mth)
+    b.othv = gtp_flip_v(b.oth)
+
+
+cdef inline void _v1_indices(const Images* b, int* out) noexcept nogil:
+    """v1's 16 instances from the images: edges (id, v, t, tv), 3x3 (id, v,
+    h, hv), 2x5 (id, v, h, hv, t, tv, th, thv)."""
+    out[0] = EDGE_OFFSET + _idx(gtp_edge_bits(b.m), gtp_edge_bits(b.o))
+    out[1] = EDGE_OFFSET + _idx(gtp_edge_bits(b.mv), gtp_edge_bits(b.ov))
+    out[2] = EDGE_OFFSET + _idx(gtp_edge_bits(b.mt), gtp_edge_bits(b.ot))
+    out[3] = EDGE_OFFSET + _idx(gtp_edge_bits(b.mtv), gtp_edge_bits(b.otv))
+    out[4] = C33_OFFSET + _idx(gtp_c33_bits(b.m), gtp_c33_bits(b.o))
+    out[5] = C33_OFFSET + _idx(gtp_c33_bits(b.mv), gtp_c33_bits(b.ov))
+    out[6] = C33_OFFSET + _idx(gtp_c33_bits(b.mh), gtp_c33_bits(b.oh))
+    out[7] = C33_OFFSET + _idx(gtp_c33_bits(b.mhv), gtp_c33_bits(b.ohv))
+    out[8] = C25_OFFSET + _idx(gtp_c25_bits(b.m), gtp_c25_bits(b.o))
+    out[9] = C25_OFFSET + _idx(gtp_c25_bits(b.mv), gtp_c25_bits(b.ov))
+    out[10] = C25_OFFSET + _idx(gtp_c25_bits(b.mh), gtp_c25_bits(b.oh))
+    out[11] = C25_OFFSET + _idx(gtp_c25_bits(b.mhv), gtp_c25_bits(b.ohv))
+    out[12] = C25_OFFSET + _idx(gtp_c25_bits(b.mt), gtp_c25_bits(b.ot))
+    out[13] = C25_OFFSET + _idx(gtp_c25_bits(b.mtv), gtp_c25_bits(b.otv))
+    out[14] = C25_OFFSET + _idx(gtp_c25_bits(b.mth), gtp_c25_bits(b.oth))
+    out[15] = C25_OFFSET + _idx(gtp_c25_bits(b.mthv), gtp_c25_bits(b.othv))
+
+
 cdef inline void pattern_indices_c(uint64_t mover, uint64_t other, int* out) noexcept nogil:
     """The 16 instances' indices into one stage's table (offsets included),
     in the order: edges (id, v, t, tv), 3x3 (id, v, h, hv), 2x5 (id, v, h,
     hv, t, tv, th, thv), where the letters name the transforms applied to
     the board before reading the shape at a1 (v: flip rows, h: mirror
     columns, t: transpose; applied in the order written: tv = t, then v)."""
-    cdef uint64_t mv = gtp_flip_v(mover), ov = gtp_flip_v(other)
-    cdef uint64_t mh = gtp_mirror_h(mover), oh = gtp_mirror_h(other)
-    cdef uint64_t mhv = gtp_flip_v(mh), ohv = gtp_flip_v(oh)
-    cdef uint64_t mt = gtp_transpose(mover), ot = gtp_transpose(other)
-    cdef uint64_t mtv = gtp_flip_v(mt), otv = gtp_flip_v(ot)
-    cdef uint64_t mth = gtp_mirror_h(mt), oth = gtp_mirror_h(ot)
-    cdef uint64_t mthv = gtp_flip_v(mth), othv = gtp_flip_v(oth)
-    out[0] = EDGE_OFFSET + _idx(gtp_edge_bits(mover), gtp_edge_bits(other))
-    out[1] = EDGE_OFFSET + _idx(gtp_edge_bits(mv), gtp_edge_bits(ov))
-    out[2] = EDGE_OFFSET + _idx(gtp_edge_bits(mt), gtp_edge_bits(ot))
-    out[3] = EDGE_OFFSET + _idx(gtp_edge_bits(mtv), gtp_edge_bits(otv))
-    out[4] = C33_OFFSET + _idx(gtp_c33_bits(mover), gtp_c33_bits(other))
-    out[5] = C33_OFFSET + _idx(gtp_c33_bits(mv), gtp_c33_bits(ov))
-    out[6] = C33_OFFSET + _idx(gtp_c33_bits(mh), gtp_c33_bits(oh))
-    out[7] = C33_OFFSET + _idx(gtp_c33_bits(mhv), gtp_c33_bits(ohv))
-    out[8] = C25_OFFSET + _idx(gtp_c25_bits(mover), gtp_c25_bits(other))
-    out[9] = C25_OFFSET + _idx(gtp_c25_bits(mv), gtp_c25_bits(ov))
-    out[10] = C25_OFFSET + _idx(gtp_c25_bits(mh), gtp_c25_bits(oh))
-    out[11] = C25_OFFSET + _idx(gtp_c25_bits(mhv), gtp_c25_bits(ohv))
-    out[12] = C25_OFFSET + _idx(gtp_c25_bits(mt), gtp_c25_bits(ot))
-    out[13] = C25_OFFSET + _idx(gtp_c25_bits(mtv), gtp_c25_bits(otv))
-    out[14] = C25_OFFSET + _idx(gtp_c25_bits(mth), gtp_c25_bits(oth))
-    out[15] = C25_OFFSET + _idx(gtp_c25_bits(mthv), gtp_c25_bits(othv))
+    cdef Images b
+    images_of(mover, other, &b)
+    _v1_indices(&b, out)
 
 
 cdef inline int v2_stage(int move_number) noexcept nogil:
@@ -185,96 +211,50 @@ cdef inline int _line8(unsigned m, unsigned o) noexcept nogil:
     return gtp_base3[m] + 2 * gtp_base3[o]
 
 
-cdef inline void v2_line_indices_c(uint64_t mover, uint64_t other, int* out) noexcept nogil:
-    """The 30 line instances of geometry v2 (out[0..29] = instances 16..45)."""
-    cdef uint64_t mv = gtp_flip_v(mover), ov = gtp_flip_v(other)
-    cdef uint64_t mh = gtp_mirror_h(mover), oh = gtp_mirror_h(other)
-    cdef uint64_t mt = gtp_transpose(mover), ot = gtp_transpose(other)
-    cdef uint64_t mtv = gtp_flip_v(mt), otv = gtp_flip_v(ot)
-    cdef int row, k = 0
-    for row in range(1, 4):
-        out[k] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mover, row), gtp_row_bits(other, row))
-        out[k + 1] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mv, row), gtp_row_bits(ov, row))
-        out[k + 2] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mt, row), gtp_row_bits(ot, row))
-        out[k + 3] = ROW2_OFFSET + (row - 1) * LINE8_SIZE + _line8(gtp_row_bits(mtv, row), gtp_row_bits(otv, row))
-        k += 4
-    out[12] = D8_OFFSET + _line8(gtp_diag_bits(mover, 0x8040201008040201ULL, 56),
-                                 gtp_diag_bits(other, 0x8040201008040201ULL, 56))
-    out[13] = D8_OFFSET + _line8(gtp_diag_bits(mh, 0x8040201008040201ULL, 56),
-                                 gtp_diag_bits(oh, 0x8040201008040201ULL, 56))
-    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0080402010080402ULL, 57, D7_OFFSET, out + 14)
-    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0000804020100804ULL, 58, D6_OFFSET, out + 18)
-    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0000008040201008ULL, 59, D5_OFFSET, out + 22)
-    _diag4(mover, other, mv, ov, mh, oh, mt, ot, 0x0000000080402010ULL, 60, D4_OFFSET, out + 26)
-
-
-cdef inline void _diag4(uint64_t m, uint64_t o, uint64_t mv, uint64_t ov, uint64_t mh, uint64_t oh,
-                        uint64_t mt, uint64_t ot, uint64_t mask, int shift, int offset, int* out) noexcept nogil:
+cdef inline void _diag4(const Images* b, uint64_t mask, int shift, int offset, int* out) noexcept nogil:
     """A short diagonal's 4 instances (id, v, h, t)."""
-    out[0] = offset + _line8(gtp_diag_bits(m, mask, shift), gtp_diag_bits(o, mask, shift))
-    out[1] = offset + _line8(gtp_diag_bits(mv, mask, shift), gtp_diag_bits(ov, mask, shift))
-    out[2] = offset + _line8(gtp_diag_bits(mh, mask, shift), gtp_diag_bits(oh, mask, shift))
-    out[3] = offset + _line8(gtp_diag_bits(mt, mask, shift), gtp_diag_bits(ot, mask, shift))
+    out[0] = offset + _line8(gtp_diag_bits(b.m, mask, shift), gtp_diag_bits(b.o, mask, shift))
+    out[1] = offset + _line8(gtp_diag_bits(b.mv, mask, shift), gtp_diag_bits(b.ov, mask, shift))
+    out[2] = offset + _line8(gtp_diag_bits(b.mh, mask, shift), gtp_diag_bits(b.oh, mask, shift))
+    out[3] = offset + _line8(gtp_diag_bits(b.mt, mask, shift), gtp_diag_bits(b.ot, mask, shift))
+
+
+cdef inline void _line_indices(const Images* b, int* out) noexcept nogil:
+    """The 30 line instances of geometry v2 (out[0..29] = instances 16..45)."""
+    cdef int row, off, k = 0
+    for row in range(1, 4):
+        off = ROW2_OFFSET + (row - 1) * LINE8_SIZE
+        out[k] = off + _line8(gtp_row_bits(b.m, row), gtp_row_bits(b.o, row))
+        out[k + 1] = off + _line8(gtp_row_bits(b.mv, row), gtp_row_bits(b.ov, row))
+        out[k + 2] = off + _line8(gtp_row_bits(b.mt, row), gtp_row_bits(b.ot, row))
+        out[k + 3] = off + _line8(gtp_row_bits(b.mtv, row), gtp_row_bits(b.otv, row))
+        k += 4
+    out[12] = D8_OFFSET + _line8(gtp_diag_bits(b.m, 0x8040201008040201ULL, 56),
+                                 gtp_diag_bits(b.o, 0x8040201008040201ULL, 56))
+    out[13] = D8_OFFSET + _line8(gtp_diag_bits(b.mh, 0x8040201008040201ULL, 56),
+                                 gtp_diag_bits(b.oh, 0x8040201008040201ULL, 56))
+    _diag4(b, 0x0080402010080402ULL, 57, D7_OFFSET, out + 14)
+    _diag4(b, 0x0000804020100804ULL, 58, D6_OFFSET, out + 18)
+    _diag4(b, 0x0000008040201008ULL, 59, D5_OFFSET, out + 22)
+    _diag4(b, 0x0000000080402010ULL, 60, D4_OFFSET, out + 26)
 
 
 cdef inline void pattern_indices_v2_c(uint64_t mover, uint64_t other, int* out) noexcept nogil:
-    """The 46 instances' indices into one v2 stage's table."""
-    pattern_indices_c(mover, other, out)
-    v2_line_indices_c(mover, other, out + N_INSTANCES)
-
-
-cdef inline int _diag_sum(const int16_t* t, uint64_t m, uint64_t o, uint64_t mv, uint64_t ov, uint64_t mh,
-                          uint64_t oh, uint64_t mt, uint64_t ot, uint64_t mask, int shift,
-                          int offset) noexcept nogil:
-    """A short diagonal's 4 instances (id, v, h, t), summed."""
-    return (t[offset + _line8(gtp_diag_bits(m, mask, shift), gtp_diag_bits(o, mask, shift))]
-            + t[offset + _line8(gtp_diag_bits(mv, mask, shift), gtp_diag_bits(ov, mask, shift))]
-            + t[offset + _line8(gtp_diag_bits(mh, mask, shift), gtp_diag_bits(oh, mask, shift))]
-            + t[offset + _line8(gtp_diag_bits(mt, mask, shift), gtp_diag_bits(ot, mask, shift))])
+    """The 46 instances' indices into one v2 stage's table (v1's 16 first),
+    every symmetric image computed once."""
+    cdef Images b
+    images_of(mover, other, &b)
+    _v1_indices(&b, out)
+    _line_indices(&b, out + N_INSTANCES)
 
 
 cdef inline int pattern_score_v2(const int16_t* t, uint64_t mover, uint64_t other) noexcept nogil:
-    """The sum of the 46 instances' values in one v2 stage's table ``t``:
-    the same entries ``pattern_indices_v2_c`` names, read straight from the
-    transformed boards (each transform computed once)."""
-    cdef uint64_t mv = gtp_flip_v(mover), ov = gtp_flip_v(other)
-    cdef uint64_t mh = gtp_mirror_h(mover), oh = gtp_mirror_h(other)
-    cdef uint64_t mhv = gtp_flip_v(mh), ohv = gtp_flip_v(oh)
-    cdef uint64_t mt = gtp_transpose(mover), ot = gtp_transpose(other)
-    cdef uint64_t mtv = gtp_flip_v(mt), otv = gtp_flip_v(ot)
-    cdef uint64_t mth = gtp_mirror_h(mt), oth = gtp_mirror_h(ot)
-    cdef uint64_t mthv = gtp_flip_v(mth), othv = gtp_flip_v(oth)
-    cdef int s, row, off
-    s = (t[EDGE_OFFSET + _idx(gtp_edge_bits(mover), gtp_edge_bits(other))]
-         + t[EDGE_OFFSET + _idx(gtp_edge_bits(mv), gtp_edge_bits(ov))]
-         + t[EDGE_OFFSET + _idx(gtp_edge_bits(mt), gtp_edge_bits(ot))]
-         + t[EDGE_OFFSET + _idx(gtp_edge_bits(mtv), gtp_edge_bits(otv))]
-         + t[C33_OFFSET + _idx(gtp_c33_bits(mover), gtp_c33_bits(other))]
-         + t[C33_OFFSET + _idx(gtp_c33_bits(mv), gtp_c33_bits(ov))]
-         + t[C33_OFFSET + _idx(gtp_c33_bits(mh), gtp_c33_bits(oh))]
-         + t[C33_OFFSET + _idx(gtp_c33_bits(mhv), gtp_c33_bits(ohv))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mover), gtp_c25_bits(other))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mv), gtp_c25_bits(ov))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mh), gtp_c25_bits(oh))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mhv), gtp_c25_bits(ohv))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mt), gtp_c25_bits(ot))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mtv), gtp_c25_bits(otv))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mth), gtp_c25_bits(oth))]
-         + t[C25_OFFSET + _idx(gtp_c25_bits(mthv), gtp_c25_bits(othv))])
-    for row in range(1, 4):
-        off = ROW2_OFFSET + (row - 1) * LINE8_SIZE
-        s += (t[off + _line8(gtp_row_bits(mover, row), gtp_row_bits(other, row))]
-              + t[off + _line8(gtp_row_bits(mv, row), gtp_row_bits(ov, row))]
-              + t[off + _line8(gtp_row_bits(mt, row), gtp_row_bits(ot, row))]
-              + t[off + _line8(gtp_row_bits(mtv, row), gtp_row_bits(otv, row))])
-    s += (t[D8_OFFSET + _line8(gtp_diag_bits(mover, 0x8040201008040201ULL, 56),
-                               gtp_diag_bits(other, 0x8040201008040201ULL, 56))]
-          + t[D8_OFFSET + _line8(gtp_diag_bits(mh, 0x8040201008040201ULL, 56),
-                                 gtp_diag_bits(oh, 0x8040201008040201ULL, 56))])
-    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0080402010080402ULL, 57, D7_OFFSET)
-    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0000804020100804ULL, 58, D6_OFFSET)
-    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0000008040201008ULL, 59, D5_OFFSET)
-    s += _diag_sum(t, mover, other, mv, ov, mh, oh, mt, ot, 0x0000000080402010ULL, 60, D4_OFFSET)
+    """The sum of the 46 instances' values in one v2 stage's table ``t``."""
+    cdef int idx[V2_N_INSTANCES]
+    cdef int i, s = 0
+    pattern_indices_v2_c(mover, other, idx)
+    for i in range(V2_N_INSTANCES):
+        s += t[idx[i]]
     return s
 
 
