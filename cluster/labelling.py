@@ -33,6 +33,7 @@ import numpy as np
 
 from genethello.core.label_file import LabelSettings, format_line
 from genethello.core.pattern_learning import GameSet
+from genethello.core.patterns import move_numbers
 
 SELFPLAY_EPSILON = 0.1           # a self-play move is random this often
 SELFPLAY_DEPTH = 2
@@ -162,8 +163,7 @@ def label_plan(games: GameSet, settings: LabelSettings, units: int | None = None
             source, kind, number = f"h{line}", 0, line
             human += 1
         unit += 1
-        occupied = np.array([bin(int(m) | int(o)).count("1") for m, o in zip(movers, others)], dtype=np.int64)
-        for k in _pick(settings, kind, number, 64 - occupied):
+        for k in _pick(settings, kind, number, 60 - move_numbers(movers, others)):
             yield PlannedPosition(index, source, int(movers[k]), int(others[k]))
             index += 1
 

@@ -365,7 +365,7 @@ def learn_labels(movers: np.ndarray, others: np.ndarray, values: np.ndarray, geo
     g = pt.GEOMETRIES[geometry]
     canon = canonical_map(geometry)
     idx = canon[pt.indices(movers, others, geometry)]
-    moves = np.array([bin(int(m) | int(o)).count("1") - 4 for m, o in zip(movers, others)], dtype=np.int64)
+    moves = pt.move_numbers(movers, others)
     y_all = np.asarray(values, dtype=np.float64)
     start = prior_values(prior, geometry)
     penalty: float | np.ndarray = ridge

@@ -9,7 +9,7 @@ with. See ``patterns.pxd`` for the shapes, the index rule and the stages.
 
 import numpy as np
 
-from libc.stdint cimport uint64_t, int16_t, int8_t, uint8_t, int32_t
+from libc.stdint cimport uint64_t, int16_t, int8_t, uint8_t, int32_t, int64_t
 from genethello.core.bitboard cimport PASS, legal_moves, flips, popcount, square_bit
 from genethello.core.move cimport Child, make_move
 
@@ -133,6 +133,25 @@ def indices(movers, others, int geometry=GEOMETRY_V1):
     return out
 
 
+def move_numbers(movers, others):
+    """Each position's move number (discs on the board - 4, at least 0), as
+    an int64 array: the stage key of learning and scoring."""
+    cdef const uint64_t[::1] m = np.ascontiguousarray(movers, dtype=np.uint64)
+    cdef const uint64_t[::1] o = np.ascontiguousarray(others, dtype=np.uint64)
+    if m.shape[0] != o.shape[0]:
+        raise ValueError("movers and others must have the same length")
+    out = np.empty(m.shape[0], dtype=np.int64)
+    cdef int64_t[::1] v = out
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(m.shape[0]):
+            v[i] = max(0, popcount(m[i] | o[i]) - 4)
+    return out
+
+
+move_numbers_of = move_numbers     # for ``scores``, whose argument of that name hides it
+
+
 def geometry_of_table(table) -> int:
     """The geometry id whose layout a table array has (by its shape)."""
     shape = tuple(np.shape(table))
@@ -158,7 +177,7 @@ def scores(table, movers, others, move_numbers=None):
     cdef const uint64_t[::1] m = np.ascontiguousarray(movers, dtype=np.uint64)
     cdef const uint64_t[::1] o = np.ascontiguousarray(others, dtype=np.uint64)
     if move_numbers is None:
-        move_numbers = np.array([max(0, popcount(a | b) - 4) for a, b in zip(m, o)], dtype=np.uint8)
+        move_numbers = move_numbers_of(m, o).astype(np.uint8)
     cdef const uint8_t[::1] n = np.ascontiguousarray(move_numbers, dtype=np.uint8)
     if not (m.shape[0] == o.shape[0] == n.shape[0]):
         raise ValueError("movers, others and move_numbers must have the same length")
