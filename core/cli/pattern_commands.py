@@ -228,15 +228,22 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve_progress(name: str):
+    """A progress(key, done, total) for the exact solves: a line on stderr
+    every 100 solves of a key and at its end, naming it by ``name`` (a
+    format with {key})."""
+    shown: dict[int, int] = {}
+
+    def progress(key: int, done: int, total: int) -> None:
+        if done // 100 > shown.get(key, 0) or done == total:
+            shown[key] = done // 100
+            print(f"  {name.format(key=key)}: solved {done}/{total}", file=sys.stderr, flush=True)
+    return progress
+
+
 def _print_score_errors(games: pl.GameSet, table: ptab.PatternTable, sample: int, seed: int,
                         workers: int) -> None:
-    shown = {}
-
-    def progress(empties: int, done: int, total: int) -> None:
-        if done // 100 > shown.get(empties, 0) or done == total:
-            shown[empties] = done // 100
-            print(f"  {empties} empties: solved {done}/{total}", file=sys.stderr, flush=True)
-
+    progress = _solve_progress("{key} empties")
     print(f"score error: the pattern score against the exact final margin (both in discs, for the player "
           f"who just moved; error = score - exact), on up to {sample} positions an empties count "
           f"(seed {seed})")
@@ -253,12 +260,7 @@ MARGIN_BUCKETS = ((2, 2), (4, 6), (8, 12), (14, 20), (22, 64))
 
 def _print_perfect_play(games: pl.GameSet, table: ptab.PatternTable, moves: list[int], sample: int,
                         workers: int) -> None:
-    shown = {}
-
-    def progress(move: int, done: int, total: int) -> None:
-        if done // 100 > shown.get(move, 0) or done == total:
-            shown[move] = done // 100
-            print(f"  move {move}: solved {done}/{total}", file=sys.stderr, flush=True)
+    progress = _solve_progress("move {key}")
 
     print(f"perfect play: up to {sample} decisive positions a move, spread evenly over the games, solved "
           "exactly; the share whose winner each sign predicts, on those positions")
