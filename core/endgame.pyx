@@ -9,63 +9,104 @@ move. The loops run without the GIL.
 
 from libc.stdint cimport uint64_t
 
-from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount, gt_lowest_square
+from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount, gt_lowest_square, square_bit
 from genethello.core.ttable cimport (
-    TTEntry, tt_probe, tt_store, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT, ENDGAME_DEPTH,
+    TTEntry, tt_probe, tt_store, tt_prefetch, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT, ENDGAME_DEPTH,
 )
 from genethello.core.stability cimport stable_discs
 from genethello.core.move cimport MAX_MOVES, Move, Child, make_move
-from genethello.core.ordering cimport insert_by_key, odd_quadrants, fastest_first_key
+from genethello.core.ordering cimport (
+    insert_by_key, odd_quadrants, fastest_first_key, SQUARE_CLASS, QUADRANT_BIT, NEIGHBOUR,
+)
 from genethello.core.context cimport (
     SearchContext, RootResult, DISC_INF, out_of_budget, final_margin, bound_kind, search_children,
 )
 
 cdef enum:
     SHALLOW_EMPTIES = 6          # below this the solver scans empties, no hashing
+    HASH_EMPTIES = 9             # the solver uses the transposition table from this many empties
     ETC_EMPTIES = 12             # the solver probes its children's table entries from this many empties
     STABILITY_ALPHA = 0          # the solver tries a stability cut-off when alpha is at least this
 
 
-cdef inline int solve_last(SearchContext* c, uint64_t P, uint64_t O) noexcept nogil:
-    """Exact score with one empty square."""
-    cdef uint64_t empty = ~(P | O)
-    cdef int sq = gt_lowest_square(empty)
-    cdef uint64_t f = flips(P, O, sq)
-    cdef int p = popcount(P), n
+cdef inline int last_move_margin(SearchContext* c, uint64_t P, uint64_t O, int x) noexcept nogil:
+    """Exact score with one empty square, x: P plays it if it can, else O
+    does, else the game ends with x going to the winner. Only the flips are
+    counted; nothing is played."""
+    cdef int p = popcount(P)
+    cdef uint64_t f = flips(P, O, x)
     c.nodes += 1
     if f:
-        n = popcount(f)
-        return 2 * (p + n + 1) - 64
-    f = flips(O, P, sq)
+        return 2 * (p + popcount(f)) - 62          # P: p + n + 1 discs, O: 63 - p - n
+    f = flips(O, P, x)
     if f:
-        n = popcount(f)
-        return 64 - 2 * (63 - p + n + 1)
+        return 2 * (p - popcount(f)) - 64          # P: p - n discs, O: 64 - p + n
+    return 2 * p - 62 if p >= 32 else 2 * p - 64   # x to the winner
+
+
+cdef int solve_2(SearchContext* c, uint64_t P, uint64_t O, int alpha, int beta, int x1, int x2) noexcept nogil:
+    """Exact fail-soft score with two empty squares, x1 tried first."""
+    cdef uint64_t f
+    cdef int v, best = -DISC_INF
+    c.nodes += 1
+    f = flips(P, O, x1) if NEIGHBOUR[x1] & O else 0
+    if f:
+        best = -last_move_margin(c, O ^ f, P | f | square_bit(x1), x2)
+        if best >= beta:
+            return best
+    f = flips(P, O, x2) if NEIGHBOUR[x2] & O else 0
+    if f:
+        v = -last_move_margin(c, O ^ f, P | f | square_bit(x2), x1)
+        return v if v > best else best
+    if best > -DISC_INF:
+        return best
+    # P passes; O picks the lower of its moves (P's value throughout).
+    best = DISC_INF
+    f = flips(O, P, x1) if NEIGHBOUR[x1] & P else 0
+    if f:
+        best = last_move_margin(c, P ^ f, O | f | square_bit(x1), x2)
+        if best <= alpha:
+            return best
+    f = flips(O, P, x2) if NEIGHBOUR[x2] & P else 0
+    if f:
+        v = last_move_margin(c, P ^ f, O | f | square_bit(x2), x1)
+        return v if v < best else best
+    if best < DISC_INF:
+        return best
     return final_margin(P, O)
 
 
 cdef int solve_shallow(SearchContext* c, uint64_t P, uint64_t O, int alpha, int beta,
-                       int n_empties) noexcept nogil:
-    """Fail-soft exact search for few empties: scan the empty squares, those in
-    odd quadrants first (the last move of an odd region is worth having)."""
-    cdef uint64_t empty = ~(P | O), odd = 0, squares, f
-    cdef int best = -DISC_INF, v, sq, stage
-    cdef Child child
-    if n_empties == 1:
-        return solve_last(c, P, O)
+                       const int* squares, int n, int odd) noexcept nogil:
+    """Exact fail-soft score with the n (3..SHALLOW_EMPTIES) empty squares
+    listed in `squares`: no table, no ordering beyond parity. Squares in
+    quadrants with an odd number of empties (`odd`, one bit a quadrant) are
+    tried first, each group in list order (the last move of an odd region
+    is worth having); a child's quadrant parity is one bit flip away."""
+    cdef int rest[SHALLOW_EMPTIES]
+    cdef int best = -DISC_INF, v, i, j, k, x, stage
+    cdef uint64_t f
     if out_of_budget(c):
         return 0
-    odd = odd_quadrants(empty)
     for stage in range(2):
-        squares = empty & (odd if stage == 0 else ~odd)
-        while squares:
-            sq = gt_lowest_square(squares)
-            squares &= squares - 1
-            f = flips(P, O, sq)
+        for i in range(n):
+            x = squares[i]
+            if ((odd & QUADRANT_BIT[x]) == 0) == (stage == 0) or not (NEIGHBOUR[x] & O):
+                continue
+            f = flips(P, O, x)
             if f == 0:
                 continue
-            child = make_move(P, O, sq, f)
-            v = -solve_shallow(c, child.player, child.opponent, -beta, -(alpha if alpha > best else best),
-                               n_empties - 1)
+            k = 0
+            for j in range(n):
+                if j != i:
+                    rest[k] = squares[j]
+                    k += 1
+            if n == 3:
+                v = -solve_2(c, O ^ f, P | f | square_bit(x), -beta, -(alpha if alpha > best else best),
+                             rest[0], rest[1])
+            else:
+                v = -solve_shallow(c, O ^ f, P | f | square_bit(x), -beta, -(alpha if alpha > best else best),
+                                   rest, n - 1, odd ^ QUADRANT_BIT[x])
             if v > best:
                 best = v
                 if v >= beta:
@@ -73,8 +114,39 @@ cdef int solve_shallow(SearchContext* c, uint64_t P, uint64_t O, int alpha, int 
     if best == -DISC_INF:
         if legal_moves(O, P) == 0:
             return final_margin(P, O)
-        return -solve_shallow(c, O, P, -beta, -alpha, n_empties)
+        return -solve_shallow(c, O, P, -beta, -alpha, squares, n, odd)
     return best
+
+
+cdef int solve_few(SearchContext* c, uint64_t P, uint64_t O, int alpha, int beta, int n_empties) noexcept nogil:
+    """Exact fail-soft score with at most SHALLOW_EMPTIES empties: the empty
+    squares listed once, the classic square classes first (corners, then A
+    and B squares, X-squares last), for the shallow solvers to pass down."""
+    cdef uint64_t empty = ~(P | O), odd_mask
+    cdef int squares[SHALLOW_EMPTIES]
+    cdef int keys[SHALLOW_EMPTIES]
+    cdef int n = 0, i, x, odd = 0, q
+    if n_empties == 0:
+        c.nodes += 1
+        return final_margin(P, O)
+    while empty:
+        x = gt_lowest_square(empty)
+        empty &= empty - 1
+        i = n
+        while i > 0 and keys[i - 1] < SQUARE_CLASS[x]:
+            keys[i] = keys[i - 1]
+            squares[i] = squares[i - 1]
+            i -= 1
+        keys[i] = SQUARE_CLASS[x]
+        squares[i] = x
+        n += 1
+    if n == 1:
+        return last_move_margin(c, P, O, squares[0])
+    if n == 2:
+        return solve_2(c, P, O, alpha, beta, squares[0], squares[1])
+    for i in range(n):
+        odd ^= QUADRANT_BIT[squares[i]]
+    return solve_shallow(c, P, O, alpha, beta, squares, n, odd)
 
 
 cdef int solve_deep(SearchContext* c, uint64_t P, uint64_t O, int n_empties, int alpha, int beta,
@@ -98,7 +170,7 @@ cdef inline int solve_node(SearchContext* c, uint64_t P, uint64_t O, int alpha, 
     cdef Child child
     cdef TTEntry* e
     if n_empties <= SHALLOW_EMPTIES:
-        return solve_shallow(c, P, O, alpha, beta, n_empties)
+        return solve_few(c, P, O, alpha, beta, n_empties)
     if out_of_budget(c):
         return 0
     moves = legal_moves(P, O)
@@ -109,12 +181,14 @@ cdef inline int solve_node(SearchContext* c, uint64_t P, uint64_t O, int alpha, 
         if best_move_out != NULL:
             best_move_out[0] = PASS
         return v
-    if alpha >= STABILITY_ALPHA and best_move_out == NULL:
+    if alpha >= STABILITY_ALPHA and best_move_out == NULL and 64 - 2 * popcount(O) <= alpha:
         # The opponent keeps its stable discs: P cannot score above this.
+        # (Its stable discs are some of its discs: with too few discs in
+        # all, no count of stable ones can cut, so they go uncounted.)
         v = 64 - 2 * popcount(stable_discs(O, P))
         if v <= alpha:
             return v
-    e = tt_probe(c.tt, P, O)
+    e = tt_probe(c.tt, P, O) if n_empties >= HASH_EMPTIES or best_move_out != NULL else NULL
     if e != NULL:
         hash_move = e.move
         if e.depth == ENDGAME_DEPTH and best_move_out == NULL:
@@ -137,6 +211,9 @@ cdef inline int solve_node(SearchContext* c, uint64_t P, uint64_t O, int alpha, 
             e = tt_probe(c.tt, child.player, child.opponent)
             if e != NULL and e.depth == ENDGAME_DEPTH and e.bound != BOUND_LOWER and -e.value >= beta:
                 return -e.value
+        elif n_empties > HASH_EMPTIES:
+            child = make_move(P, O, sq, f)
+            tt_prefetch(c.tt, child.player, child.opponent)
         insert_by_key(keys, listed, n, fastest_first_key(P, O, sq, f, hash_move, odd), sq, f)
         n += 1
     if best_move_out != NULL:   # the root: GeneThello's tie-break
@@ -147,7 +224,8 @@ cdef inline int solve_node(SearchContext* c, uint64_t P, uint64_t O, int alpha, 
                                True, True, False, &best_move)
     if c.aborted:
         return 0
-    tt_store(c.tt, P, O, ENDGAME_DEPTH, best, bound_kind(best, alpha0, beta), best_move)
+    if n_empties >= HASH_EMPTIES or best_move_out != NULL:
+        tt_store(c.tt, P, O, ENDGAME_DEPTH, best, bound_kind(best, alpha0, beta), best_move)
     if best_move_out != NULL:
         best_move_out[0] = best_move
     return best
@@ -172,17 +250,14 @@ cdef RootResult endgame_root(SearchContext* c, uint64_t P, uint64_t O,
         r.value = -DISC_INF
         if moves == 0:
             r.move = PASS if legal_moves(O, P) else NO_MOVE
-            r.value = solve_shallow(c, P, O, alpha, beta, n_empties) if n_empties else final_margin(P, O)
+            r.value = solve_few(c, P, O, alpha, beta, n_empties)
         while moves:
             sq = gt_lowest_square(moves)
             moves &= moves - 1
             f = flips(P, O, sq)
             child = make_move(P, O, sq, f)
-            if n_empties == 1:
-                v = -final_margin(child.player, child.opponent)
-            else:
-                v = -solve_shallow(c, child.player, child.opponent, -beta,
-                                   -(alpha if alpha > r.value else r.value), n_empties - 1)
+            v = -solve_few(c, child.player, child.opponent, -beta, -(alpha if alpha > r.value else r.value),
+                           n_empties - 1)
             if v > r.value:
                 r.value = v
                 r.move = sq
@@ -192,3 +267,4 @@ cdef RootResult endgame_root(SearchContext* c, uint64_t P, uint64_t O,
     r.move = move if moves else (PASS if legal_moves(O, P) else NO_MOVE)
     r.complete = not c.aborted
     return r
+

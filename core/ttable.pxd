@@ -39,6 +39,21 @@ cdef inline uint64_t tt_bucket(const TTable* t, uint64_t P, uint64_t O) noexcept
     return ((h ^ (h >> 29)) & t.mask) << 1
 
 
+cdef extern from *:
+    """
+    static inline void gt_prefetch(const void* p) { __builtin_prefetch(p); }
+    """
+    void gt_prefetch(const void* p) noexcept nogil
+
+
+cdef inline void tt_prefetch(const TTable* t, uint64_t P, uint64_t O) noexcept nogil:
+    """Ask the memory for this position's bucket ahead of its probe: a
+    probe of a table far larger than the cache mostly waits for memory, and
+    a node knows its children's positions well before it searches them."""
+    if t != NULL and t.entries != NULL:
+        gt_prefetch(t.entries + tt_bucket(t, P, O))
+
+
 cdef inline TTEntry* tt_probe(const TTable* t, uint64_t P, uint64_t O) noexcept nogil:
     """The entry of this position, or NULL."""
     if t == NULL or t.entries == NULL:
