@@ -28,6 +28,8 @@ cdef struct SearchContext:
     bint soft                  # fail-soft (else fail-hard)
     bint scout                 # negascout / PVS (else plain alpha-beta)
     bint ordering              # order moves by static evaluation (else board order)
+    bint plain_tree            # below the root: plain alpha-beta, no table, no ordering (a shallow
+                               # root search, where they cost more than they save; see midgame.pyx)
 
 
 cdef struct RootResult:

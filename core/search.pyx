@@ -159,6 +159,7 @@ cdef class Searcher:
         self.ctx.deadline = monotonic_seconds() + seconds if seconds > 0 else 0
         self.ctx.aborted = False
         self.ctx.stop = 0
+        self.ctx.plain_tree = False
 
     cdef RootResult c_best_move(self, uint64_t P, uint64_t O, int depth, int exact_empties,
                                 uint64_t node_limit, double seconds, int* reached) noexcept nogil:
