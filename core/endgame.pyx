@@ -22,6 +22,59 @@ from genethello.core.context cimport (
     SearchContext, RootResult, DISC_INF, out_of_budget, final_margin, bound_kind, search_children,
 )
 
+cdef extern from *:
+    """
+    /* Counting the last move's flips without playing it (the board is full
+       but for one square, so every square that is not the mover's is the
+       opponent's). Each of the four lines through the square is gathered
+       into a byte, the square's column (its row for a column) being its
+       place in the byte; GT_LINE_FLIPS[place][byte] is the discs the mover
+       turns on that line. Gathered diagonals hold zeros off the board: they
+       read as opponent discs past the line's end, where no own disc can
+       close a run, so they never count. */
+    static unsigned char GT_LINE_FLIPS[8][256];
+    static uint64_t GT_DIAG9[64], GT_DIAG7[64];
+
+    static void gt_init_last_flips(void) {
+        for (int place = 0; place < 8; place++)
+            for (int line = 0; line < 256; line++) {
+                int total = 0, run = 0, j;
+                for (j = place - 1; j >= 0 && !((line >> j) & 1); j--) run++;
+                if (j >= 0) total += run;
+                run = 0;
+                for (j = place + 1; j < 8 && !((line >> j) & 1); j++) run++;
+                if (j < 8) total += run;
+                GT_LINE_FLIPS[place][line] = (unsigned char)total;
+            }
+        for (int sq = 0; sq < 64; sq++) {
+            int r = sq >> 3, c = sq & 7;
+            GT_DIAG9[sq] = GT_DIAG7[sq] = 0;
+            for (int k = -7; k <= 7; k++) {
+                if (r + k >= 0 && r + k < 8 && c + k >= 0 && c + k < 8)
+                    GT_DIAG9[sq] |= 1ULL << ((r + k) * 8 + c + k);
+                if (r + k >= 0 && r + k < 8 && c - k >= 0 && c - k < 8)
+                    GT_DIAG7[sq] |= 1ULL << ((r + k) * 8 + c - k);
+            }
+        }
+    }
+
+    /* Discs `mover` turns by playing `sq`, the only empty square. */
+    static inline int gt_last_flips(uint64_t mover, int sq) {
+        const int r = sq >> 3, c = sq & 7;
+        const uint64_t file_a = 0x0101010101010101ULL;
+        int n = GT_LINE_FLIPS[c][(mover >> (r * 8)) & 0xFF];
+        n += GT_LINE_FLIPS[r][(((mover >> c) & file_a) * 0x0102040810204080ULL) >> 56];
+        n += GT_LINE_FLIPS[c][((mover & GT_DIAG9[sq]) * file_a) >> 56];
+        n += GT_LINE_FLIPS[c][((mover & GT_DIAG7[sq]) * file_a) >> 56];
+        return n;
+    }
+    """
+    void gt_init_last_flips() noexcept nogil
+    int last_flips "gt_last_flips" (uint64_t mover, int sq) noexcept nogil
+
+gt_init_last_flips()
+
+
 cdef enum:
     SHALLOW_EMPTIES = 6          # below this the solver scans empties, no hashing
     HASH_EMPTIES = 9             # the solver uses the transposition table from this many empties
@@ -34,13 +87,13 @@ cdef inline int last_move_margin(SearchContext* c, uint64_t P, uint64_t O, int x
     does, else the game ends with x going to the winner. Only the flips are
     counted; nothing is played."""
     cdef int p = popcount(P)
-    cdef uint64_t f = flips(P, O, x)
+    cdef int n = last_flips(P, x)
     c.nodes += 1
-    if f:
-        return 2 * (p + popcount(f)) - 62          # P: p + n + 1 discs, O: 63 - p - n
-    f = flips(O, P, x)
-    if f:
-        return 2 * (p - popcount(f)) - 64          # P: p - n discs, O: 64 - p + n
+    if n:
+        return 2 * (p + n) - 62                    # P: p + n + 1 discs, O: 63 - p - n
+    n = last_flips(O, x)
+    if n:
+        return 2 * (p - n) - 64                    # P: p - n discs, O: 64 - p + n
     return 2 * p - 62 if p >= 32 else 2 * p - 64   # x to the winner
 
 
