@@ -8,3 +8,5 @@ from genethello.core.context cimport SearchContext, RootResult
 # among moves of equal score the first in square order (GeneThello's tie-break).
 cdef RootResult endgame_root(SearchContext* c, uint64_t P, uint64_t O,
                              int alpha, int beta) noexcept nogil
+# The same by windows of two around a guessed score (the table kept across windows).
+cdef RootResult endgame_windows(SearchContext* c, uint64_t P, uint64_t O, int guess) noexcept nogil

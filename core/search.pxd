@@ -20,6 +20,7 @@ cdef class Searcher:
     cdef readonly str algorithm
     cdef readonly bint hashing
     cdef readonly bint ordering
+    cdef object _guesser           # a pattern-only searcher for the exact solver's first guess (made on first use)
     cdef RootResult c_best_move(self, uint64_t P, uint64_t O, int depth, int exact_empties,
                                 uint64_t node_limit, double seconds, int* reached) noexcept nogil
     cdef void _begin(self, uint64_t node_limit, double seconds) noexcept nogil

@@ -30,12 +30,15 @@ from genethello.core.board cimport Board
 from genethello.core.move cimport Child, make_move
 from genethello.core.context cimport SearchContext, RootResult, INF, DISC_INF, monotonic_seconds
 from genethello.core.midgame cimport leaf_value, midgame, midgame_root, minimax_value
-from genethello.core.endgame cimport endgame_root
+from genethello.core.endgame cimport endgame_root, endgame_windows
 
 from dataclasses import dataclass
 
 cdef enum:
     DIRECT_DEPTH = 4             # fixed searches this shallow skip iterative deepening
+    GUESS_EMPTIES = 18           # solve() from this many empties: windows of two around a guess
+    GUESS_DEPTH = 4              # the guess: a search of the pattern table this deep (FFO #40-#44:
+                                 # 22% fewer nodes than the full window, 12% less time)
 
 ALGORITHMS = {
     "alphabeta-hard": ALPHABETA_HARD,
@@ -261,13 +264,29 @@ cdef class Searcher:
         cdef uint64_t P = board.pos.player, O = board.pos.opponent
         cdef RootResult r
         cdef double t0 = monotonic_seconds()
+        cdef int guess = 0
+        cdef bint windows = 64 - popcount(P | O) >= GUESS_EMPTIES
+        if windows:
+            guess = self._guess(board)
         self._begin(0 if nodes is None else int(nodes), 0.0 if seconds is None else float(seconds))
         with nogil:
-            r = endgame_root(&self.ctx, P, O, -DISC_INF, DISC_INF)
+            if windows:
+                r = endgame_windows(&self.ctx, P, O, guess)
+            else:
+                r = endgame_root(&self.ctx, P, O, -DISC_INF, DISC_INF)
         elapsed = monotonic_seconds() - t0
         move = None if r.move == NO_MOVE else r.move
         return SearchResult(move, r.value, 64 - popcount(P | O), bool(r.complete), self.ctx.nodes, elapsed,
                             self._pv(P, O, move) if r.complete else ())
+
+    def _guess(self, Board board) -> int:
+        """The exact solver's first guess at a score: a shallow search of
+        the newest pattern table (a static predictor of the final margin,
+        in discs), whatever this searcher's own evaluator is."""
+        if self._guesser is None:
+            self._guesser = Searcher(Evaluator(weights=((0, 0, 0, 0, 0, 1, 0),) * 3), tt_bits=14)
+        r = self._guesser.search(board, depth=GUESS_DEPTH)
+        return int(round(disc_score(r.value, False)))
 
     def window(self, Board board, int depth, int alpha, int beta) -> int:
         """The raw value of a fixed-depth search in the window (alpha, beta),
