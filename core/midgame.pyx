@@ -23,9 +23,9 @@ cdef enum:
     SCOUT_DEPTH = 3              # negascout's null windows from this depth (shallower: plain alpha-beta)
     ORDER_DEPTH = 3              # nodes this deep order their moves; at depth 2 sorting cost more than
                                  # it saved (bench_games: 472 -> 496 games/s, 4% more nodes)
-    PLAIN_ROOT_DEPTH = 4         # root searches this shallow search the tree below them plainly: no
-                                 # table, ordering or null windows (bench_games, depth 4: 1.07x the
-                                 # games/s for 6% more nodes; at depth 7 they pay: 0.74x without)
+    PLAIN_ROOT_DEPTH = 4         # root searches this shallow are plain alpha-beta in square order:
+                                 # no table, ordering or null windows below or at the root (bench_games,
+                                 # depth 4: 1.16x the games/s; at depth 7 they pay: 0.74x without)
 
 
 cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha, int beta,
@@ -116,12 +116,14 @@ cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth
     e = tt_probe(c.tt, P, O)
     if e != NULL:
         hash_move = e.move
-    if c.ordering:
+    if c.ordering and not c.plain_tree:
         n = order_moves(c, P, O, moves, hash_move, True, listed)
     else:
+        # In square order the tie-break costs nothing: no move searched
+        # later can tie its way to best, so none needs the wider window.
         n = list_moves(P, O, moves, listed)
     r.value = search_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, r.value,
-                              c.scout, c.soft, True, &r.move)
+                              c.scout and not c.plain_tree, c.soft, True, &r.move)
     if c.aborted:
         return r
     if not c.soft:
