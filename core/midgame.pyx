@@ -64,10 +64,17 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
         return best if c.soft else clamp(best, alpha, beta)
 
     if c.plain_tree:
+        # No probes, but the results are stored as ever: the principal
+        # variation (and so the ponderer's predicted reply) is read back
+        # from the table, and a later deeper search may use them.
         n = list_moves(P, O, moves, listed)
         best = search_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, best,
                                False, c.soft, False, &best_move)
-        return 0 if c.aborted else (best if c.soft else clamp(best, alpha, beta))
+        if c.aborted:
+            return 0
+        if depth >= HASH_DEPTH:
+            tt_store(c.tt, P, O, depth, best, bound_kind(best, alpha, beta), best_move)
+        return best if c.soft else clamp(best, alpha, beta)
 
     e = tt_probe(c.tt, P, O) if depth >= HASH_DEPTH else NULL
     if e != NULL:

@@ -147,11 +147,15 @@ def _round(value: Any) -> Any:
     return value
 
 
-def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
+def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, Any]:
     """Run ``run_name``'s content by natural keys: no ids, timestamps, hosts,
     pids or lease columns; floats rounded to 9 decimals; the config without
     its speed-only sections. Two runs of one config and seed must give equal
-    snapshots whatever the workers, batches or interruptions."""
+    snapshots whatever the workers, batches or interruptions.
+
+    effort=False leaves out the games' node counts: what the search spent,
+    which the core's speed work changes while every move stays the same (for
+    runs begun by an earlier core, such as the 0001 fixture)."""
     conn = _connect_ro(db_path)
     try:
         row = conn.execute("SELECT id, name, seed, status, generation, max_generations, converge_baseline, "
@@ -183,7 +187,7 @@ def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
             for n, st, total, done, best, mean, stats in rows(
                 "SELECT number, status, games_total, games_done, best_player_id, mean_elo, stats_json "
                 "FROM generations WHERE run_id = ?"))
-        games = sorted((g, i, text[b], text[w], score, bd, wd, moves, nodes)
+        games = sorted((g, i, text[b], text[w], score, bd, wd, moves, nodes if effort else None)
                        for g, i, b, w, score, bd, wd, moves, nodes in rows(
                            "SELECT generation, pair_index, black_id, white_id, score, black_discs, white_discs, "
                            "moves, nodes FROM games WHERE run_id = ?"))
@@ -197,7 +201,8 @@ def db_snapshot(db_path: Path, run_name: str) -> dict[str, Any]:
                                "FROM yardstick_results WHERE run_id = ?"))
         hall_members = sorted((text[pid], entered) for pid, entered in rows(
             "SELECT player_id, entered FROM hall_members WHERE run_id = ?"))
-        hall_games = sorted((g, i, text[b], text[w], score, nodes) for g, i, b, w, score, nodes in rows(
+        hall_games = sorted((g, i, text[b], text[w], score, nodes if effort else None)
+                            for g, i, b, w, score, nodes in rows(
             "SELECT generation, game_index, black_id, white_id, score, nodes FROM hall_games WHERE run_id = ?"))
         hall_ratings = sorted((g, text[pid], _round(r), _round(se), n, _round(pts))
                               for g, pid, r, se, n, pts in rows(

@@ -30,6 +30,13 @@ def sample_lines() -> list[str]:
     return SAMPLE.read_text().splitlines(keepends=True)
 
 
+def without_effort(lines: list[str]) -> list[str]:
+    """Label lines less their last field, the node count: the search's
+    effort, which the core's speed work changes (the sample was made by an
+    earlier core) while every position and label stays the same."""
+    return [line.rsplit(" ", 1)[0] for line in lines]
+
+
 def slice_settings(games: pl.GameSet, **changes) -> LabelSettings:
     stored = read_labels(SAMPLE).settings
     base = dict(vars(stored), games=games.name, games_sha256=games.sha256)
@@ -201,7 +208,7 @@ def test_labelling_writes_the_samples_lines_and_a_stopped_file_continues_to_the_
                    cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     body = whole.read_text().splitlines(keepends=True)[1:]
-    assert body and body == sample_lines()[1:1 + len(body)]
+    assert body and without_effort(body) == without_effort(sample_lines()[1:1 + len(body)])
 
     out = tmp_path / "stopped.txt"
     argv = genethello_argv(*label_cmd(games_slice, out, "--units", UNITS, "--workers", "1"))

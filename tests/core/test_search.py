@@ -154,6 +154,19 @@ def test_best_move_is_legal_and_worth_the_root_value(board, ev, depth, alg):
     assert_plays_through(board, r.pv)
 
 
+@pytest.mark.parametrize("depth", [4, 6])
+def test_the_principal_variation_names_the_expected_reply(depth):
+    """A search of depth >= 4 returns the expected reply after its move
+    (read back from the table, which keeps nodes 3 or more plies deep): the
+    ponderer thinks on that reply. Roots of depth 4 search below themselves
+    without table probes, and must still store what they found."""
+    board = Board.from_moves([parse_square(s) for s in ("f5", "d6", "c3", "d3", "c4")])
+    searcher = Searcher(Evaluator.from_chromosome(Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")))
+    r = searcher.search(board, depth=depth)
+    assert len(r.pv) >= 2 and r.pv[0] == r.move
+    assert_plays_through(board, r.pv)
+
+
 # ------------------------------------------------------- window contracts
 @settings(derandomize=True, max_examples=100, deadline=None)
 @given(board=positions(), ev=evaluators(), depth=st.sampled_from(DEPTHS),
