@@ -3,7 +3,7 @@
 # over a node's ordered children, written once for the midgame search and the
 # exact solver, with its root variant (GeneThello's tie-break) for both roots.
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from genethello.core.bitboard cimport popcount
 from genethello.core.evaluation cimport EvalWeights, EVAL_WIN
@@ -28,6 +28,8 @@ cdef struct SearchContext:
     bint soft                  # fail-soft (else fail-hard)
     bint scout                 # negascout / PVS (else plain alpha-beta)
     bint ordering              # order moves by static evaluation (else board order)
+    const int16_t* order_table # a pattern table the exact solver orders its top nodes by (NULL: none)
+    int order_geometry         # its geometry
     bint plain_tree            # below the root: plain alpha-beta, no table, no ordering (a shallow
                                # root search, where they cost more than they save; see midgame.pyx)
 

@@ -25,3 +25,5 @@ cdef class Searcher:
                                 uint64_t node_limit, double seconds, int* reached) noexcept nogil
     cdef void _begin(self, uint64_t node_limit, double seconds) noexcept nogil
     cdef tuple _pv(self, uint64_t P, uint64_t O, object first)
+    cdef Searcher _pattern_searcher(self)
+    cdef void _order_by_patterns(self)

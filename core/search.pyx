@@ -30,7 +30,7 @@ from genethello.core.board cimport Board
 from genethello.core.move cimport Child, make_move
 from genethello.core.context cimport SearchContext, RootResult, INF, DISC_INF, monotonic_seconds
 from genethello.core.midgame cimport leaf_value, midgame, midgame_root, minimax_value
-from genethello.core.endgame cimport endgame_root, endgame_windows
+from genethello.core.endgame cimport endgame_root, endgame_windows, EVAL_ORDER_EMPTIES
 
 from dataclasses import dataclass
 
@@ -128,6 +128,8 @@ cdef class Searcher:
         self.ordering = ordering
         self.ctx.tt = &self.table.table if hashing else NULL
         self.ctx.ordering = ordering
+        self.ctx.order_table = NULL
+        self.ctx.order_geometry = 0
         code = ALGORITHMS[algorithm]
         self.ctx.soft = code in (ALPHABETA_SOFT, NEGASCOUT_SOFT)
         self.ctx.scout = code in (NEGASCOUT_HARD, NEGASCOUT_SOFT)
@@ -235,6 +237,8 @@ cdef class Searcher:
         """
         if depth is None and nodes is None and seconds is None and board.empties > exact_empties:
             raise ValueError("search needs a limit: depth, nodes or seconds")
+        if EVAL_ORDER_EMPTIES <= board.empties <= exact_empties:
+            self._order_by_patterns()
         cdef int d = 60 if depth is None else int(depth)
         if not 1 <= d <= 60:
             raise ValueError(f"search depth must be in 1..60, got {d}")
@@ -266,6 +270,8 @@ cdef class Searcher:
         cdef double t0 = monotonic_seconds()
         cdef int guess = 0
         cdef bint windows = 64 - popcount(P | O) >= GUESS_EMPTIES
+        if 64 - popcount(P | O) >= EVAL_ORDER_EMPTIES:
+            self._order_by_patterns()
         if windows:
             guess = self._guess(board)
         self._begin(0 if nodes is None else int(nodes), 0.0 if seconds is None else float(seconds))
@@ -279,13 +285,25 @@ cdef class Searcher:
         return SearchResult(move, r.value, 64 - popcount(P | O), bool(r.complete), self.ctx.nodes, elapsed,
                             self._pv(P, O, move) if r.complete else ())
 
-    def _guess(self, Board board) -> int:
-        """The exact solver's first guess at a score: a shallow search of
-        the newest pattern table (a static predictor of the final margin,
-        in discs), whatever this searcher's own evaluator is."""
+    cdef Searcher _pattern_searcher(self):
+        """A pattern-only searcher of the newest table (in discs), made on
+        first use, one per Searcher so that threads never share it: the
+        exact solver's guesses and move ordering come from it, whatever
+        this searcher's own evaluator is."""
         if self._guesser is None:
             self._guesser = Searcher(Evaluator(weights=((0, 0, 0, 0, 0, 1, 0),) * 3), tt_bits=14)
-        r = self._guesser.search(board, depth=GUESS_DEPTH)
+        return self._guesser
+
+    cdef void _order_by_patterns(self):
+        """Let the exact solver order its top nodes by the pattern table."""
+        cdef Evaluator patterns = self._pattern_searcher().evaluator
+        self.ctx.order_table = patterns.w.pattern_table
+        self.ctx.order_geometry = patterns.w.pattern_geometry
+
+    def _guess(self, Board board) -> int:
+        """The exact solver's first guess at a score: a shallow search of
+        the newest pattern table (a static predictor of the final margin)."""
+        r = self._pattern_searcher().search(board, depth=GUESS_DEPTH)
         return int(round(disc_score(r.value, False)))
 
     def window(self, Board board, int depth, int alpha, int beta) -> int:
