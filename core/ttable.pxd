@@ -95,4 +95,6 @@ cdef inline void tt_store(TTable* t, uint64_t P, uint64_t O, int depth, int valu
 cdef class TranspositionTable:
     cdef TTable table
     cdef readonly int bits
+    cdef void* mapping         # the anonymous mapping holding the entries (see ttable.pyx)
+    cdef size_t mapping_length
     cpdef void clear(self) noexcept
