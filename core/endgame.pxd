@@ -10,6 +10,9 @@ cdef enum:
     # top of the tree a better first move saves far more than the score costs.
     # (FFO #40-#44: from 10, 11, 13, 14, 16 empties: more nodes or time.)
     EVAL_ORDER_EMPTIES = 12
+    # The solver uses the transposition table from this many empties (below,
+    # a probe mostly waited for memory).
+    HASH_EMPTIES = 9
 
 # Exact best move and final disc difference, fail-soft in the window (alpha, beta);
 # among moves of equal score the first in square order (GeneThello's tie-break).

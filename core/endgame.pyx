@@ -81,7 +81,6 @@ cdef enum:
     EVAL_ORDER_WEIGHT = 2        # nodes of EVAL_ORDER_EMPTIES or more also weigh their children's
                                  # pattern scores, this much a disc (16 = one reply less): FFO #40-#44
                                  # 293 M -> 192 M nodes (weights 1, 3, 4, 8, 16: 202, 188, 200, 226, 261 M)
-    HASH_EMPTIES = 9             # the solver uses the transposition table from this many empties
     ETC_EMPTIES = 12             # the solver probes its children's table entries from this many empties
     STABILITY_ALPHA = 0          # the solver tries a stability cut-off when alpha is at least this
 

@@ -23,9 +23,6 @@ cdef enum:
     SCOUT_DEPTH = 3              # negascout's null windows from this depth (shallower: plain alpha-beta)
     ORDER_DEPTH = 3              # nodes this deep order their moves; at depth 2 sorting cost more than
                                  # it saved (bench_games: 472 -> 496 games/s, 4% more nodes)
-    PLAIN_ROOT_DEPTH = 4         # root searches this shallow are plain alpha-beta in square order:
-                                 # no table, ordering or null windows below or at the root (bench_games,
-                                 # depth 4: 1.16x the games/s; at depth 7 they pay: 0.74x without)
 
 
 cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha, int beta,
