@@ -1,7 +1,11 @@
 """The exact endgame solver: fail-soft negascout with the transposition
-table, enhanced transposition cut-offs, stability cut-offs and fastest-first
-ordering while many squares are empty; a plain scan of the empties, odd
-regions first, for the last few.
+table (from HASH_EMPTIES), enhanced transposition cut-offs, stability
+cut-offs and fastest-first ordering — near the top of the tree also by the
+children's pattern scores — while many squares are empty; below
+SHALLOW_EMPTIES a scan of a list of the empties, odd quadrants first, down
+to dedicated code for the last two squares and a table count of the last
+move's flips. `endgame_windows` proves a score by windows of two around a
+guess (every final score is even).
 
 Values are final disc differences (empties to the winner) for the side to
 move. The loops run without the GIL.
