@@ -6,7 +6,7 @@ from libc.stdint cimport uint64_t, int16_t
 from genethello.core.bitboard cimport (
     popcount, legal_moves, CORNERS, NOT_FILE_A, NOT_FILE_H,
 )
-from genethello.core.patterns cimport pattern_eval, PATTERN_SHIFT
+from genethello.core.patterns cimport pattern_eval, pattern_eval_at, PATTERN_SHIFT
 
 cdef enum:
     F_FLIPS = 0
@@ -72,9 +72,19 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
     """Score of the position right after `mover` played a move that flipped
     `flipped` discs; `other_moves` are the legal moves of the side to move
     next (the mover's opponent). Positive is good for the mover."""
+    return evaluate_counted(w, mover, other, flipped, other_moves, popcount(mover | other) - 4,
+                            popcount(mover & CORNERS) - popcount(other & CORNERS))
+
+
+cdef inline int evaluate_counted(const EvalWeights* w, uint64_t mover, uint64_t other, int flipped,
+                                 uint64_t other_moves, int move_number, int corner_balance) noexcept nogil:
+    """evaluate_after_move with two counts given: the position's move number
+    (discs - 4) and the mover's corners less the other side's. A node whose
+    children are leaves knows both for all of them from its own position
+    (one more disc; corners are never flipped), and so saves three of a
+    leaf's popcounts."""
     cdef uint64_t occupied = mover | other
-    cdef uint64_t empty, xs
-    cdef int move_number = popcount(occupied) - 4
+    cdef uint64_t xs
     cdef const int* k = w.weight[w.phase_of_move[move_number]]
     # Features with a zero weight in this phase are skipped: most chromosome
     # types use three or four of the seven, and popcounts dominate the cost.
@@ -84,7 +94,7 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
     if k[F_MOBILITY]:
         score -= k[F_MOBILITY] * popcount(other_moves)
     if k[F_CORNERS]:
-        score += k[F_CORNERS] * (popcount(mover & CORNERS) - popcount(other & CORNERS))
+        score += k[F_CORNERS] * corner_balance
     if k[F_XSQUARES]:
         xs = exposed_x_squares(~occupied)
         score -= k[F_XSQUARES] * (popcount(mover & xs) - popcount(other & xs))
@@ -92,7 +102,7 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
         score += k[F_PARITY] * parity_feature(~occupied)
     if k[F_PATTERN] and w.pattern_table != NULL:
         # the predicted final disc difference for the mover, in discs
-        score += k[F_PATTERN] * (pattern_eval(w.pattern_table, w.pattern_geometry, mover, other)
+        score += k[F_PATTERN] * (pattern_eval_at(w.pattern_table, w.pattern_geometry, mover, other, move_number)
                                  >> PATTERN_SHIFT)
     if score > EVAL_LIMIT:
         return EVAL_LIMIT

@@ -4,7 +4,7 @@
 
 from libc.stdint cimport uint64_t
 from genethello.core.bitboard cimport legal_moves
-from genethello.core.evaluation cimport evaluate_after_move, EVAL_WIN
+from genethello.core.evaluation cimport evaluate_after_move, evaluate_counted, EVAL_WIN
 from genethello.core.context cimport SearchContext, RootResult, final_margin
 
 cdef enum:
@@ -21,6 +21,17 @@ cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_fl
     if moves == 0 and legal_moves(O, P) == 0:
         return final_margin(P, O) * EVAL_WIN
     return -evaluate_after_move(c.w, O, P, last_flips, moves)
+
+
+cdef inline int leaf_value_counted(SearchContext* c, uint64_t P, uint64_t O, int last_flips, int move_number,
+                                   int corner_balance) noexcept nogil:
+    """leaf_value with the counts a depth-1 node knows for all its leaves:
+    the move number and O's corners less P's (see evaluate_counted)."""
+    cdef uint64_t moves = legal_moves(P, O)
+    c.nodes += 1
+    if moves == 0 and legal_moves(O, P) == 0:
+        return final_margin(P, O) * EVAL_WIN
+    return -evaluate_counted(c.w, O, P, last_flips, moves, move_number, corner_balance)
 
 
 # Value of P to move, `depth` (>= 0) plies deep, in the window (alpha, beta);

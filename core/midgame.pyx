@@ -8,7 +8,9 @@ loops run without the GIL.
 
 from libc.stdint cimport uint64_t
 
-from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount, gt_lowest_square
+from genethello.core.bitboard cimport (
+    PASS, NO_MOVE, CORNERS, legal_moves, flips, popcount, gt_lowest_square, square_bit,
+)
 from genethello.core.evaluation cimport EVAL_WIN
 from genethello.core.ttable cimport TTEntry, tt_probe, tt_store, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT
 from genethello.core.move cimport MAX_MOVES, Move, Child, make_move, list_moves
@@ -29,7 +31,7 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                  uint64_t last_flipped) noexcept nogil:
     """Negamax value of P to move, `depth` plies deep, in the window
     (alpha, beta) under the context's algorithm."""
-    cdef int best = -INF, best_move = NO_MOVE, v, n, hash_move = NO_MOVE, sq
+    cdef int best = -INF, best_move = NO_MOVE, v, n, hash_move = NO_MOVE, sq, move_number, corners
     cdef uint64_t moves, f
     cdef Move listed[MAX_MOVES]
     cdef Child child
@@ -47,13 +49,17 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
         return -midgame(c, O, P, depth, -beta, -alpha, 0)
 
     if depth == 1:
-        # Children are leaves: evaluate them in place.
+        # Children are leaves: evaluate them in place, with the counts they
+        # share (one disc more than here; corners are never flipped).
+        move_number = popcount(P | O) - 3
+        corners = popcount(P & CORNERS) - popcount(O & CORNERS)
         while moves:
             sq = gt_lowest_square(moves)
             moves &= moves - 1
             f = flips(P, O, sq)
             child = make_move(P, O, sq, f)
-            v = -leaf_value(c, child.player, child.opponent, popcount(f))
+            v = -leaf_value_counted(c, child.player, child.opponent, popcount(f), move_number,
+                                    corners + (1 if square_bit(sq) & CORNERS else 0))
             if v > best:
                 best = v
                 if v >= beta:
