@@ -26,4 +26,4 @@ cdef class Searcher:
     cdef void _begin(self, uint64_t node_limit, double seconds) noexcept nogil
     cdef tuple _pv(self, uint64_t P, uint64_t O, object first)
     cdef Searcher _pattern_searcher(self)
-    cdef void _order_by_patterns(self)
+    cdef int _order_by_patterns(self) except -1

@@ -294,11 +294,12 @@ cdef class Searcher:
             self._guesser = Searcher(Evaluator(weights=((0, 0, 0, 0, 0, 1, 0),) * 3), tt_bits=14)
         return self._guesser
 
-    cdef void _order_by_patterns(self):
+    cdef int _order_by_patterns(self) except -1:
         """Let the exact solver order its top nodes by the pattern table."""
         cdef Evaluator patterns = self._pattern_searcher().evaluator
         self.ctx.order_table = patterns.w.pattern_table
         self.ctx.order_geometry = patterns.w.pattern_geometry
+        return 0
 
     def _guess(self, Board board) -> int:
         """The exact solver's first guess at a score: a shallow search of
