@@ -21,7 +21,7 @@ from genethello.core.stability cimport stable_discs
 from genethello.core.patterns cimport pattern_eval, PATTERN_SHIFT
 from genethello.core.move cimport MAX_MOVES, Move, Child, make_move
 from genethello.core.ordering cimport (
-    insert_by_key, odd_quadrants, fastest_first_key, SQUARE_CLASS, QUADRANT_BIT, NEIGHBOUR,
+    insert_by_key, odd_quadrants, fastest_first_key, SQUARE_CLASS, NEIGHBOUR, quadrant_bit,
 )
 from genethello.core.context cimport (
     SearchContext, RootResult, DISC_INF, out_of_budget, final_margin, bound_kind, search_children,
@@ -151,7 +151,7 @@ cdef int solve_shallow(SearchContext* c, uint64_t P, uint64_t O, int alpha, int 
     for stage in range(2):
         for i in range(n):
             x = squares[i]
-            if ((odd & QUADRANT_BIT[x]) == 0) == (stage == 0) or not (NEIGHBOUR[x] & O):
+            if ((odd & quadrant_bit(x)) == 0) == (stage == 0) or not (NEIGHBOUR[x] & O):
                 continue
             f = flips(P, O, x)
             if f == 0:
@@ -166,7 +166,7 @@ cdef int solve_shallow(SearchContext* c, uint64_t P, uint64_t O, int alpha, int 
                              rest[0], rest[1])
             else:
                 v = -solve_shallow(c, O ^ f, P | f | square_bit(x), -beta, -(alpha if alpha > best else best),
-                                   rest, n - 1, odd ^ QUADRANT_BIT[x])
+                                   rest, n - 1, odd ^ quadrant_bit(x))
             if v > best:
                 best = v
                 if v >= beta:
@@ -182,10 +182,10 @@ cdef int solve_few(SearchContext* c, uint64_t P, uint64_t O, int alpha, int beta
     """Exact fail-soft score with at most SHALLOW_EMPTIES empties: the empty
     squares listed once, the classic square classes first (corners, then A
     and B squares, X-squares last), for the shallow solvers to pass down."""
-    cdef uint64_t empty = ~(P | O), odd_mask
+    cdef uint64_t empty = ~(P | O)
     cdef int squares[SHALLOW_EMPTIES]
     cdef int keys[SHALLOW_EMPTIES]
-    cdef int n = 0, i, x, odd = 0, q
+    cdef int n = 0, i, x, odd = 0
     if n_empties == 0:
         c.nodes += 1
         return final_margin(P, O)
@@ -205,7 +205,7 @@ cdef int solve_few(SearchContext* c, uint64_t P, uint64_t O, int alpha, int beta
     if n == 2:
         return solve_2(c, P, O, alpha, beta, squares[0], squares[1])
     for i in range(n):
-        odd ^= QUADRANT_BIT[squares[i]]
+        odd ^= quadrant_bit(squares[i])
     return solve_shallow(c, P, O, alpha, beta, squares, n, odd)
 
 
@@ -264,19 +264,17 @@ cdef inline int solve_node(SearchContext* c, uint64_t P, uint64_t O, int alpha, 
         sq = gt_lowest_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
+        child = make_move(P, O, sq, f)
         if n_empties >= ETC_EMPTIES and best_move_out == NULL:
             # Enhanced transposition cut-off: a child already known to be
             # bad enough for the opponent refutes this node without a search.
-            child = make_move(P, O, sq, f)
             e = tt_probe(c.tt, child.player, child.opponent)
             if e != NULL and e.depth == ENDGAME_DEPTH and e.bound != BOUND_LOWER and -e.value >= beta:
                 return -e.value
         elif n_empties > HASH_EMPTIES:
-            child = make_move(P, O, sq, f)
             tt_prefetch(c.tt, child.player, child.opponent)
         key = fastest_first_key(P, O, sq, f, hash_move, odd)
         if n_empties >= EVAL_ORDER_EMPTIES and c.order_table != NULL:
-            child = make_move(P, O, sq, f)
             key += EVAL_ORDER_WEIGHT * (pattern_eval(c.order_table, c.order_geometry, child.opponent, child.player)
                                         >> PATTERN_SHIFT)
         insert_by_key(keys, listed, n, key, sq, f)

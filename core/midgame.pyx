@@ -66,20 +66,10 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                     break
         return best if c.soft else clamp(best, alpha, beta)
 
-    if c.plain_tree:
-        # No probes, but the results are stored as ever: the principal
-        # variation (and so the ponderer's predicted reply) is read back
-        # from the table, and a later deeper search may use them.
-        n = list_moves(P, O, moves, listed)
-        best = search_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, best,
-                               False, c.soft, False, &best_move)
-        if c.aborted:
-            return 0
-        if depth >= HASH_DEPTH:
-            tt_store(c.tt, P, O, depth, best, bound_kind(best, alpha, beta), best_move)
-        return best if c.soft else clamp(best, alpha, beta)
-
-    e = tt_probe(c.tt, P, O) if depth >= HASH_DEPTH else NULL
+    # Below a plain root (c.plain_tree) no probes, ordering or null windows;
+    # results are stored as ever: the principal variation (and so the
+    # ponderer's predicted reply) is read back from the table.
+    e = tt_probe(c.tt, P, O) if depth >= HASH_DEPTH and not c.plain_tree else NULL
     if e != NULL:
         hash_move = e.move
         if e.depth == depth:
@@ -87,12 +77,12 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                     e.bound == BOUND_UPPER and e.value <= alpha):
                 return e.value if c.soft else clamp(e.value, alpha, beta)
 
-    if c.ordering and depth >= ORDER_DEPTH:
+    if c.ordering and depth >= ORDER_DEPTH and not c.plain_tree:
         n = order_moves(c, P, O, moves, hash_move, depth >= EVAL_ORDER_DEPTH, listed)
     else:
         n = list_moves(P, O, moves, listed)
     best = search_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, best,
-                           c.scout and depth >= SCOUT_DEPTH, c.soft, False, &best_move)
+                           c.scout and depth >= SCOUT_DEPTH and not c.plain_tree, c.soft, False, &best_move)
     if c.aborted:
         return 0
     if depth >= HASH_DEPTH:

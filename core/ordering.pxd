@@ -29,19 +29,6 @@ cdef extern from *:
     static const uint64_t GT_QUADRANT[4] = {
         0x000000000F0F0F0FULL, 0x00000000F0F0F0F0ULL, 0x0F0F0F0F00000000ULL, 0xF0F0F0F000000000ULL,
     };
-    /* The quadrant of each square as one bit (a1-d4 1, e1-h4 2, a5-d8 4,
-       e5-h8 8): the exact solver keeps the odd quadrants as 4 bits and
-       flips one bit a move. */
-    static const int GT_QUADRANT_BIT[64] = {
-        1, 1, 1, 1, 2, 2, 2, 2,
-        1, 1, 1, 1, 2, 2, 2, 2,
-        1, 1, 1, 1, 2, 2, 2, 2,
-        1, 1, 1, 1, 2, 2, 2, 2,
-        4, 4, 4, 4, 8, 8, 8, 8,
-        4, 4, 4, 4, 8, 8, 8, 8,
-        4, 4, 4, 4, 8, 8, 8, 8,
-        4, 4, 4, 4, 8, 8, 8, 8
-    };
     /* The squares next to each square: a move there can only turn discs
        when one of them is the opponent's. */
     static const uint64_t GT_NEIGHBOUR[64] = {
@@ -65,8 +52,14 @@ cdef extern from *:
     """
     const int SQUARE_CLASS "GT_SQUARE_CLASS" [64]
     const uint64_t QUADRANT "GT_QUADRANT" [4]
-    const int QUADRANT_BIT "GT_QUADRANT_BIT" [64]
     const uint64_t NEIGHBOUR "GT_NEIGHBOUR" [64]
+
+cdef inline int quadrant_bit(int sq) noexcept nogil:
+    """The quadrant of a square as one bit (a1-d4 1, e1-h4 2, a5-d8 4,
+    e5-h8 8): the exact solver keeps the odd quadrants as 4 bits and flips
+    one bit a move. Bit 5 of the square is its row's half, bit 2 its column's."""
+    return 1 << (((sq >> 5) << 1) | ((sq >> 2) & 1))
+
 
 cdef enum:
     HASH_MOVE_KEY = 1 << 20      # the solver's key for the table's move: above any other

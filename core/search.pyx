@@ -268,9 +268,9 @@ cdef class Searcher:
         cdef uint64_t P = board.pos.player, O = board.pos.opponent
         cdef RootResult r
         cdef double t0 = monotonic_seconds()
-        cdef int guess = 0
-        cdef bint windows = 64 - popcount(P | O) >= GUESS_EMPTIES
-        if 64 - popcount(P | O) >= EVAL_ORDER_EMPTIES:
+        cdef int guess = 0, n_empties = 64 - popcount(P | O)
+        cdef bint windows = n_empties >= GUESS_EMPTIES
+        if n_empties >= EVAL_ORDER_EMPTIES:
             self._order_by_patterns()
         if windows:
             guess = self._guess(board)
