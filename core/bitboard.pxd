@@ -62,7 +62,7 @@ cdef inline uint64_t square_bit(int square) noexcept nogil:
     return (<uint64_t>1) << square
 
 
-cdef inline uint64_t _moves_in_direction(uint64_t P, uint64_t mask, int shift) noexcept nogil:
+cdef inline uint64_t moves_in_direction(uint64_t P, uint64_t mask, int shift) noexcept nogil:
     """Empty-or-not squares reached from P over a contiguous run of `mask`
     discs, in both directions of one line: the parallel-prefix (doubling) fill,
     four steps cover the longest run of six."""
@@ -84,10 +84,10 @@ cdef inline uint64_t _moves_in_direction(uint64_t P, uint64_t mask, int shift) n
 cdef inline uint64_t legal_moves(uint64_t P, uint64_t O) noexcept nogil:
     """Squares where the player P may move against opponent O."""
     cdef uint64_t inner = O & INNER_FILES
-    cdef uint64_t moves = (_moves_in_direction(P, inner, 1)
-                           | _moves_in_direction(P, O, 8)
-                           | _moves_in_direction(P, inner, 7)
-                           | _moves_in_direction(P, inner, 9))
+    cdef uint64_t moves = (moves_in_direction(P, inner, 1)
+                           | moves_in_direction(P, O, 8)
+                           | moves_in_direction(P, inner, 7)
+                           | moves_in_direction(P, inner, 9))
     return moves & ~(P | O)
 
 

@@ -5,7 +5,7 @@
 
 from libc.stdint cimport uint64_t, int16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from genethello.core.bitboard cimport popcount
+from genethello.core.bitboard cimport popcount, flips
 from genethello.core.evaluation cimport EvalWeights, EVAL_WIN
 from genethello.core.ttable cimport TTable, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT
 from genethello.core.move cimport Move, Child, make_move
@@ -30,6 +30,13 @@ cdef struct SearchContext:
     bint ordering              # order moves by static evaluation (else board order)
     const int16_t* order_table # a pattern table the exact solver orders its top nodes by (NULL: none)
     int order_geometry         # its geometry
+    # What the shallow searches remember of their cut-offs to order moves
+    # without evaluating them (ordering.pxd): kept across a game's searches,
+    # cleared by Searcher.clear(). Indexed by the position's disc count
+    # (its parity tells the side to move, passes aside).
+    int history[2][64]         # per side and square: cut-offs at interior nodes, 4^depth each, aged
+    int refutation[64]         # per disc count: the move that last cut off at an interior node
+    int leaf_killers[64][2]    # per disc count of a depth-1 node: the last two leaves that cut off
     bint plain_tree            # below the root: plain alpha-beta, no table, no ordering (a shallow
                                # root search, where they cost more than they save; see midgame.pyx)
 
@@ -137,16 +144,22 @@ cdef inline int search_children(SearchContext* c, ChildSearch search, uint64_t P
     cdef int i, v, alpha0 = alpha
     cdef bint earlier
     cdef Child child
+    cdef uint64_t flipped
     for i in range(n):
-        child = make_move(P, O, moves[i].square, moves[i].flipped)
+        # A list may leave flips to be computed here (0: not yet; a legal
+        # move always turns a disc): a cut-off then spares the later moves'.
+        flipped = moves[i].flipped
+        if flipped == 0:
+            flipped = flips(P, O, moves[i].square)
+        child = make_move(P, O, moves[i].square, flipped)
         earlier = tiebreak and best > alpha0 and moves[i].square < best_move[0]
         if scout and i > 0:
-            v = -search(c, child.player, child.opponent, depth, -alpha - 1, -alpha + earlier, moves[i].flipped)
+            v = -search(c, child.player, child.opponent, depth, -alpha - 1, -alpha + earlier, flipped)
             if alpha < v < beta:
                 v = -search(c, child.player, child.opponent, depth, -beta, -(v if soft else alpha),
-                            moves[i].flipped)
+                            flipped)
         else:
-            v = -search(c, child.player, child.opponent, depth, -beta, -alpha + earlier, moves[i].flipped)
+            v = -search(c, child.player, child.opponent, depth, -beta, -alpha + earlier, flipped)
         if c.aborted:
             return best
         if v > best or (earlier and v == best):

@@ -83,16 +83,35 @@ cdef inline int evaluate_counted(const EvalWeights* w, uint64_t mover, uint64_t 
     children are leaves knows both for all of them from its own position
     (one more disc; corners are never flipped), and so saves three of a
     leaf's popcounts."""
+    cdef const int* k = w.weight[w.phase_of_move[move_number]]
+    return clamp_evaluation(score_without_mobility(w, k, mover, other, flipped, move_number, corner_balance)
+                            - k[F_MOBILITY] * popcount(other_moves))
+
+
+cdef inline int clamp_evaluation(int score) noexcept nogil:
+    """A raw weighted sum brought within +-EVAL_LIMIT (so a decided game
+    always outranks it). Monotone: a bound on the sum bounds the result."""
+    if score > EVAL_LIMIT:
+        return EVAL_LIMIT
+    if score < -EVAL_LIMIT:
+        return -EVAL_LIMIT
+    return score
+
+
+cdef inline int score_without_mobility(const EvalWeights* w, const int* k, uint64_t mover, uint64_t other,
+                                       int flipped, int move_number, int corner_balance) noexcept nogil:
+    """The weighted sum of every feature but mobility (the opponent's legal
+    moves, the one that needs a move generation), unclamped, with `k` the
+    phase's weights. The whole evaluation is this less k[F_MOBILITY] times
+    the opponent's move count: a node whose children are leaves bounds each
+    child by it before paying for the move generation (midgame.pyx)."""
     cdef uint64_t occupied = mover | other
     cdef uint64_t xs
-    cdef const int* k = w.weight[w.phase_of_move[move_number]]
     # Features with a zero weight in this phase are skipped: most chromosome
     # types use three or four of the seven, and popcounts dominate the cost.
     cdef int score = k[F_FLIPS] * flipped
     if k[F_DISCS]:
         score += k[F_DISCS] * (popcount(mover) - popcount(other))
-    if k[F_MOBILITY]:
-        score -= k[F_MOBILITY] * popcount(other_moves)
     if k[F_CORNERS]:
         score += k[F_CORNERS] * corner_balance
     if k[F_XSQUARES]:
@@ -104,10 +123,6 @@ cdef inline int evaluate_counted(const EvalWeights* w, uint64_t mover, uint64_t 
         # the predicted final disc difference for the mover, in discs
         score += k[F_PATTERN] * (pattern_eval_at(w.pattern_table, w.pattern_geometry, mover, other, move_number)
                                  >> PATTERN_SHIFT)
-    if score > EVAL_LIMIT:
-        return EVAL_LIMIT
-    if score < -EVAL_LIMIT:
-        return -EVAL_LIMIT
     return score
 
 

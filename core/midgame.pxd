@@ -8,9 +8,10 @@ from genethello.core.evaluation cimport evaluate_counted, EVAL_WIN
 from genethello.core.context cimport SearchContext, RootResult, final_margin
 
 cdef enum:
-    PLAIN_ROOT_DEPTH = 4         # root searches this shallow are plain alpha-beta in square order:
-                                 # no table, ordering or null windows below or at the root (bench_games,
-                                 # depth 4: 1.16x the games/s; at depth 7 they pay: 0.74x without)
+    PLAIN_ROOT_DEPTH = 4         # root searches this shallow are plain alpha-beta: no table probes,
+                                 # evaluated ordering or null windows at or below the root (the root in
+                                 # square order, the nodes below by memory of cut-offs, ordering.pxd)
+                                 # (bench_games, depth 4: 1.16x the games/s; at depth 7 they pay: 0.74x without)
 
 
 cdef inline int leaf_value_counted(SearchContext* c, uint64_t P, uint64_t O, int last_flips, int move_number,

@@ -41,3 +41,15 @@ cdef inline int list_moves(uint64_t P, uint64_t O, uint64_t moves, Move* out) no
         out[n].flipped = flips(P, O, sq)
         n += 1
     return n
+
+
+cdef inline int list_squares(uint64_t moves, Move* out) noexcept nogil:
+    """Fill `out` with the moves of the mask in board order, their flips
+    left at 0 for search_children to compute when it reaches them."""
+    cdef int n = 0
+    while moves:
+        out[n].square = gt_lowest_square(moves)
+        out[n].flipped = 0
+        moves &= moves - 1
+        n += 1
+    return n

@@ -21,6 +21,7 @@ All inner loops run without the GIL, so another thread (a GTP reader, a
 ponderer) keeps running while the engine thinks.
 """
 
+from libc.string cimport memset
 from libc.stdint cimport uint64_t
 
 from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount, square_bit, gt_lowest_square
@@ -31,6 +32,7 @@ from genethello.core.move cimport Child, make_move
 from genethello.core.context cimport SearchContext, RootResult, INF, DISC_INF, monotonic_seconds
 from genethello.core.midgame cimport leaf_value, midgame, midgame_root, minimax_value
 from genethello.core.endgame cimport endgame_root, endgame_windows, EVAL_ORDER_EMPTIES
+from genethello.core.ordering cimport age_history
 
 from dataclasses import dataclass
 
@@ -145,8 +147,13 @@ cdef class Searcher:
         self.ctx.w = &evaluator.w
 
     def clear(self) -> None:
-        """Forget the transposition table (between games)."""
+        """Forget the transposition table and the cut-offs the shallow
+        searches order moves by (between games: a game's node counts then
+        depend on that game alone)."""
         self.table.clear()
+        memset(self.ctx.history, 0, sizeof(self.ctx.history))
+        memset(self.ctx.refutation, 0, sizeof(self.ctx.refutation))
+        memset(self.ctx.leaf_killers, 0, sizeof(self.ctx.leaf_killers))
 
     def stop(self) -> None:
         """Ask a running search (in another thread) to return what it has.
@@ -165,6 +172,7 @@ cdef class Searcher:
         self.ctx.aborted = False
         self.ctx.stop = 0
         self.ctx.plain_tree = False
+        age_history(&self.ctx)
 
     cdef RootResult c_best_move(self, uint64_t P, uint64_t O, int depth, int exact_empties,
                                 uint64_t node_limit, double seconds, int* reached) noexcept nogil:

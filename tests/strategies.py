@@ -44,11 +44,11 @@ def endgames(draw, min_empties: int = 0, max_empties: int = 6) -> Board:
 
 
 @st.composite
-def evaluators(draw, max_weight: int = 10) -> Evaluator:
+def evaluators(draw, max_weight: int = 10, min_weight: int = 0) -> Evaluator:
     """A random small evaluator: phase bounds and three phases of seven
-    feature weights in 0..max_weight (coarse weights make equal values, and
-    so ties between moves, common)."""
+    feature weights in min_weight..max_weight (coarse weights make equal
+    values, and so ties between moves, common)."""
     o = draw(st.integers(0, 60))
     e = draw(st.integers(o, 60))
-    weights = [draw(st.lists(st.integers(0, max_weight), min_size=7, max_size=7)) for _ in range(3)]
+    weights = [draw(st.lists(st.integers(min_weight, max_weight), min_size=7, max_size=7)) for _ in range(3)]
     return Evaluator((o, e), weights)

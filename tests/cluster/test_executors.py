@@ -21,17 +21,40 @@ PAIRS = [(b, w) for b in range(3) for w in range(3) if b != w]
 SPECS = [GameSpec(1, i, PLAYERS[b], PLAYERS[w], b, w) for i, (b, w) in enumerate(PAIRS * 2)]   # 12 games
 
 
+def parent_pid(pid: int) -> int:
+    """The parent of a process (0 when it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat.rsplit(")", 1)[1].split()[1])    # after "pid (name)": state, ppid, ...
+
+
+def started_by_this_test(pid: int) -> bool:
+    """Whether the process descends from this test process: the Ray that
+    the ray_cluster fixture started here (its raylet's workers), not the
+    Ray of another session or program on the same machine."""
+    me = os.getpid()
+    while pid > 1:
+        pid = parent_pid(pid)
+        if pid == me:
+            return True
+    return False
+
+
 def busy_worker_pids() -> list[int]:
-    """Ray worker processes running a game batch now (Ray titles a busy
-    worker's process 'ray::<task name>')."""
+    """This session's Ray worker processes running a game batch now (Ray
+    titles a busy worker's process 'ray::<task name>')."""
     pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if entry.joinpath("cmdline").read_bytes().startswith(b"ray::_play_remote"):
-                    pids.append(int(entry.name))
+                if not entry.joinpath("cmdline").read_bytes().startswith(b"ray::_play_remote"):
+                    continue
             except OSError:
                 continue
+            if started_by_this_test(int(entry.name)):
+                pids.append(int(entry.name))
     return pids
 
 

@@ -124,6 +124,46 @@ def test_every_algorithm_equals_minimax(board, other, ev, tt_bits):
             assert switched.search(board, depth=d).value == expected[d], (alg, d, "use_evaluator")
 
 
+# Positions where a move that ends the game (a win: worth more than any
+# evaluation) turns many discs, under weights where turning discs is bad and
+# mobility good: its bound without the mobility term is below the best leaf
+# so far, so a depth-1 node that skipped it without proving a reply exists
+# would miss the win. Found by random play-outs against minimax.
+GAME_ENDING_LEAVES = (
+    "---------X--------X-------XXX-----XOX-----XXXXX---X-------X----- O;",
+    "OOOXXXXXOOXXXXXXOXOXOXXOOOXXXXOOOOXXXXXOOOXXOXOOO-XXXOOO--OOOOOX O;",
+    "-XXXXXXX-OXOOOXXOOXXXXOXOOXXXOOXOOXXXXOXOOXOOXOXOXOOOOXXXXXXXXXX O;",
+    "-XXXXXXX-OXOOOXXOOXXXXOXOOXXXOOXOOXOXXOXOOOOOXOXOOOOOOXX-OXXXXXX X;",
+)
+FLIPS_BAD_MOBILITY_GOOD = Evaluator((60, 60), [(-10, 0, 1, 0, 0, 0, 0)] * 3)
+
+
+@pytest.mark.parametrize("obf", GAME_ENDING_LEAVES)
+def test_a_leaf_that_ends_the_game_is_never_skipped(obf):
+    board = Board.from_obf(obf)
+    for alg in ALGS:
+        for d in (1, 2, 3):
+            expected = minimax(board, FLIPS_BAD_MOBILITY_GOOD, d)
+            assert Searcher(FLIPS_BAD_MOBILITY_GOOD, alg).search(board, depth=d).value == expected, (alg, d)
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(boards=st.lists(endgames(1, 10), min_size=3, max_size=3), ev=evaluators(min_weight=-10))
+def test_shallow_searches_near_the_end_equal_minimax(boards, ev):
+    # A depth-1 node skips leaves that a bound without the mobility term
+    # shows cannot matter, except where the game may be over (a final
+    # margin no bound covers), and orders by the cut-offs of earlier
+    # searches: near the end many leaves finish the game, and weights of
+    # either sign (a negative mobility weight gives no bound). One engine
+    # searches the positions in turn, its memory carried from one to the next.
+    for alg in ALGS:
+        for hashing in (True, False):
+            engine = Searcher(ev, alg, hashing=hashing)
+            for board in boards:
+                for d in (1, 2, 3, 4):
+                    assert engine.search(board, depth=d).value == minimax(board, ev, d), (alg, d, board.to_obf())
+
+
 @settings(derandomize=True, max_examples=80, deadline=None)
 @given(board=positions(), ev=evaluators(), depth=st.sampled_from(DEPTHS), alg=st.sampled_from(ALGS))
 def test_best_move_is_legal_and_worth_the_root_value(board, ev, depth, alg):
