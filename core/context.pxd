@@ -27,7 +27,8 @@ cdef struct SearchContext:
     bint aborted               # a limit or stop ended the search; results are partial
     bint soft                  # fail-soft (else fail-hard)
     bint scout                 # negascout / PVS (else plain alpha-beta)
-    bint ordering              # order moves by static evaluation (else board order)
+    bint ordering              # order moves: by static evaluation, or below a plain root by the
+                               # memory of cut-offs below (else board order)
     const int16_t* order_table # a pattern table the exact solver orders its top nodes by (NULL: none)
     int order_geometry         # its geometry
     # What the shallow searches remember of their cut-offs to order moves
@@ -37,8 +38,8 @@ cdef struct SearchContext:
     int history[2][64]         # per side and square: cut-offs at interior nodes, 4^depth each, aged
     int refutation[64]         # per disc count: the move that last cut off at an interior node
     int leaf_killers[64][2]    # per disc count of a depth-1 node: the last two leaves that cut off
-    bint plain_tree            # below the root: plain alpha-beta, no table, no ordering (a shallow
-                               # root search, where they cost more than they save; see midgame.pyx)
+    bint plain_tree            # below the root: plain alpha-beta, no table probes, no evaluated ordering
+                               # (a shallow root search, where they cost more than they save; see midgame.pyx)
 
 
 cdef struct RootResult:
