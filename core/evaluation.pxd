@@ -72,19 +72,10 @@ cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64
     """Score of the position right after `mover` played a move that flipped
     `flipped` discs; `other_moves` are the legal moves of the side to move
     next (the mover's opponent). Positive is good for the mover."""
-    return evaluate_counted(w, mover, other, flipped, other_moves, popcount(mover | other) - 4,
-                            popcount(mover & CORNERS) - popcount(other & CORNERS))
-
-
-cdef inline int evaluate_counted(const EvalWeights* w, uint64_t mover, uint64_t other, int flipped,
-                                 uint64_t other_moves, int move_number, int corner_balance) noexcept nogil:
-    """evaluate_after_move with two counts given: the position's move number
-    (discs - 4) and the mover's corners less the other side's. A node whose
-    children are leaves knows both for all of them from its own position
-    (one more disc; corners are never flipped), and so saves three of a
-    leaf's popcounts."""
+    cdef int move_number = popcount(mover | other) - 4
     cdef const int* k = w.weight[w.phase_of_move[move_number]]
-    return clamp_evaluation(score_without_mobility(w, k, mover, other, flipped, move_number, corner_balance)
+    return clamp_evaluation(score_without_mobility(w, k, mover, other, flipped, move_number,
+                                                   popcount(mover & CORNERS) - popcount(other & CORNERS))
                             - k[F_MOBILITY] * popcount(other_moves))
 
 
@@ -102,9 +93,12 @@ cdef inline int score_without_mobility(const EvalWeights* w, const int* k, uint6
                                        int flipped, int move_number, int corner_balance) noexcept nogil:
     """The weighted sum of every feature but mobility (the opponent's legal
     moves, the one that needs a move generation), unclamped, with `k` the
-    phase's weights. The whole evaluation is this less k[F_MOBILITY] times
-    the opponent's move count: a node whose children are leaves bounds each
-    child by it before paying for the move generation (midgame.pyx)."""
+    phase's weights, the position's move number (discs - 4) and the mover's
+    corners less the other side's given. The whole evaluation is this less
+    k[F_MOBILITY] times the opponent's move count. A node whose children are
+    leaves knows both counts for all of them from its own position (one
+    disc more; corners never flip), and bounds each child by this sum
+    before paying for the move generation (midgame.pyx)."""
     cdef uint64_t occupied = mover | other
     cdef uint64_t xs
     # Features with a zero weight in this phase are skipped: most chromosome

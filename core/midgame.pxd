@@ -3,8 +3,8 @@
 # (a decided game is EVAL_WIN per disc of its final margin).
 
 from libc.stdint cimport uint64_t
-from genethello.core.bitboard cimport legal_moves, popcount, CORNERS
-from genethello.core.evaluation cimport evaluate_counted, EVAL_WIN
+from genethello.core.bitboard cimport legal_moves
+from genethello.core.evaluation cimport evaluate_after_move, EVAL_WIN
 from genethello.core.context cimport SearchContext, RootResult, final_margin
 
 cdef enum:
@@ -14,22 +14,14 @@ cdef enum:
                                  # (bench_games, depth 4: 1.16x the games/s; at depth 7 they pay: 0.74x without)
 
 
-cdef inline int leaf_value_counted(SearchContext* c, uint64_t P, uint64_t O, int last_flips, int move_number,
-                                   int corner_balance) noexcept nogil:
-    """leaf_value with the counts a depth-1 node knows for all its leaves:
-    the move number and O's corners less P's (see evaluate_counted)."""
+cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_flips) noexcept nogil:
+    """Value for the side to move P of the position after O's last move,
+    which turned `last_flips` discs."""
     cdef uint64_t moves = legal_moves(P, O)
     c.nodes += 1
     if moves == 0 and legal_moves(O, P) == 0:
         return final_margin(P, O) * EVAL_WIN
-    return -evaluate_counted(c.w, O, P, last_flips, moves, move_number, corner_balance)
-
-
-cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_flips) noexcept nogil:
-    """Value for the side to move P of the position after O's last move,
-    which turned `last_flips` discs."""
-    return leaf_value_counted(c, P, O, last_flips, popcount(P | O) - 4,
-                              popcount(O & CORNERS) - popcount(P & CORNERS))
+    return -evaluate_after_move(c.w, O, P, last_flips, moves)
 
 
 # Value of P to move, `depth` (>= 0) plies deep, in the window (alpha, beta);

@@ -17,7 +17,7 @@ from genethello.core.bitboard cimport (
     PASS, NO_MOVE, CORNERS, legal_moves, flips, popcount, gt_lowest_square, square_bit, moves_in_direction,
 )
 from genethello.core.evaluation cimport (
-    EVAL_WIN, EVAL_LIMIT, F_MOBILITY, score_without_mobility, clamp_evaluation,
+    EVAL_WIN, F_MOBILITY, score_without_mobility, clamp_evaluation,
 )
 from genethello.core.ttable cimport TTEntry, tt_probe, tt_store, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT
 from genethello.core.move cimport MAX_MOVES, Move, Child, make_move, list_moves, list_squares
@@ -100,7 +100,8 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                  uint64_t last_flipped) noexcept nogil:
     """Negamax value of P to move, `depth` plies deep, in the window
     (alpha, beta) under the context's algorithm."""
-    cdef int best = -INF, best_move = NO_MOVE, v, n, hash_move = NO_MOVE
+    cdef int best = -INF, best_move = NO_MOVE, v, n, hash_move = NO_MOVE, discs
+    cdef bint memory
     cdef uint64_t moves
     cdef Move listed[MAX_MOVES]
     cdef TTEntry* e
@@ -132,18 +133,20 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
                     e.bound == BOUND_UPPER and e.value <= alpha):
                 return e.value if c.soft else clamp(e.value, alpha, beta)
 
+    memory = c.ordering and c.plain_tree        # order by the cut-offs remembered (ordering.pxd)
+    discs = popcount(P | O) if memory else 0
     if c.ordering and depth >= ORDER_DEPTH and not c.plain_tree:
         n = order_moves(c, P, O, moves, hash_move, depth >= EVAL_ORDER_DEPTH, listed)
     else:
         n = list_squares(moves, listed)
-        if c.ordering and c.plain_tree:
-            order_from_memory(c, P, O, listed, n)
+        if memory:
+            order_from_memory(c, discs, listed, n)
     best = search_children(c, midgame, P, O, listed, n, depth - 1, alpha, beta, best,
                            c.scout and depth >= SCOUT_DEPTH and not c.plain_tree, c.soft, False, &best_move)
     if c.aborted:
         return 0
-    if best >= beta and c.ordering and c.plain_tree:
-        remember_cutoff(c, P, O, depth, best_move)
+    if memory and best >= beta:
+        remember_cutoff(c, discs, depth, best_move)
     if depth >= HASH_DEPTH:
         tt_store(c.tt, P, O, depth, best, bound_kind(best, alpha, beta), best_move)
     return best if c.soft else clamp(best, alpha, beta)

@@ -163,11 +163,10 @@ cdef inline void age_history(SearchContext* c) noexcept nogil:
             c.history[side][sq] >>= HISTORY_AGE_SHIFT
 
 
-cdef inline void order_from_memory(SearchContext* c, uint64_t P, uint64_t O, Move* moves, int n) noexcept nogil:
-    """Order an interior node's listed moves: the move that last cut off at
-    this disc count first, then by the side's history, highest first
-    (stable: square order among equals)."""
-    cdef int discs = popcount(P | O)
+cdef inline void order_from_memory(SearchContext* c, int discs, Move* moves, int n) noexcept nogil:
+    """Order the listed moves of an interior node of `discs` discs: the move
+    that last cut off at this disc count first, then by the side's history,
+    highest first (stable: square order among equals)."""
     cdef const int* history = c.history[discs & 1]
     cdef int refutation = c.refutation[discs & 63]
     cdef int i, j
@@ -189,9 +188,8 @@ cdef inline void order_from_memory(SearchContext* c, uint64_t P, uint64_t O, Mov
             return
 
 
-cdef inline void remember_cutoff(SearchContext* c, uint64_t P, uint64_t O, int depth, int move) noexcept nogil:
-    """An interior node `depth` deep cut off with `move`."""
-    cdef int discs = popcount(P | O)
+cdef inline void remember_cutoff(SearchContext* c, int discs, int depth, int move) noexcept nogil:
+    """An interior node of `discs` discs, `depth` deep, cut off with `move`."""
     c.history[discs & 1][move] += 1 << (2 * depth)
     c.refutation[discs & 63] = move
 
