@@ -536,12 +536,18 @@ def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = S
     TABLE_SCALE, i.e. the same sum of the stage's 16 instances the learner
     fitted to the final margin. The error is score - exact.
 
+    Beside the table, the same positions measure the game's own final
+    margin (``games.targets``) against the exact one: how far the players'
+    later moves took the game from perfect play, i.e. the noise of the human
+    results a table fitted to games (v1, v2's prior) learned from.
+
     ``progress(empties, done, total)`` is called as solves finish.
 
     Returns:
         one dict per empties count: empties, positions, mae, rmse, bias (mean
-        signed error; all in discs; nan when no position), and per position
-        (in sample order) 'index' (into ``games``' arrays), 'score' (float
+        signed error; all in discs; nan when no position), result_mae (the
+        final margin's MAE against the exact one), and per position (in
+        sample order) 'index' (into ``games``' arrays), 'score' (float
         discs) and 'exact' (int discs).
     Raises:
         ValueError: for an empties count outside 0..PERFECT_MAX_EMPTIES or a
@@ -566,6 +572,7 @@ def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = S
                "mae": float(np.abs(err).mean()) if n else float("nan"),
                "rmse": float(np.sqrt(_dot(err, err) / n)) if n else float("nan"),
                "bias": float(err.mean()) if n else float("nan"),
+               "result_mae": float(np.abs(games.targets[where] - exact).mean()) if n else float("nan"),
                "index": where.astype(np.int64), "score": score, "exact": exact}
         out.append(row)
     return out

@@ -74,11 +74,13 @@ def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
                         f"{60 - pl.PERFECT_MAX_EMPTIES}; ~0.3 s each at move 40) and show how often "
                         "perfect play predicts the human winner: the ceiling of any static score")
     q.add_argument("--mae", type=non_negative_int, default=0, metavar="K",
-                   help="also solve K positions at exactly "
-                        + " and ".join(str(e) for e in pl.SCORE_ERROR_EMPTIES)
-                        + " empties (a seeded sample of the selected games; ~0.3 s each at 20) and print the "
-                        "pattern score's mean absolute error, RMSE and bias against the exact margin, in discs "
-                        "(default 0: off)")
+                   help="also solve K positions at each --mae-empties count (a seeded sample of the selected "
+                        "games; ~0.3 s each at 20) and print the pattern score's mean absolute error, RMSE and "
+                        "bias against the exact margin, in discs, beside the MAE of the games' own final "
+                        "margins (default 0: off)")
+    q.add_argument("--mae-empties", default=",".join(str(e) for e in pl.SCORE_ERROR_EMPTIES), metavar="LIST",
+                   help="empties counts of the --mae sample, comma-separated, 0.."
+                        f"{pl.PERFECT_MAX_EMPTIES} (default {','.join(str(e) for e in pl.SCORE_ERROR_EMPTIES)})")
     q.add_argument("--seed", type=non_negative_int, default=0,
                    help="seed of the --mae sample (default 0)")
     q.add_argument("--workers", type=positive_int, default=1,
@@ -211,6 +213,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise ValueError(f"--moves must be comma-separated move numbers, got {args.moves!r}") from None
     if any(not 1 <= m <= 60 for m in moves):
         raise ValueError(f"--moves must be in 1..60, got {args.moves!r}")
+    mae_empties = _empties_list(args.mae_empties)
     table = _table(args.table, args.patterns)
     games = pl.read_games(args.games, skip_bad=args.skip_bad, limit=args.limit)
     _report_skipped(games)
@@ -224,8 +227,19 @@ def run_evaluate(args: argparse.Namespace) -> int:
     elif args.perfect:
         print(f"perfect play: no move number >= {60 - pl.PERFECT_MAX_EMPTIES} in --moves, nothing solved")
     if args.mae:
-        _print_score_errors(chosen, table, args.mae, args.seed, args.workers)
+        _print_score_errors(chosen, table, mae_empties, args.mae, args.seed, args.workers)
     return 0
+
+
+def _empties_list(text: str) -> tuple[int, ...]:
+    """The --mae-empties counts: distinct, in the order given, each 0..PERFECT_MAX_EMPTIES."""
+    try:
+        counts = tuple(dict.fromkeys(int(x) for x in text.split(",")))
+    except ValueError:
+        raise ValueError(f"--mae-empties must be comma-separated empties counts, got {text!r}") from None
+    if any(not 0 <= e <= pl.PERFECT_MAX_EMPTIES for e in counts):
+        raise ValueError(f"--mae-empties must be in 0..{pl.PERFECT_MAX_EMPTIES}, got {text!r}")
+    return counts
 
 
 def _solve_progress(name: str):
@@ -241,16 +255,16 @@ def _solve_progress(name: str):
     return progress
 
 
-def _print_score_errors(games: pl.GameSet, table: ptab.PatternTable, sample: int, seed: int,
-                        workers: int) -> None:
+def _print_score_errors(games: pl.GameSet, table: ptab.PatternTable, empties: tuple[int, ...], sample: int,
+                        seed: int, workers: int) -> None:
     progress = _solve_progress("{key} empties")
     print(f"score error: the pattern score against the exact final margin (both in discs, for the player "
           f"who just moved; error = score - exact), on up to {sample} positions an empties count "
-          f"(seed {seed})")
-    for row in pl.score_errors(games, table.array, pl.SCORE_ERROR_EMPTIES, sample, seed, workers, progress):
+          f"(seed {seed}); 'game result' is the MAE of the games' own final margins against the exact one")
+    for row in pl.score_errors(games, table.array, empties, sample, seed, workers, progress):
         if row["positions"]:
             print(f"{row['empties']} empties: {row['positions']} positions, MAE {row['mae']:.2f} discs, "
-                  f"RMSE {row['rmse']:.2f}, bias {row['bias']:+.2f}")
+                  f"RMSE {row['rmse']:.2f}, bias {row['bias']:+.2f}; game result MAE {row['result_mae']:.2f}")
         else:
             print(f"{row['empties']} empties: no positions")
 

@@ -303,6 +303,9 @@ def test_score_errors_are_reproducible_and_consistent(games_slice):
         assert result.exact and row["exact"][k] == -result.value
     err = row["score"] - row["exact"]
     assert row["mae"] == pytest.approx(np.abs(err).mean()) and row["bias"] == pytest.approx(err.mean())
+    # the games' own results against perfect play: at 8 empties strong players still drift from it
+    assert row["result_mae"] == pytest.approx(np.abs(games.targets[i] - row["exact"]).mean())
+    assert all(r["result_mae"] >= 0 for r in first)
     with pytest.raises(ValueError, match="0..24 empties"):
         pl.score_errors(games, table, empties=(30,))
 
@@ -313,4 +316,20 @@ def test_cli_evaluate_prints_the_score_errors(games_slice, capsys):
     out = capsys.readouterr().out
     lines = [line for line in out.splitlines() if " empties: " in line]
     assert [line.split()[:3] for line in lines] == [["16", "empties:", "3"], ["20", "empties:", "3"]]
-    assert all("MAE" in line and "RMSE" in line and "bias" in line for line in lines)
+    assert all("MAE" in line and "RMSE" in line and "bias" in line and "game result MAE" in line
+               for line in lines)
+
+
+def test_cli_evaluate_measures_the_score_errors_at_the_empties_asked(games_slice, capsys):
+    assert main(["patterns", "evaluate", "--games", str(games_slice), "--limit", "100", "--moves", "20",
+                 "--mae", "4", "--mae-empties", "2,6,2"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if " empties: " in line]
+    assert [line.split()[:3] for line in lines] == [["2", "empties:", "4"], ["6", "empties:", "4"]]
+
+
+@pytest.mark.parametrize("bad", ["25", "4,x", "-1", ""])
+def test_cli_evaluate_refuses_bad_mae_empties_in_one_line(games_slice, capsys, bad):
+    assert main(["patterns", "evaluate", "--games", str(games_slice), "--limit", "10",
+                 "--mae", "2", "--mae-empties", bad]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "--mae-empties" in err and "\n" not in err and "Traceback" not in err
