@@ -207,13 +207,9 @@ def run_learn(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    try:
-        moves = [int(x) for x in args.moves.split(",")]
-    except ValueError:
-        raise ValueError(f"--moves must be comma-separated move numbers, got {args.moves!r}") from None
-    if any(not 1 <= m <= 60 for m in moves):
-        raise ValueError(f"--moves must be in 1..60, got {args.moves!r}")
-    mae_empties = _empties_list(args.mae_empties)
+    moves = _int_list(args.moves, "--moves", "move numbers", 1, 60)
+    mae_empties = tuple(dict.fromkeys(_int_list(args.mae_empties, "--mae-empties", "empties counts",
+                                                0, pl.PERFECT_MAX_EMPTIES)))
     table = _table(args.table, args.patterns)
     games = pl.read_games(args.games, skip_bad=args.skip_bad, limit=args.limit)
     _report_skipped(games)
@@ -231,15 +227,17 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _empties_list(text: str) -> tuple[int, ...]:
-    """The --mae-empties counts: distinct, in the order given, each 0..PERFECT_MAX_EMPTIES."""
+def _int_list(text: str, option: str, what: str, low: int, high: int) -> list[int]:
+    """The comma-separated integers of ``option`` (``what`` they are), each
+    in low..high, in the order given; a ValueError naming the option otherwise
+    (checked before any game is read)."""
     try:
-        counts = tuple(dict.fromkeys(int(x) for x in text.split(",")))
+        values = [int(x) for x in text.split(",")]
     except ValueError:
-        raise ValueError(f"--mae-empties must be comma-separated empties counts, got {text!r}") from None
-    if any(not 0 <= e <= pl.PERFECT_MAX_EMPTIES for e in counts):
-        raise ValueError(f"--mae-empties must be in 0..{pl.PERFECT_MAX_EMPTIES}, got {text!r}")
-    return counts
+        raise ValueError(f"{option} must be comma-separated {what}, got {text!r}") from None
+    if any(not low <= v <= high for v in values):
+        raise ValueError(f"{option} must be in {low}..{high}, got {text!r}")
+    return values
 
 
 def _solve_progress(name: str):
