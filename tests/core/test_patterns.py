@@ -303,9 +303,8 @@ def test_score_errors_are_reproducible_and_consistent(games_slice):
         assert result.exact and row["exact"][k] == -result.value
     err = row["score"] - row["exact"]
     assert row["mae"] == pytest.approx(np.abs(err).mean()) and row["bias"] == pytest.approx(err.mean())
-    # the games' own results against perfect play: at 8 empties strong players still drift from it
+    # the games' own final margins against perfect play, on the same positions
     assert row["result_mae"] == pytest.approx(np.abs(games.targets[i] - row["exact"]).mean())
-    assert all(r["result_mae"] >= 0 for r in first)
     with pytest.raises(ValueError, match="0..24 empties"):
         pl.score_errors(games, table, empties=(30,))
 
