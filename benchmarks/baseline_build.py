@@ -113,7 +113,7 @@ class BuildWorker:
                 self.process.kill()
                 self.process.wait()
 
-    def __enter__(self) -> "BuildWorker":
+    def __enter__(self) -> BuildWorker:
         return self
 
     def __exit__(self, *exc) -> None:

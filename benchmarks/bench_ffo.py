@@ -26,7 +26,8 @@ import sys
 from pathlib import Path
 
 from baseline_build import BASELINE_COMMIT, BuildWorker, build_commit, checkout_path
-from genethello.core import Board, square_name
+
+from genethello.core import square_name
 
 # (first FFO number in the file, file name): the suite is split 1-19, 20-39, ...
 FFO_FILES = [(1, "fforum-1-19.obf"), (20, "fforum-20-39.obf"),

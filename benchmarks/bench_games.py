@@ -33,6 +33,7 @@ import random
 import sys
 
 from baseline_build import BASELINE_COMMIT, BuildWorker, build_commit, checkout_path
+
 from genethello.core import PASS, Board
 
 PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"

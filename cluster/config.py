@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.core.chromosome import Chromosome, ChromosomeError, ChromosomeType
@@ -133,7 +134,7 @@ class RunConfig:
         return json.dumps(dataclasses.asdict(self), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "RunConfig":
+    def from_json(cls, text: str) -> RunConfig:
         return config_from_mapping(json.loads(text), source="stored run config")
 
 

@@ -21,7 +21,12 @@ from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.players import (
-    ChromosomePlayer, GreedyPlayer, Player, RandomPlayer, SquareWeightsPlayer, play,
+    ChromosomePlayer,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    SquareWeightsPlayer,
+    play,
 )
 
 

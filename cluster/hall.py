@@ -18,7 +18,6 @@ run store keeps them.
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 

@@ -24,8 +24,17 @@ from sqlalchemy import delete, func, insert, select, update
 from genethello.cluster.config import RunConfig, config_from_mapping
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.models import (
-    Game, Generation, HallGame, HallMember, HallRating, Player, PopulationSlot, RatingRecord, Run,
-    YardstickResult, utcnow,
+    Game,
+    Generation,
+    HallGame,
+    HallMember,
+    HallRating,
+    Player,
+    PopulationSlot,
+    RatingRecord,
+    Run,
+    YardstickResult,
+    utcnow,
 )
 from genethello.cluster.hall import HallGameResult
 from genethello.cluster.rating_step import GenerationRating, Member, PlayedGame

@@ -28,13 +28,13 @@ import numpy as np
 from genethello.cluster.config import RunConfig
 from genethello.cluster.executors import Executor, batches_of
 from genethello.cluster.games import GameSettings, GauntletOutcome, GauntletSpec
-from genethello.core.scoring import MatchScore
 from genethello.cluster.pairing import opening_seed
 from genethello.core.chromosome import Chromosome
 from genethello.core.game import random_opening
 from genethello.core.gtp.client import ProtocolError
 from genethello.core.league import league_schedule
-from genethello.core.players import ChromosomePlayer, GtpPlayer, IllegalPlayerMoveError, Player, play
+from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
+from genethello.core.scoring import MatchScore
 
 #: The stored name of the Othello League measure.
 LEAGUE = "othello-league"

@@ -5,13 +5,13 @@ searches, game records and engine protocols. Everything here is about a
 single game; many players and many games live in ``genethello.cluster``.
 """
 
-from genethello.core.squares import PASS, BadSquareError, parse_square, square_name, split_move_list, join_move_list
-from genethello.core.board import Board, IllegalMoveError, BadPositionError
-from genethello.core.perft import perft
+from genethello.core.board import BadPositionError, Board, IllegalMoveError
 from genethello.core.chromosome import Chromosome, ChromosomeError, ChromosomeType
 from genethello.core.evaluation import Evaluator
-from genethello.core.search import ALGORITHMS, SearchResult, Searcher
 from genethello.core.game import Engine, GameResult, play_game, random_opening
+from genethello.core.perft import perft
+from genethello.core.search import ALGORITHMS, Searcher, SearchResult
+from genethello.core.squares import PASS, BadSquareError, join_move_list, parse_square, split_move_list, square_name
 
 __all__ = [
     "PASS", "BadSquareError", "parse_square", "square_name", "split_move_list", "join_move_list",

@@ -48,7 +48,7 @@ class LabelSettings:
         return FILE_MAGIC + json.dumps(asdict(self), sort_keys=True, separators=(",", ":")) + "\n"
 
     @classmethod
-    def from_header(cls, line: str, source: str) -> "LabelSettings":
+    def from_header(cls, line: str, source: str) -> LabelSettings:
         if not line.startswith(FILE_MAGIC):
             raise LabelFileError(f"{source}: not a labels file (its first line is not a labels header)")
         try:

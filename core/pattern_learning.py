@@ -93,13 +93,13 @@ class GameSet:
     sha256: str = ""
     name: str = ""
 
-    def select(self, mask: np.ndarray) -> "GameSet":
+    def select(self, mask: np.ndarray) -> GameSet:
         """The positions where ``mask`` is true (a view for a slice of games)."""
         games = int(np.unique(self.lines[mask]).size)
         return GameSet(self.movers[mask], self.others[mask], self.move_numbers[mask], self.targets[mask],
                        self.lines[mask], games, self.skipped, self.first_error, self.sha256, self.name)
 
-    def slice(self, which: str, holdout: int = HOLDOUT) -> "GameSet":
+    def slice(self, which: str, holdout: int = HOLDOUT) -> GameSet:
         """'training' (line % holdout != 0), 'validation' (line % holdout == 0) or 'all'."""
         if which == "all" or (holdout == 0 and which == "training"):
             return self

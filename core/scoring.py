@@ -74,16 +74,16 @@ class MatchScore:
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.points, self.games)
 
-    def add(self, margin: int) -> "MatchScore":
+    def add(self, margin: int) -> MatchScore:
         """This score after one more game that ended with ``margin`` (from
         this player's side)."""
         return MatchScore(self.wins + (margin > 0), self.draws + (margin == 0), self.losses + (margin < 0))
 
-    def __add__(self, other: "MatchScore") -> "MatchScore":
+    def __add__(self, other: MatchScore) -> MatchScore:
         return MatchScore(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
 
     @classmethod
-    def from_margins(cls, margins: Iterable[int]) -> "MatchScore":
+    def from_margins(cls, margins: Iterable[int]) -> MatchScore:
         """The score of games that ended with these margins (this side's view)."""
         margins = list(margins)
         return cls(sum(m > 0 for m in margins), sum(m == 0 for m in margins), sum(m < 0 for m in margins))

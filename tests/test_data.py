@@ -13,7 +13,12 @@ import pytest
 
 from genethello.core import pattern_learning as pl
 from tests.conftest import (
-    FULL_GAMES_NAME, GAMES_SLICE, TEST_DATA, full_games_file, full_games_places, require_full_games,
+    FULL_GAMES_NAME,
+    GAMES_SLICE,
+    TEST_DATA,
+    full_games_file,
+    full_games_places,
+    require_full_games,
 )
 
 SLICE_LINES = 2000

@@ -89,8 +89,8 @@ def run_label(args: argparse.Namespace) -> int:
     from genethello.cluster.executors import RayExecutor, start_ray
     from genethello.cluster.games import GameSettings
     from genethello.cluster.labelling import LabelSpec, OrderedWriter, label_plan, plan_size
-    from genethello.core.label_file import LabelSettings
     from genethello.core import pattern_learning as pl
+    from genethello.core.label_file import LabelSettings
     from genethello.core.pattern_table import resolve_version, shared_table
 
     if args.exact_empties > 24:

@@ -8,15 +8,15 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from genethello.core.cli.arguments import positive_int
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
-from genethello.cluster.coordinator import find_run
 from genethello.cluster.config import RunConfig
+from genethello.cluster.coordinator import find_run
 from genethello.cluster.db.models import Generation, HallGame, HallRating, Player, YardstickResult
 from genethello.cluster.intervals import wilson_interval
 from genethello.cluster.population import rank_key
 from genethello.cluster.run_store import RunStore
 from genethello.core.chromosome import Chromosome
+from genethello.core.cli.arguments import positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:

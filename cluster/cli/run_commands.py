@@ -13,12 +13,12 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from genethello.cluster.config import ClusterConfig, load_config
-from genethello.cluster.engine_consent import decide_engines
-from genethello.cluster.run_store import RunStore
 from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Generation, Player, Run
+from genethello.cluster.engine_consent import decide_engines
 from genethello.cluster.progress import Progress
+from genethello.cluster.run_store import RunStore
 from genethello.core.build_info import core_hash
 
 DEFAULT_DB = "genethello.db"

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from genethello.cluster.web.errors import ConflictError, WebRequestError
 from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
 from genethello.core.records import GameRecord, result_from_score, write_sgf, write_transcript
 from genethello.core.squares import PASS, BadSquareError, parse_square, square_name
-from genethello.cluster.web.errors import ConflictError, WebRequestError
 
 HUMAN, MACHINE = "human", "machine"
 COLOURS = ("black", "white")

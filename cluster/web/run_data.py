@@ -20,11 +20,11 @@ from datetime import datetime, timezone
 from sqlalchemy import func, select
 
 from genethello.cluster.cli.report_commands import generation_rows, ranked_players
-from genethello.cluster.run_store import RunStore
 from genethello.cluster.coordinator import find_run
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError
 from genethello.cluster.db.models import Game, Generation, RatingRecord, Run, YardstickResult
 from genethello.cluster.export import game_record, select_games
+from genethello.cluster.run_store import RunStore
 from genethello.cluster.web.errors import NotFoundError
 from genethello.core.chromosome import Chromosome
 from genethello.core.records import GameRecord

@@ -16,16 +16,16 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from genethello.cluster.web import play
+from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
+from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, Lease, SearchPool
 from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.gtp.ponder import Ponderer
-from genethello.core.search import SearchResult, Searcher, disc_score
+from genethello.core.search import Searcher, SearchResult, disc_score
 from genethello.core.squares import PASS, square_name
 from genethello.core.timecontrol import move_budget
-from genethello.cluster.web import play
-from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
-from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, Lease, SearchPool
 
 #: Plies of the searches behind a hint (each move searched one ply less).
 HINT_DEPTH = 6

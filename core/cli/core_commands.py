@@ -7,9 +7,9 @@ import math
 import time
 from pathlib import Path
 
-from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
-from genethello.core import Board, BadPositionError, parse_square, square_name
+from genethello.core import BadPositionError, Board, parse_square, square_name
 from genethello.core.chromosome import Chromosome
+from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.perft import perft

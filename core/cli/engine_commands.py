@@ -11,8 +11,8 @@ from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from genethello.core.nboard.engine import DEFAULT_DEPTH
     from genethello.core.metamachine.proxy import DEFAULT_TOP
+    from genethello.core.nboard.engine import DEFAULT_DEPTH
 
     p = sub.add_parser(
         "nboard", help="play a chromosome as an engine for the NBoard GUI (NBoard protocol v2)",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
 from genethello.core.chromosome import Chromosome
+from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
 from genethello.core.evaluation import Evaluator
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, GtpEngine
 

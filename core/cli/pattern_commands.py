@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
-from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core import pattern_learning as pl
 from genethello.core import pattern_table as ptab
 from genethello.core import patterns as pt
+from genethello.core.cli.arguments import non_negative_int, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:

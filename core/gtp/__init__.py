@@ -8,8 +8,20 @@ See docs/gtp.md for the profile and what the engine's answers mean.
 """
 
 from genethello.core.gtp.protocol import (
-    LINE_TOO_LONG, MAX_ID, MAX_LINE_BYTES, Command, GtpError, clean_line, format_failure, format_response,
-    format_success, parse_line, parse_response, read_commands, read_lines, write_response,
+    LINE_TOO_LONG,
+    MAX_ID,
+    MAX_LINE_BYTES,
+    Command,
+    GtpError,
+    clean_line,
+    format_failure,
+    format_response,
+    format_success,
+    parse_line,
+    parse_response,
+    read_commands,
+    read_lines,
+    write_response,
 )
 
 __all__ = [

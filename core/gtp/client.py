@@ -16,8 +16,8 @@ import shutil
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from genethello.core.gtp.protocol import parse_response
 
@@ -56,7 +56,7 @@ class GtpProcess:
         self.timeout = timeout
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=stderr if stderr is not None else subprocess.DEVNULL)
-        self._lines: "queue.Queue[Optional[bytes]]" = queue.Queue()
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, name=f"gtp-reader-{self.name}", daemon=True)
         self._reader.start()
         self._next_id = 1
@@ -137,7 +137,7 @@ class GtpProcess:
         self.proc.stdout.close()
         return self.proc.returncode
 
-    def __enter__(self) -> "GtpProcess":
+    def __enter__(self) -> GtpProcess:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -29,9 +29,10 @@ import math
 import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, TextIO
+from typing import BinaryIO, TextIO
 
 from genethello.core.board import Board
 from genethello.core.gtp.ponder import Ponderer

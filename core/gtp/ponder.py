@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Optional, TextIO
+from typing import TextIO
 
 from genethello.core.board import Board
 from genethello.core.squares import square_name
@@ -81,12 +81,12 @@ class _Job:
     depth: int
     exact_empties: int
     started_at: float
-    origin: Optional[Board] = None
-    thread: Optional[threading.Thread] = None
+    origin: Board | None = None
+    thread: threading.Thread | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     result: object = None
-    error: Optional[BaseException] = None
-    ended_at: Optional[float] = None
+    error: BaseException | None = None
+    ended_at: float | None = None
     hit: bool = False
 
 
@@ -101,7 +101,7 @@ class Ponderer:
         self.searcher = searcher
         self.log = log if log is not None else sys.stderr
         self.stats = PonderStats()
-        self._job: Optional[_Job] = None
+        self._job: _Job | None = None
 
     @property
     def active(self) -> bool:
@@ -110,12 +110,12 @@ class Ponderer:
         return self._job is not None
 
     @property
-    def predicted_board(self) -> Optional[Board]:
+    def predicted_board(self) -> Board | None:
         """The position being pondered (None when idle)."""
         return None if self._job is None else self._job.board
 
     @property
-    def predicted_move(self) -> Optional[int]:
+    def predicted_move(self) -> int | None:
         """The opponent's reply that pondering assumes (None when idle)."""
         return None if self._job is None else self._job.predicted
 
@@ -184,7 +184,7 @@ class Ponderer:
                       f"dropped {seconds:.3f} s of pondering")
 
     def claim(self, board: Board, keep_searching: bool = False,
-              budget: float | None = None) -> Optional[PonderOutcome]:
+              budget: float | None = None) -> PonderOutcome | None:
         """For genmove on ``board``: end pondering. If it was pondering this
         very position (a hit; counted now if the reply came with the
         genmove as an implicit pass), return the pondered result.

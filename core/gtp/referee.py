@@ -20,15 +20,15 @@ time is not a protocol error; it is :attr:`RefereeGame.time_loss`.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
 
 from genethello.core.board import Board
+from genethello.core.gtp.client import GtpProcess, ProtocolError
+from genethello.core.gtp.engine import parse_vertex, score_text
+from genethello.core.gtp.protocol import GtpError
 from genethello.core.players import BasePlayer, play
 from genethello.core.squares import PASS, square_name
-from genethello.core.gtp.engine import parse_vertex, score_text
-from genethello.core.gtp.client import GtpProcess, ProtocolError
-from genethello.core.gtp.protocol import GtpError
 
 
 @dataclass
@@ -49,7 +49,7 @@ class RefereeGame:
     moves: list = field(default_factory=list)
     board: Board = field(default_factory=Board)
     errors: list = field(default_factory=list)
-    time_loss: Optional[str] = None
+    time_loss: str | None = None
     seconds: dict = field(default_factory=lambda: {"black": 0.0, "white": 0.0})
 
     @property
@@ -58,7 +58,7 @@ class RefereeGame:
         return not self.errors and self.time_loss is None and self.board.is_game_over()
 
     @property
-    def score(self) -> Optional[int]:
+    def score(self) -> int | None:
         """Black's final margin (WOF) of a finished game; +-64 for a time
         loss; None after a protocol error."""
         if self.time_loss is not None:
@@ -83,7 +83,7 @@ class RefereedEngine(BasePlayer):
     moves with ``play``, on a clock of its own. Every fault raises
     :class:`EngineFault` (or :class:`TimeLoss`), which ends the game."""
 
-    def __init__(self, engine: GtpProcess, color: str, referee: "Referee") -> None:
+    def __init__(self, engine: GtpProcess, color: str, referee: Referee) -> None:
         self.engine = engine
         self.color = color
         self.name = engine.name

@@ -8,7 +8,13 @@ See docs/engines.md.
 """
 
 from genethello.core.metamachine.oracles import (
-    CommandLog, OracleError, OraclePool, Trial, missing_commands, parse_estimate, parse_top_moves,
+    CommandLog,
+    OracleError,
+    OraclePool,
+    Trial,
+    missing_commands,
+    parse_estimate,
+    parse_top_moves,
     start_oracle,
 )
 from genethello.core.metamachine.proxy import DEFAULT_TOP, MetaMachine

@@ -20,8 +20,8 @@ import os
 import shutil
 import sys
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
 
 from genethello.core.gtp.client import GtpProcess, ProtocolError
 
@@ -103,7 +103,7 @@ def parse_top_moves(text: str) -> list[tuple[str, str]]:
     return [(words[i], words[i + 1]) for i in range(0, len(words) - 1, 2)]
 
 
-def parse_estimate(text: str) -> Optional[float]:
+def parse_estimate(text: str) -> float | None:
     """Black's margin in an ``estimate_score`` answer (``B+5.5 (upper
     bound...)``, ``W+3``, ``0``) weighted so that decided scores outrank
     estimates: an integer margin (the genethello oracle's mark of a solved
@@ -131,12 +131,12 @@ class Trial:
 
     vertex: str
     prior: str                      # the top_moves value
-    estimate: Optional[str] = None  # the estimate_score answer after the move
-    key: Optional[float] = None     # the mover's score (None: not scored)
+    estimate: str | None = None  # the estimate_score answer after the move
+    key: float | None = None     # the mover's score (None: not scored)
     by: str = ""                    # which oracle scored it
 
 
-def score_on(proc: GtpProcess, color: str, vertices: Sequence[str]) -> list[tuple[str, Optional[str]]]:
+def score_on(proc: GtpProcess, color: str, vertices: Sequence[str]) -> list[tuple[str, str | None]]:
     """Play each vertex for ``color`` on ``proc``, ask ``estimate_score``,
     undo; [(vertex, answer or None)]. The oracle's state is unchanged.
 
@@ -300,7 +300,7 @@ class OraclePool:
     """
 
     def __init__(self, argv: Sequence[str], workers: int = 0, stderr=None,
-                 make_helpers: Optional[Callable[[list[str]], list]] = None):
+                 make_helpers: Callable[[list[str]], list] | None = None):
         if workers < 0:
             raise ValueError(f"--workers must be >= 0, got {workers}")
         self.argv = list(argv)
@@ -357,7 +357,7 @@ class OraclePool:
         top_moves, usually takes more of them). Fixed-depth values do not
         depend on the table (it is only used at equal depth), so the
         parallel answer is the serial one."""
-        results: dict[str, Optional[str]] = {}
+        results: dict[str, str | None] = {}
         scored_by: dict[str, str] = {}
         errors: list[tuple[object, Exception]] = []
         if not self.helpers:

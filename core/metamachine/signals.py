@@ -23,7 +23,6 @@ import os
 import signal
 import threading
 from types import TracebackType
-from typing import Optional
 
 POKE = signal.SIGWINCH
 """The signal that interrupts the main thread. Its default action is to
@@ -46,13 +45,13 @@ class MainThreadWakeup:
     """
 
     def __init__(self) -> None:
-        self._read_fd: Optional[int] = None
-        self._write_fd: Optional[int] = None
+        self._read_fd: int | None = None
+        self._write_fd: int | None = None
         self._previous_fd = -1
         self._previous_poke = None
-        self._relay: Optional[threading.Thread] = None
+        self._relay: threading.Thread | None = None
 
-    def __enter__(self) -> "MainThreadWakeup":
+    def __enter__(self) -> MainThreadWakeup:
         if threading.current_thread() is not threading.main_thread():
             raise ValueError("MainThreadWakeup must be used on the main thread")
         self._read_fd, self._write_fd = os.pipe()
@@ -84,8 +83,8 @@ class MainThreadWakeup:
                 except (OSError, ValueError):
                     return
 
-    def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException],
-                 tb: Optional[TracebackType]) -> None:
+    def __exit__(self, exc_type: type | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         signal.set_wakeup_fd(self._previous_fd)
         signal.signal(POKE, self._previous_poke if self._previous_poke is not None else signal.SIG_DFL)
         os.close(self._write_fd)            # the relay reads the end of the pipe and returns

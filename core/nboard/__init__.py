@@ -7,7 +7,13 @@ See docs/engines.md.
 """
 
 from genethello.core.nboard.engine import (
-    NBoardEngine, format_eval, format_pv, format_square, load_ggf_board, parse_move_field, search_line,
+    NBoardEngine,
+    format_eval,
+    format_pv,
+    format_square,
+    load_ggf_board,
+    parse_move_field,
+    search_line,
     split_command,
 )
 

@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import BinaryIO, Optional, TextIO
+from typing import BinaryIO, TextIO
 
 from genethello.core.board import Board
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
@@ -50,7 +50,7 @@ def split_command(line: str) -> tuple[str, str]:
     return head, rest.strip()
 
 
-def parse_move_field(text: str) -> tuple[int, Optional[float], Optional[float]]:
+def parse_move_field(text: str) -> tuple[int, float | None, float | None]:
     """(square or PASS, eval, seconds) of ``F5``, ``F5/1.5``, ``f5/1.5/0.2``,
     ``PA//0.38``; empty or missing eval/time are None.
 
@@ -63,7 +63,7 @@ def parse_move_field(text: str) -> tuple[int, Optional[float], Optional[float]]:
     if len(parts) > 3 or not parts[0]:
         raise ValueError(f"{text!r} is not a move (expected MOVE[/EVAL[/TIME]])")
     square = parse_ggf_move(parts[0])
-    numbers: list[Optional[float]] = []
+    numbers: list[float | None] = []
     for part in parts[1:]:
         numbers.append(float(part) if part.strip() else None)
     numbers += [None] * (2 - len(numbers))
@@ -117,7 +117,7 @@ def load_ggf_board(text: str) -> Board:
 class _Job:
     line: str
     gen: int
-    error: Optional[str] = None     # why the line could not be read (answered as a status line)
+    error: str | None = None     # why the line could not be read (answered as a status line)
 
 
 class Cancelled(Exception):
@@ -153,8 +153,8 @@ class NBoardEngine:
         self._out_lock = threading.Lock()
         self._gen_lock = threading.Lock()
         self._cancel_gen = 0
-        self._thinking: Optional[int] = None    # gen of the thinking job now running
-        self._queue: "queue.Queue[Optional[_Job]]" = queue.Queue()
+        self._thinking: int | None = None    # gen of the thinking job now running
+        self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._done = threading.Event()
         self._nodes = 0
 

@@ -17,16 +17,28 @@ import re
 from pathlib import Path
 from typing import Optional, Union
 
-from genethello.core.records.game import (
-    START_BLACK, START_WHITE, GameRecord, RecordError, result_from_score, score_from_result,
-)
-from genethello.core.records.sgf import read_sgf, write_sgf, parse_sgf_point
-from genethello.core.records.ggf import read_ggf, write_ggf, parse_ggf_move
-from genethello.core.records.transcript import (
-    move_grid, read_moves, read_transcript, write_moves, write_transcript,
-)
 from genethello.core.records.files import (
-    MAX_RECORD_FILE_BYTES, gunzip_bounded, read_regular_file, suffix_format,
+    MAX_RECORD_FILE_BYTES,
+    gunzip_bounded,
+    read_regular_file,
+    suffix_format,
+)
+from genethello.core.records.game import (
+    START_BLACK,
+    START_WHITE,
+    GameRecord,
+    RecordError,
+    result_from_score,
+    score_from_result,
+)
+from genethello.core.records.ggf import parse_ggf_move, read_ggf, write_ggf
+from genethello.core.records.sgf import parse_sgf_point, read_sgf, write_sgf
+from genethello.core.records.transcript import (
+    move_grid,
+    read_moves,
+    read_transcript,
+    write_moves,
+    write_transcript,
 )
 
 __all__ = [
@@ -95,7 +107,7 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def read_record(path_or_text: Union[str, os.PathLike, bytes], format: Optional[str] = None,
+def read_record(path_or_text: str | os.PathLike | bytes, format: str | None = None,
                 max_bytes: int = MAX_RECORD_FILE_BYTES) -> list:
     """All games in a file (path) or text, as a list of :class:`GameRecord`.
 

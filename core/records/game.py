@@ -21,7 +21,6 @@ import copy as _copy
 import operator
 import re
 from dataclasses import dataclass, field
-from typing import Optional
 
 from genethello.core.board import Board, IllegalMoveError
 from genethello.core.squares import PASS, parse_square, square_name
@@ -54,9 +53,9 @@ class RecordError(ValueError):
         game: 1-based index of the game in a file holding several.
     """
 
-    def __init__(self, problem: str, *, line: Optional[int] = None, column: Optional[int] = None,
-                 offset: Optional[int] = None, move_number: Optional[int] = None,
-                 game: Optional[int] = None):
+    def __init__(self, problem: str, *, line: int | None = None, column: int | None = None,
+                 offset: int | None = None, move_number: int | None = None,
+                 game: int | None = None):
         self.problem = problem
         self.line = line
         self.column = column
@@ -66,7 +65,7 @@ class RecordError(ValueError):
         super().__init__(self._text())
 
     @classmethod
-    def at(cls, text: str, offset: int, problem: str, **kw) -> "RecordError":
+    def at(cls, text: str, offset: int, problem: str, **kw) -> RecordError:
         """An error at character ``offset`` of ``text`` (line/column computed)."""
         line, column = line_col(text, offset)
         return cls(problem, line=line, column=column, offset=offset, **kw)
@@ -104,7 +103,7 @@ def result_from_score(score: int) -> str:
     return "Draw"
 
 
-def score_from_result(result: Optional[str]) -> Optional[int]:
+def score_from_result(result: str | None) -> int | None:
     """Black's disc margin for 'B+12' / 'W+4' / 'Draw' (also '0'); None for
     anything else (resignation, time, unknown, None)."""
     if result is None:
@@ -136,18 +135,18 @@ class GameRecord:
     black: int = START_BLACK
     white: int = START_WHITE
     side_to_move: str = "black"
-    black_name: Optional[str] = None
-    white_name: Optional[str] = None
-    date: Optional[str] = None
-    result: Optional[str] = None
-    time_settings: Optional[str] = None
-    event: Optional[str] = None
-    place: Optional[str] = None
-    black_rating: Optional[str] = None
-    white_rating: Optional[str] = None
-    comment: Optional[str] = None
-    black_chromosome: Optional[str] = None
-    white_chromosome: Optional[str] = None
+    black_name: str | None = None
+    white_name: str | None = None
+    date: str | None = None
+    result: str | None = None
+    time_settings: str | None = None
+    event: str | None = None
+    place: str | None = None
+    black_rating: str | None = None
+    white_rating: str | None = None
+    comment: str | None = None
+    black_chromosome: str | None = None
+    white_chromosome: str | None = None
     properties: dict = field(default_factory=dict)
     move_comments: dict = field(default_factory=dict)
     move_annotations: dict = field(default_factory=dict)
@@ -170,7 +169,7 @@ class GameRecord:
                 and self.side_to_move == "black")
 
     @classmethod
-    def from_board(cls, board: Board, **info) -> "GameRecord":
+    def from_board(cls, board: Board, **info) -> GameRecord:
         """The record of ``board``'s game: its set-up position (all moves
         taken back) and its history; ``info`` sets the other fields."""
         start = board.copy()
@@ -202,7 +201,7 @@ class GameRecord:
         builder.finish()
         return builder.board
 
-    def normalized(self) -> "GameRecord":
+    def normalized(self) -> GameRecord:
         """A copy whose moves hold every forced pass explicitly (also a final
         one when the side to move at the end must pass), with
         ``move_comments``/``move_annotations`` re-indexed to match."""
@@ -225,7 +224,7 @@ class GameRecord:
     def is_finished(self) -> bool:
         return self.replay().is_game_over()
 
-    def result_text(self) -> Optional[str]:
+    def result_text(self) -> str | None:
         """'B+n', 'W+n' or 'Draw' from replaying the game (WOF rule: empty
         squares go to the winner); None if the game is not over."""
         board = self.replay()
@@ -260,7 +259,7 @@ class GameBuilder:
         err.move_number = number
         return err
 
-    def add(self, move: int, color: Optional[str] = None, where=None) -> int:
+    def add(self, move: int, color: str | None = None, where=None) -> int:
         """Play ``move`` (square or PASS); returns its index in ``moves``."""
         board = self.board
         number = len(self.moves) + 1

@@ -30,14 +30,19 @@ therefore refuses values holding ``]``. Every pass is written, as ``PA``.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Union
+from collections.abc import Iterable
 
 from genethello.core.board import Board
-from genethello.core.squares import PASS, square_name
 from genethello.core.records.game import (
-    START_BLACK, START_WHITE, GameBuilder, GameRecord, RecordError, score_from_result,
+    START_BLACK,
+    START_WHITE,
+    GameBuilder,
+    GameRecord,
+    RecordError,
+    score_from_result,
 )
 from genethello.core.records.sgf import _read_comment, comment_text
+from genethello.core.squares import PASS, square_name
 
 __all__ = ["read_ggf", "write_ggf", "parse_ggf_move"]
 
@@ -257,7 +262,7 @@ def _result_value(rec: GameRecord) -> str:
     return "?"
 
 
-def write_ggf(record: Union[GameRecord, Iterable[GameRecord]]) -> str:
+def write_ggf(record: GameRecord | Iterable[GameRecord]) -> str:
     """GGF text of one record (one line), or of several (one line each).
 
     Raises:

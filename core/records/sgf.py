@@ -33,12 +33,17 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, Optional, Union
+from collections.abc import Iterable
 
-from genethello.core.squares import PASS, square_name
 from genethello.core.records.game import (
-    START_BLACK, START_WHITE, GameBuilder, GameRecord, RecordError, score_from_result,
+    START_BLACK,
+    START_WHITE,
+    GameBuilder,
+    GameRecord,
+    RecordError,
+    score_from_result,
 )
+from genethello.core.squares import PASS, square_name
 
 __all__ = ["read_sgf", "write_sgf", "parse_sgf_point"]
 
@@ -285,9 +290,9 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
                 raise RecordError.at(text, prop.value_offsets[0], f"SZ[{v}]: an Othello board is 8x8 (SZ[8])")
     info: dict = {}
     black, white = START_BLACK, START_WHITE
-    side: Optional[str] = None
+    side: str | None = None
     start_side = "black"
-    builder: Optional[GameBuilder] = None
+    builder: GameBuilder | None = None
     for node_index, node in enumerate(_main_line(tree)):
         seen = set()
         for prop in node:
@@ -447,7 +452,7 @@ def parse_clock(text: str):
     return tuple(out)
 
 
-def comment_text(rec: GameRecord) -> Optional[str]:
+def comment_text(rec: GameRecord) -> str | None:
     """The game comment with the chromosome lines appended (the C value)."""
     lines = [rec.comment] if rec.comment else []
     for color in ("black", "white"):
@@ -476,7 +481,7 @@ def _points(mask: int) -> str:
     return "".join(f"[{square_name(i)}]" for i in range(64) if mask >> i & 1)
 
 
-def write_sgf(record: Union[GameRecord, Iterable[GameRecord]], *, explicit_passes: bool = False) -> str:
+def write_sgf(record: GameRecord | Iterable[GameRecord], *, explicit_passes: bool = False) -> str:
     """SGF text of one record, or a collection of several.
 
     Raises:

@@ -34,8 +34,8 @@ from __future__ import annotations
 import re
 
 from genethello.core.board import Board
-from genethello.core.squares import PASS, square_name
 from genethello.core.records.game import GameBuilder, GameRecord, RecordError
+from genethello.core.squares import PASS, square_name
 
 __all__ = ["read_moves", "write_moves", "read_transcript", "write_transcript", "move_grid"]
 

@@ -21,7 +21,6 @@ from genethello.cluster.config import SECTIONS, ConfigError, RunConfig, config_f
 from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
 from genethello.cluster.db import Database, LeaseHeldError
 from genethello.cluster.executors import CoreMismatchError, RayExecutor, SerialExecutor
-from genethello.cluster.population import rank_key
 from genethello.cluster.progress import Progress
 from genethello.core.chromosome import Chromosome
 

@@ -76,7 +76,7 @@ class WorkerKiller:
                     self.killed.append(pid)
             time.sleep(0.005)
 
-    def __enter__(self) -> "WorkerKiller":
+    def __enter__(self) -> WorkerKiller:
         self._thread.start()
         return self
 

@@ -9,7 +9,13 @@ import pytest
 
 from genethello.cluster.games import GameSettings
 from genethello.cluster.hall import (
-    HallGameResult, entry_schedule, entry_specs, hall_order, hall_seed, hall_settings, rate_hall,
+    HallGameResult,
+    entry_schedule,
+    entry_specs,
+    hall_order,
+    hall_seed,
+    hall_settings,
+    rate_hall,
 )
 from genethello.cluster.tournament_rating import ELO_PER_NAT, RatingEstimate, fit_bradley_terry
 

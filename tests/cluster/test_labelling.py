@@ -11,15 +11,19 @@ import numpy as np
 import pytest
 
 from genethello.cluster.labelling import (
-    LabelSettings, OrderedWriter, label_plan, plan_size, training_lines,
+    LabelSettings,
+    OrderedWriter,
+    label_plan,
+    plan_size,
+    training_lines,
 )
 from genethello.core import pattern_learning as pl
 from genethello.core.board import Board
+from genethello.core.evaluation import Evaluator
 from genethello.core.label_file import LabelFileError, format_line, parse_line, read_labels
 from genethello.core.pattern_table import shared_table
 from genethello.core.position_labels import Labeller
 from genethello.core.search import Searcher
-from genethello.core.evaluation import Evaluator
 from tests.cluster.conftest import run_cli
 from tests.conftest import TEST_DATA
 

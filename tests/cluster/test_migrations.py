@@ -12,8 +12,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.config import load_config
+from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database, current_revision, head_revision
 from genethello.cluster.executors import SerialExecutor
 from genethello.cluster.progress import Progress

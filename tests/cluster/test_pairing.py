@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 from genethello.cluster.config import ConfigError, config_from_mapping, max_players
 from genethello.cluster.pairing import (
-    MAX_GAMES_PER_GENERATION, RoundRobin, batch, opening_seed, round_robin_games, round_robin_pairs,
+    MAX_GAMES_PER_GENERATION,
+    RoundRobin,
+    batch,
+    opening_seed,
+    round_robin_games,
+    round_robin_pairs,
 )
 
 

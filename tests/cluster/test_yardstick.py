@@ -7,7 +7,6 @@ import gzip
 import shutil
 import sys
 import textwrap
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,13 @@ from genethello.cluster.config import config_from_mapping
 from genethello.cluster.executors import SerialExecutor
 from genethello.cluster.games import GameSettings, GauntletOutcome, play_batch
 from genethello.cluster.yardstick import (
-    FIRST_CHAMPION, LEAGUE, gauntlet_specs, measure, measure_gtp, play_specs, tally,
+    FIRST_CHAMPION,
+    LEAGUE,
+    gauntlet_specs,
+    measure,
+    measure_gtp,
+    play_specs,
+    tally,
 )
 from genethello.core import PASS, Board, split_move_list
 from genethello.core.chromosome import Chromosome

@@ -25,10 +25,17 @@ from hypothesis import strategies as st
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.gtp.engine import GtpEngine
-from genethello.core.gtp.protocol import LINE_TOO_LONG, parse_line, read_commands
+from genethello.core.gtp.protocol import LINE_TOO_LONG, read_commands
 from genethello.core.nboard.engine import NBoardEngine, _Job
 from genethello.core.records import (
-    RecordError, read_ggf, read_moves, read_record, read_sgf, read_transcript, write_moves, write_transcript,
+    RecordError,
+    read_ggf,
+    read_moves,
+    read_record,
+    read_sgf,
+    read_transcript,
+    write_moves,
+    write_transcript,
 )
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"

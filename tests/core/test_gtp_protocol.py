@@ -6,11 +6,21 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from genethello.core.gtp.protocol import (
-    LINE_TOO_LONG, MAX_ID, Command, clean_line, format_failure, format_response, format_success, parse_line,
-    parse_response, read_commands, read_lines,
+    LINE_TOO_LONG,
+    MAX_ID,
+    Command,
+    clean_line,
+    format_failure,
+    format_response,
+    format_success,
+    parse_line,
+    parse_response,
+    read_commands,
+    read_lines,
 )
 
 FAST = settings(derandomize=True, max_examples=300, deadline=None)

@@ -16,8 +16,8 @@ import pytest
 
 from genethello.core.board import Board
 from genethello.core.game import random_opening
-from genethello.core.gtp.engine import parse_vertex
 from genethello.core.gtp.client import GtpProcess
+from genethello.core.gtp.engine import parse_vertex
 from genethello.core.metamachine.oracles import CommandLog, missing_commands, parse_estimate, parse_top_moves
 from genethello.core.squares import square_name
 

@@ -13,7 +13,12 @@ import pytest
 
 from genethello.core.board import Board
 from genethello.core.nboard.engine import (
-    format_pv, format_square, load_ggf_board, parse_move_field, search_line, split_command,
+    format_pv,
+    format_square,
+    load_ggf_board,
+    parse_move_field,
+    search_line,
+    split_command,
 )
 from genethello.core.squares import PASS, parse_square
 
@@ -27,7 +32,7 @@ class Session:
     def __init__(self, *extra: str):
         self.proc = subprocess.Popen(NBOARD + list(extra), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.lines: "queue.Queue[str | None]" = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
 

@@ -3,7 +3,8 @@ shipped table, reproducible learning, bad game files, and the search."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from genethello.cluster.cli.main import main
 from genethello.core import Board
@@ -13,8 +14,8 @@ from genethello.core import patterns as pt
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import random_opening
-from genethello.core.squares import join_move_list
 from genethello.core.search import ALGORITHMS, Searcher, minimax
+from genethello.core.squares import join_move_list
 from tests.reference import brute_force
 
 MASK = (1 << 64) - 1

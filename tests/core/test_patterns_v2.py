@@ -6,7 +6,8 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from genethello.core import Board
 from genethello.core import pattern_learning as pl

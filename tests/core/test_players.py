@@ -4,14 +4,23 @@ randomness comes from the game's seed only, illegal choices are named."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from genethello.core import PASS, Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.game import random_opening
 from genethello.core.players import (
-    BasePlayer, ChromosomePlayer, EpsilonPlayer, GreedyPlayer, IllegalPlayerMoveError, Player, RandomPlayer,
-    SquareWeightsPlayer, WeightedSquaresPlayer, play,
+    BasePlayer,
+    ChromosomePlayer,
+    EpsilonPlayer,
+    GreedyPlayer,
+    IllegalPlayerMoveError,
+    Player,
+    RandomPlayer,
+    SquareWeightsPlayer,
+    WeightedSquaresPlayer,
+    play,
 )
 
 BEST = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")

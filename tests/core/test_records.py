@@ -10,9 +10,21 @@ import pytest
 
 from genethello.core import PASS, Board, parse_square
 from genethello.core.records import (
-    GameRecord, RecordError, detect_format, move_grid, read_ggf, read_moves, read_record,
-    read_sgf, read_transcript, score_from_result, write_ggf, write_moves, write_record,
-    write_sgf, write_transcript,
+    GameRecord,
+    RecordError,
+    detect_format,
+    move_grid,
+    read_ggf,
+    read_moves,
+    read_record,
+    read_sgf,
+    read_transcript,
+    score_from_result,
+    write_ggf,
+    write_moves,
+    write_record,
+    write_sgf,
+    write_transcript,
 )
 from tests.core.test_records_helpers import games_with_passes, random_game
 

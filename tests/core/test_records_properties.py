@@ -14,8 +14,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from genethello.core.records import (
-    GameRecord, RecordError, read_ggf, read_moves, read_record, read_sgf, read_transcript,
-    write_ggf, write_moves, write_sgf, write_transcript,
+    GameRecord,
+    RecordError,
+    read_ggf,
+    read_moves,
+    read_record,
+    read_sgf,
+    read_transcript,
+    write_ggf,
+    write_moves,
+    write_sgf,
+    write_transcript,
 )
 from tests.core.test_records_helpers import random_game
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, Evaluator
-from genethello.core.search import ALGORITHMS, SearchResult, Searcher, disc_score, minimax
+from genethello.core.search import ALGORITHMS, Searcher, SearchResult, disc_score, minimax
 from tests.reference import brute_force, child_value, mover_score
 from tests.strategies import endgames, evaluators, positions
 

@@ -6,7 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core.timecontrol import (
-    OVERHEAD_PER_MOVE, RESERVE_FRACTION, move_budget, moves_left,
+    OVERHEAD_PER_MOVE,
+    RESERVE_FRACTION,
+    move_budget,
+    moves_left,
 )
 
 MIN_BUDGET = 0.001

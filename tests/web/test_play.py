@@ -4,7 +4,8 @@ moves, forced passes, undo, clocks, transcript and SGF, on real games."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from genethello.cluster.web import play
 from genethello.cluster.web.errors import ConflictError, WebRequestError

@@ -28,15 +28,15 @@ Revises: 0001
 Create Date: 2026-11-30 08:30:00
 """
 import json
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0002'
-down_revision: Union[str, Sequence[str], None] = '0001'
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = '0001'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 _runs = sa.table("runs", sa.column("id", sa.Integer), sa.column("config_json", sa.Text),
                  sa.column("max_generations", sa.Integer), sa.column("converge_baseline", sa.Integer))

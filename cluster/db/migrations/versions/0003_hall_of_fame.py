@@ -19,15 +19,15 @@ Revises: 0002
 Create Date: 2026-11-30 12:00:00
 """
 import json
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0003'
-down_revision: Union[str, Sequence[str], None] = '0002'
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = '0002'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 _runs = sa.table("runs", sa.column("id", sa.Integer), sa.column("config_json", sa.Text))
 
