@@ -14,7 +14,8 @@ from sqlalchemy import func, select
 
 from genethello.cluster.config import ClusterConfig, load_config
 from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
-from genethello.cluster.db import Database
+from genethello.cluster.db import Database, DatabaseNotFoundError
+from genethello.cluster.db.engine import sqlite_path
 from genethello.cluster.db.models import Generation, Player, Run
 from genethello.cluster.engine_consent import decide_engines
 from genethello.cluster.progress import Progress
@@ -75,8 +76,29 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def open_existing(target: str, writable: bool = False) -> Database:
-    """An existing run database; ``writable`` when the command writes to it."""
-    return Database.open(target, create=False, writable=writable)
+    """An existing run database; ``writable`` when the command writes to it.
+
+    A missing (or empty) one is refused in words a user can act on: the
+    path as seen from here, ``--db FILE``, and the database files in this
+    folder (a newcomer's first run may have written one of another name)."""
+    try:
+        return Database.open(target, create=False, writable=writable)
+    except DatabaseNotFoundError as exc:
+        raise DatabaseNotFoundError(missing_database_message(target, str(exc))) from None
+
+
+def missing_database_message(target: str, reason: str) -> str:
+    """``reason`` (which names the absolute path) with the path shown
+    relative to the current folder, and what to type instead."""
+    path = sqlite_path(target)
+    try:
+        shown = f"./{path.relative_to(Path.cwd())}"
+    except ValueError:
+        shown = str(path)
+    found = sorted(p.name for p in Path.cwd().glob("*.db") if p.is_file() and p != path)
+    here = (f"database files here: {', '.join(found)}" if found
+            else "no database files here; 'genethello evolve --config FILE' starts a run in one")
+    return f"{reason.replace(str(path), shown)}: pass --db FILE ({here})"
 
 
 def setup_log_file(db: Database) -> None:

@@ -274,7 +274,7 @@ def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAU
     """
     if not path.exists():
         if not create:
-            raise DatabaseNotFoundError(f"no database at {path} (open it with create=True to start one)")
+            raise DatabaseNotFoundError(f"no database at {path}")
         if not path.parent.is_dir():
             raise DatabaseNotFoundError(f"cannot create database {path}: folder {path.parent} does not exist")
         return None
@@ -289,7 +289,7 @@ def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAU
     if not tables:
         if not create:
             raise DatabaseNotFoundError(
-                f"database {path} is empty, not a genethello run database (open it with create=True to initialise it)"
+                f"database {path} is empty, not a genethello run database"
             )
         _probe_write_lock(path, busy_timeout)
         return None
