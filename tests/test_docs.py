@@ -18,6 +18,7 @@ import contextlib
 import io
 import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -33,7 +34,6 @@ from genethello.cluster.cli.main import COMMANDS, build_parser
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 DOCS = sorted([README, *(REPO / "docs").glob("*.md")])
-GENETHELLO = Path(sys.executable).with_name("genethello")
 SHELL_LANGS = ("", "sh", "bash", "console", "shell")
 SYNOPSIS_MARKS = ("[", "]", "|", "(", ")", "...", "…")
 
@@ -302,15 +302,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def genethello() -> list[str]:
+    """The installed ``genethello`` script, as a user types it (beside this
+    interpreter, or on PATH: pip puts it in either); else the same entry
+    point through ``-m``."""
+    beside = Path(sys.executable).with_name("genethello")
+    found = str(beside) if beside.exists() else shutil.which("genethello")
+    return [found] if found else [sys.executable, "-m", "genethello.cluster.cli.main"]
+
+
 def run(line: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
-    argv = [str(GENETHELLO), *shlex.split(line)[1:]]
+    argv = [*genethello(), *shlex.split(line)[1:]]
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 def serve_answers(line: str, cwd: Path) -> str:
     """Start the web page as written (on a free port: 8000 may be taken on a
     shared machine), open the address it prints, stop it; the page's HTML."""
-    argv = [str(GENETHELLO), *shlex.split(line)[1:], "--port", str(free_port())]
+    argv = [*genethello(), *shlex.split(line)[1:], "--port", str(free_port())]
     proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         first: list[str] = []
