@@ -6,12 +6,14 @@ const $ = (sel, root = document) => root.querySelector(sel);
 // 24 colours told apart by hue and lightness (a phased type has 23 genes);
 // past the list, evenly spread hues, so no two lines of a chart share one.
 const PALETTE = ["#c8552b", "#1f77b4", "#2ca02c", "#9467bd", "#d4a017", "#17becf", "#8c564b", "#e377c2",
-  "#7f7f7f", "#bcbd22", "#0b3d91", "#ff7f0e", "#006d2c", "#a50f15", "#6a3d9a", "#00a087", "#b15928",
-  "#f781bf", "#4d4d4d", "#80b1d3", "#b3de69", "#fb8072", "#ffd92f", "#01665e"];
+  "#7f7f7f", "#bcbd22", "#0b3d91", "#ff7f0e", "#006d2c", "#a50f15", "#6a3d9a", "#00a087", "#111111",
+  "#c51b7d", "#80b1d3", "#b3de69", "#fb8072", "#ffd92f", "#01665e", "#bc80bd"];
 const colour = (i, n) => (n <= PALETTE.length ? PALETTE[i] : `hsl(${Math.round((360 * i) / n)}, 65%, ${i % 2 ? 35 : 50}%)`);
 // Genes on a scale of their own: the phase bounds o and e (move numbers
 // 1-60) would squash the 0-10 feature weights.
 const PHASE_GENES = new Set(["o", "e"]);
+// A second cue besides colour: the phase of a weight gene by its line.
+const PHASE_DASH = { opening: undefined, midgame: [7, 3], endgame: [2, 3] };
 
 let selected = null;
 let source = null;
@@ -58,7 +60,8 @@ function openRun(id) {
       <div class="chart"><h3>Best so far: its hall rating (Elo vs generation 1's champion; band: 95%)</h3><div id="chart-hall"></div></div>
       <div class="chart"><h3>Yardstick score of the best per opponent (%; intervals: genethello history)</h3><div id="chart-yard"></div></div>
       <div class="chart"><h3 id="elo-title">Elo per generation (within each generation's population)</h3><div id="chart-elo"></div></div>
-      <div class="chart"><h3>Genes of the best so far (weights 0–10, left; phase bounds o and e, move 1–60, right)</h3>
+      <div class="chart"><h3>Genes of the best so far (weights 0–10, left: opening solid, midgame dashed, endgame dotted;
+        phase bounds o and e, move 1–60, right)</h3>
         <div id="chart-genes"></div></div>
     </div>
     <h3>Top chromosomes</h3>
@@ -199,7 +202,8 @@ function drawCharts(s) {
     const columns = names.map((_, g) => s.genes.values.map((v) => (v ? v[g] : null)));
     const phased = names.some((n) => PHASE_GENES.has(n));
     chart("genes", $("#chart-genes"), names.map((n) => PHASE_GENES.has(n)
-      ? { label: n, scale: "moves", dash: [6, 4] } : { label: n, scale: "weight" }), [c.generation, ...columns], {
+      ? { label: n, scale: "moves", dash: [12, 4, 2, 4] }
+      : { label: n, scale: "weight", dash: PHASE_DASH[n.split(" ")[0]] }), [c.generation, ...columns], {
       scales: { weight: { range: [0, 10] }, moves: { range: [0, 60] } },
       axes: [{ scale: "weight", label: "weight" },
         ...(phased ? [{ scale: "moves", side: 1, label: "o, e (move)", grid: { show: false } }] : [])],
