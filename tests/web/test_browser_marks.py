@@ -103,7 +103,7 @@ def test_replay_transcript_follows_the_move(server, page, shots, data_dir):
     sample = data_dir / "formats" / "sgf" / "converted_woc2007-final-game1_letterdigit.sgf"
     page.set_input_files("#replay-file", str(sample))
     page.locator("#replay-board[data-index='0']").wait_for(timeout=WAIT_MS)
-    for index in (41, 22, 58):
+    for index in (58, 22, 41):
         page.evaluate(f"(() => {{ const s = document.querySelector('#rp-slider'); s.value = {index}; "
                       "s.dispatchEvent(new Event('input')); })()")
         page.locator(f"#replay-board[data-index='{index}']").wait_for(timeout=WAIT_MS)

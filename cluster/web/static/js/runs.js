@@ -153,7 +153,7 @@ function chart(key, el, series, data, options = {}) {
       axes: [{ label: "generation", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] },
         ...(options.axes || [{}])],
       bands: options.bands || [],
-      series: [{ label: "generation", value: legendValue() }, ...series.map((sr) => ({
+      series: [{ label: "generation", value: generationValue }, ...series.map((sr) => ({
         label: sr.label, scale: sr.scale || "y", spanGaps: true,
         stroke: sr.band ? "rgba(200, 85, 43, 0.35)" : colour(k++, plotted), width: sr.band ? 1 : 2,
         dash: sr.dash, value: legendValue(sr.format), points: { show: !sr.band && data[0].length < 40 },
@@ -165,6 +165,14 @@ function chart(key, el, series, data, options = {}) {
   }
   const u = charts[key];
   if (u.cursor.idx == null) u.setLegend({ idx: null });
+}
+
+// The x legend without a cursor: the newest generation any series has a
+// value for (a generation in play has none yet).
+function generationValue(u, raw, si, idx) {
+  if (idx != null) return String(u.data[0][idx]);
+  const last = Math.max(...u.data.slice(1).map((values) => shownIndex(values, null) ?? -1));
+  return last >= 0 ? String(u.data[0][last]) : "--";
 }
 
 const signed = (v) => `${v >= 0 ? "+" : ""}${Math.round(v)}`;
