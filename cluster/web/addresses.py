@@ -3,8 +3,9 @@
 Bound to a wildcard (``0.0.0.0`` or ``::``), the server is reachable at each
 of this machine's interface addresses, not at ``127.0.0.1``; this module lists
 them without sending a packet anywhere: on Linux from the kernel's own tables
-(an ioctl per interface for IPv4, ``/proc/net/if_inet6`` for IPv6), elsewhere
-from what the host name resolves to.
+(an ioctl per interface for IPv4, which reads each interface's primary
+address, and ``/proc/net/if_inet6`` for IPv6), elsewhere from what the host
+name resolves to. No dependency (psutil) is needed for this one list.
 """
 
 from __future__ import annotations

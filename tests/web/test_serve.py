@@ -13,6 +13,7 @@ import http.client
 import os
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.web.addresses import reachable_hosts, url_host
+from genethello.cluster.web.addresses import interface_addresses, reachable_hosts, url_host
 from genethello.cluster.web.server import announce, page_urls
 
 from .conftest import free_port
@@ -92,6 +93,21 @@ def test_the_urls_for_each_kind_of_bind():
     assert "open one of these URLs" in text and "plain HTTP" in text and "--certfile" in text
     assert "plain HTTP" not in announce(["https://a:1/?token=t"], db_target="x.db", patterns="v", token="t",
                                         tls=True, wildcard=False)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("ip") is None,
+                    reason="needs Linux's ip command as the oracle")
+def test_the_interface_addresses_are_those_ip_lists():
+    listed = subprocess.run(["ip", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True,
+                            check=True, timeout=30).stdout.split()
+    globals_ = {"inet": set(), "inet6": set()}
+    for kind, address in zip(listed, listed[1:]):
+        if kind in globals_:
+            globals_[kind].add(address.split("/")[0])
+    ours4, ours6 = interface_addresses(socket.AF_INET), interface_addresses(socket.AF_INET6)
+    # IPv4: each interface's primary address (a secondary one is not read)
+    assert set(ours4) <= globals_["inet"] and bool(ours4) == bool(globals_["inet"])
+    assert set(ours6) == globals_["inet6"]
 
 
 def test_every_interface_lists_the_machines_addresses_and_warns(tmp_path):
