@@ -35,6 +35,23 @@ export class BoardView {
       dot.style.top = `calc(${y} * var(--cell))`;
       el.appendChild(dot);
     }
+    // The side to move, on the frame around the board (.board-wrap).
+    this.frame = el.parentElement;
+    this.flag = document.createElement("div");
+    this.flag.className = "turn-flag";
+    this.flag.hidden = true;
+    this.frame.appendChild(this.flag);
+  }
+
+  // Mark the frame with the side to move (null: nobody, the game is over or not started).
+  showTurn(colour) {
+    this.frame.classList.toggle("turn-black", colour === "black");
+    this.frame.classList.toggle("turn-white", colour === "white");
+    this.flag.hidden = !colour;
+    if (!colour) return;
+    this.flag.className = `turn-flag ${colour}`;
+    this.flag.dataset.colour = colour;
+    this.flag.innerHTML = `<span class="disc-icon ${colour}"></span>${colour === "black" ? "Black" : "White"} to move`;
   }
 
   // view: {cells, legal, last, to_move}; opts: {showLegal, locked, hints: [{move, score}]}
@@ -44,6 +61,7 @@ export class BoardView {
     this.el.classList.toggle("locked", !!opts.locked);
     this.el.classList.toggle("black-to-move", view.to_move === "black");
     this.el.classList.toggle("white-to-move", view.to_move === "white");
+    this.showTurn(view.over ? null : view.to_move || null);
     for (let i = 0; i < 64; i++) {
       const cell = this.cells[i];
       const now = view.cells[i];
@@ -95,6 +113,8 @@ export function formatClock(seconds) {
   return s < 10 ? `${m}:${rest.toFixed(1).padStart(4, "0")}` : `${m}:${String(Math.floor(rest)).padStart(2, "0")}`;
 }
 
+// The transcript, line `current` highlighted and scrolled into the middle of
+// the box (the box alone scrolls, never the page).
 export function fillTranscript(ol, lines, current = -1) {
   ol.innerHTML = "";
   lines.forEach((line, i) => {
@@ -104,5 +124,7 @@ export function fillTranscript(ol, lines, current = -1) {
     ol.appendChild(li);
   });
   const cur = ol.querySelector(".current") || ol.lastElementChild;
-  if (cur) ol.scrollTop = cur.offsetTop - ol.clientHeight / 2;
+  if (!cur) return;
+  const top = cur.getBoundingClientRect().top - ol.getBoundingClientRect().top + ol.scrollTop;
+  ol.scrollTop = Math.max(0, top - (ol.clientHeight - cur.offsetHeight) / 2);
 }

@@ -36,7 +36,9 @@ export async function loadPlayers() {
       const group = document.createElement("optgroup");
       group.label = `run ${run.run}`;
       run.players.forEach((p, i) => {
-        const option = new Option(`#${i + 1}  Elo ${p.elo.toFixed(0)}  ${p.chromosome}`, p.chromosome);
+        // labelled by what ranks them: the hall rating when the run has a hall, else Elo
+        const rank = p.hall_rating != null ? `hall ${signed(p.hall_rating)}` : `Elo ${p.elo.toFixed(0)}`;
+        const option = new Option(`#${i + 1}  ${rank}  ${p.chromosome}`, p.chromosome);
         option.dataset.info = describe(p);
         group.appendChild(option);
       });
@@ -48,10 +50,13 @@ export async function loadPlayers() {
   }
 }
 
+function signed(x) { return `${x >= 0 ? "+" : ""}${x.toFixed(0)}`; }
+
 function describe(p) {
   const err = p.bt_stderr != null ? ` ± ${p.bt_stderr.toFixed(0)}` : "";
   const life = `${p.birth}–${p.death != null ? p.death : "now"}`;
-  return `Elo ${p.elo.toFixed(1)}${err} · W/L/D ${p.wins}/${p.losses}/${p.draws} · life ${life}`;
+  const hall = p.hall_rating != null ? `hall rating ${signed(p.hall_rating)} ± ${p.hall_stderr.toFixed(0)} · ` : "";
+  return `${hall}Elo ${p.elo.toFixed(1)}${err} · W/L/D ${p.wins}/${p.losses}/${p.draws} · life ${life}`;
 }
 
 function showInfo(colour) {
@@ -301,7 +306,7 @@ function render() {
   sgf.href = `/api/games/${game.id}/sgf`;
   sgf.setAttribute("aria-disabled", "false");
   if (!hints) $("#hint-list").hidden = true;
-  fillTranscript($("#transcript"), game.transcript);
+  fillTranscript($("#transcript"), game.transcript, game.transcript.length - 1);
   const last = game.last_search;
   if (last && !pending && !view.over && humanTurn) {
     status.title = `${last.colour} searched depth ${last.depth}${last.exact ? " (exact)" : ""}, ` +

@@ -33,6 +33,9 @@ function draw() {
   $("#rp-slider").value = index;
   $("#replay-count-black").textContent = frame.discs.black;
   $("#replay-count-white").textContent = frame.discs.white;
+  document.querySelectorAll("#view-replay .player-card").forEach((card, i) => {
+    card.classList.toggle("to-move", !frame.over && frame.to_move === (i === 0 ? "black" : "white"));
+  });
   $("#replay-board").dataset.index = index;
   const total = current.frames.length - 1;
   const what = frame.move ? `Move ${index} of ${total}: ${frame.colour} ${frame.move === "pass" ? "passes" : "plays " + frame.move}`

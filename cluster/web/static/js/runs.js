@@ -3,8 +3,17 @@
 import { get } from "./api.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
-const PALETTE = ["#c8552b", "#2f8f4e", "#3b6ea5", "#8e44ad", "#d4a017", "#16a085", "#7f8c8d",
-  "#e67e22", "#2c3e50", "#c0392b", "#27ae60", "#9b59b6", "#f39c12", "#1abc9c", "#34495e"];
+// 24 colours told apart by hue and lightness (a phased type has 23 genes);
+// past the list, evenly spread hues, so no two lines of a chart share one.
+const PALETTE = ["#c8552b", "#1f77b4", "#2ca02c", "#9467bd", "#d4a017", "#17becf", "#8c564b", "#e377c2",
+  "#7f7f7f", "#bcbd22", "#0b3d91", "#ff7f0e", "#006d2c", "#a50f15", "#6a3d9a", "#00a087", "#111111",
+  "#c51b7d", "#80b1d3", "#b3de69", "#fb8072", "#ffd92f", "#01665e", "#bc80bd"];
+const colour = (i, n) => (n <= PALETTE.length ? PALETTE[i] : `hsl(${Math.round((360 * i) / n)}, 65%, ${i % 2 ? 35 : 50}%)`);
+// Genes on a scale of their own: the phase bounds o and e (move numbers
+// 1-60) would squash the 0-10 feature weights.
+const PHASE_GENES = new Set(["o", "e"]);
+// A second cue besides colour: the phase of a weight gene by its line.
+const PHASE_DASH = { opening: undefined, midgame: [7, 3], endgame: [2, 3] };
 
 let selected = null;
 let source = null;
@@ -48,10 +57,12 @@ function openRun(id) {
     <div class="progress"><div class="bar"><div id="run-bar" style="width:0"></div></div>
       <div id="run-progress" class="muted"></div></div>
     <div class="charts">
-      <div class="chart"><h3>Hall rating of the best so far (Elo vs generation 1's champion, 95%)</h3><div id="chart-hall"></div></div>
+      <div class="chart"><h3>Best so far: its hall rating (Elo vs generation 1's champion; band: 95%)</h3><div id="chart-hall"></div></div>
       <div class="chart"><h3>Yardstick score of the best per opponent (%; intervals: genethello history)</h3><div id="chart-yard"></div></div>
-      <div class="chart"><h3>Elo per generation</h3><div id="chart-elo"></div></div>
-      <div class="chart"><h3>Genes of the best player</h3><div id="chart-genes"></div></div>
+      <div class="chart"><h3 id="elo-title">Elo per generation (within each generation's population)</h3><div id="chart-elo"></div></div>
+      <div class="chart"><h3>Genes of the best so far (weights 0–10, left: opening solid, midgame dashed, endgame dotted;
+        phase bounds o and e, move 1–60, right)</h3>
+        <div id="chart-genes"></div></div>
     </div>
     <h3>Top chromosomes</h3>
     <table class="top"><thead><tr><th>#</th><th>hall</th><th>Elo</th><th>W/L/D</th><th>life</th><th>yardstick</th>
@@ -83,9 +94,11 @@ function update(s) {
   if (p) {
     const pct = p.total ? (100 * p.done) / p.total : 0;
     $("#run-bar").style.width = `${pct.toFixed(1)}%`;
-    const rate = p.rate != null ? `${p.rate} games/s` : "– games/s";
-    const eta = p.eta != null ? `ETA ${Math.round(p.eta)} s` : (p.status === "playing" ? "ETA –" : p.status);
-    $("#run-progress").textContent = `Generation ${p.generation}: ${p.done}/${p.total} games · ${rate} · ${eta}`;
+    const parts = [`Generation ${p.generation}: ${p.done}/${p.total} games`];
+    const rate = gamesPerSecond(p);
+    if (rate) parts.push(rate);
+    parts.push(p.eta != null ? `ETA ${Math.round(p.eta)} s` : (p.status === "playing" ? "ETA –" : p.status));
+    $("#run-progress").textContent = parts.join(" · ");
     $("#run-progress").dataset.done = p.done;
   }
   drawCharts(s);
@@ -100,42 +113,109 @@ function update(s) {
   }
 }
 
-function chart(key, el, series, data) {
+// The rate of the generation in play, or for a finished one its average
+// over its start to finish; nothing when neither is known.
+function gamesPerSecond(p) {
+  if (p.rate != null) return `${p.rate} games/s`;
+  if (p.started && p.finished && p.done) {
+    const seconds = (Date.parse(p.finished) - Date.parse(p.started)) / 1000;
+    if (seconds > 0) return `${(p.done / seconds).toFixed(1)} games/s on average`;
+  }
+  return "";
+}
+
+// The value a legend shows: at the hovered generation, else (no cursor)
+// the series' last value, so the legend never reads "--" before a hover.
+function shownIndex(values, idx) {
+  if (idx != null) return values[idx] != null ? idx : null;
+  for (let i = values.length - 1; i >= 0; i--) if (values[i] != null) return i;
+  return null;
+}
+// format(value, chart, index) gives the text; the chart's data is read at
+// each call, never kept from when the chart was made.
+const legendValue = (format = (v) => String(v)) => (u, raw, si, idx) => {
+  const at = shownIndex(u.data[si], idx);
+  return at == null ? "--" : format(u.data[si][at], u, at);
+};
+
+// series: [{label, scale?, dash?, format?, band?: "low"|"high"}]; options: {axes, scales, bands}
+function chart(key, el, series, data, options = {}) {
   const width = Math.max(320, el.clientWidth || 420);
-  if (charts[key] && charts[key].series.length !== series.length + 1) { charts[key].destroy(); delete charts[key]; }
+  const shape = JSON.stringify(series.map((sr) => [sr.label, sr.scale]));
+  if (charts[key] && charts[key].shape !== shape) { charts[key].destroy(); delete charts[key]; }
   if (!charts[key]) {
+    el.textContent = "";
+    const plotted = series.filter((sr) => !sr.band).length;
+    let k = 0;
     charts[key] = new uPlot({
       width, height: 220,
-      scales: { x: { time: false } },
-      axes: [{ label: "generation", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, {}],
-      series: [{ label: "generation" }, ...series.map((name, i) => ({
-        label: name, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: true,
-        points: { show: data[0].length < 40 },
+      scales: { x: { time: false }, ...(options.scales || {}) },
+      axes: [{ label: "generation", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] },
+        ...(options.axes || [{}])],
+      bands: options.bands || [],
+      series: [{ label: "generation", value: generationValue }, ...series.map((sr) => ({
+        label: sr.label, scale: sr.scale || "y", spanGaps: true,
+        stroke: sr.band ? "rgba(200, 85, 43, 0.35)" : colour(k++, plotted), width: sr.band ? 1 : 2,
+        dash: sr.dash, value: legendValue(sr.format), points: { show: !sr.band && data[0].length < 40 },
       }))],
     }, data, el);
+    charts[key].shape = shape;
   } else {
     charts[key].setData(data);
   }
+  const u = charts[key];
+  if (u.cursor.idx == null) u.setLegend({ idx: null });
 }
+
+// The x legend without a cursor: the newest generation any series has a
+// value for (a generation in play has none yet).
+function generationValue(u, raw, si, idx) {
+  if (idx != null) return String(u.data[0][idx]);
+  const last = Math.max(...u.data.slice(1).map((values) => shownIndex(values, null) ?? -1));
+  return last >= 0 ? String(u.data[0][last]) : "--";
+}
+
+const signed = (v) => `${v >= 0 ? "+" : ""}${Math.round(v)}`;
 
 function drawCharts(s) {
   const c = s.chart;
   if (!c.generation.length) return;
-  chart("elo", $("#chart-elo"), ["generation's best", "mean", "best so far"],
-    [c.generation, c.best_elo, c.mean_elo, c.best_so_far_elo]);
+  const hasHall = c.hall.some((v) => v != null);
+  // Elo is relative to each generation's population, so the best so far is
+  // followed by its hall rating (the hall chart) where the run has a hall.
+  const elo = [{ label: "generation's best" }, { label: "mean" }];
+  const eloData = [c.generation, c.best_elo, c.mean_elo];
+  if (!hasHall) { elo.push({ label: "best so far (its Elo now)" }); eloData.push(c.best_so_far_elo); }
+  chart("elo", $("#chart-elo"), elo, eloData);
   const opponents = Object.keys(s.yardstick_opponents || {});
   if (opponents.length) {
-    chart("yard", $("#chart-yard"), opponents, [c.generation, ...opponents.map((o) => s.yardstick_opponents[o])]);
+    chart("yard", $("#chart-yard"), opponents.map((o) => ({ label: o })),
+      [c.generation, ...opponents.map((o) => s.yardstick_opponents[o])]);
   } else {
-    chart("yard", $("#chart-yard"), ["yardstick %"], [c.generation, c.yardstick]);
+    chart("yard", $("#chart-yard"), [{ label: "yardstick %" }], [c.generation, c.yardstick]);
   }
-  if (c.hall.some((v) => v != null)) {
-    chart("hall", $("#chart-hall"), ["best so far", "low", "high"], [c.generation, c.hall, c.hall_low, c.hall_high]);
+  if (hasHall) {
+    // one legend entry (the rating with its interval); the band between
+    // the interval's edges, which are series 2 and 3 kept off the legend
+    const interval = (v, u, at) => `${signed(v)} [95%: ${signed(u.data[2][at])}, ${signed(u.data[3][at])}]`;
+    chart("hall", $("#chart-hall"), [{ label: "best so far", format: interval }, { label: "95% low", band: "low" },
+      { label: "95% high", band: "high" }], [c.generation, c.hall, c.hall_low, c.hall_high],
+    { bands: [{ series: [3, 2], fill: "rgba(200, 85, 43, 0.16)" }] });
+  } else if (!$("#chart-hall .none")) {
+    $("#chart-hall").innerHTML = '<div class="none muted">This run has no hall of fame: its best so far is ' +
+      "on the Elo chart.</div>";
   }
   const names = s.genes.names;
   if (names.length) {
     const columns = names.map((_, g) => s.genes.values.map((v) => (v ? v[g] : null)));
-    chart("genes", $("#chart-genes"), names, [c.generation, ...columns]);
+    const phased = names.some((n) => PHASE_GENES.has(n));
+    chart("genes", $("#chart-genes"), names.map((n) => PHASE_GENES.has(n)
+      ? { label: n, scale: "moves", dash: [12, 4, 2, 4] }
+      : { label: n, scale: "weight", dash: PHASE_DASH[n.split(" ")[0]] }), [c.generation, ...columns], {
+      scales: { weight: { range: [0, 10] }, moves: { range: [0, 60] } },
+      axes: [{ scale: "weight", label: "weight" },
+        ...(phased ? [{ scale: "moves", side: 1, label: "o, e (move)", grid: { show: false } }] : [])],
+    });
   }
 }
 
@@ -178,7 +258,7 @@ async function loadStored() {
   if (!r.ok) { $("#stored-note").textContent = r.error; return; }
   const kept = r.data.games.filter((g) => g.moves_kept);
   for (const g of kept) {
-    select.appendChild(new Option(`#${g.pair} ${g.score > 0 ? "B+" + g.score : g.score < 0 ? "W+" + -g.score : "draw"}: ${g.black} – ${g.white}`, g.id));
+    select.appendChild(new Option(`#${g.pair + 1} ${g.score > 0 ? "B+" + g.score : g.score < 0 ? "W+" + -g.score : "draw"}: ${g.black} – ${g.white}`, g.id));
   }
   if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
   $("#stored-note").textContent = r.data.games.length && !kept.length ? "this run did not keep these games' moves" : "";
