@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -72,6 +73,8 @@ WEIGHT_RANGE = (0, 10)
 BITS_PER_GENE = 32
 LAST_MOVE = 60
 """Moves in a game without passes; the phase bounds of un-phased types."""
+
+T = TypeVar("T")
 
 _CANONICAL_INT = re.compile(r"0|[1-9][0-9]*")
 _TYPE_RULE = (
@@ -224,23 +227,9 @@ class Chromosome:
         birth = _as_int(self.birth)
         if birth is None or birth < 0:
             raise ChromosomeError(f"birth: {self.birth!r} is not an integer >= 0 in {source}")
-        _check_count(ctype, len(raw_genes), source)
-        genes = []
-        names = ctype.gene_names()
-        for index, (value, (low, high)) in enumerate(zip(raw_genes, ctype.gene_ranges())):
-            number = _as_int(value)
-            if number is None:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {value!r} is not an integer "
-                    f"(allowed {low}..{high}) in {source}"
-                )
-            if not low <= number <= high:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {number} is outside {low}..{high} in {source}"
-                )
-            genes.append(number)
+        genes = _checked_genes(ctype, raw_genes, source, _as_int, "an integer (")
         object.__setattr__(self, "birth", birth)
-        object.__setattr__(self, "genes", tuple(genes))
+        object.__setattr__(self, "genes", genes)
 
     @classmethod
     def from_genes(
@@ -281,23 +270,9 @@ class Chromosome:
                 f"(ASCII digits, no sign, spaces or leading zeros) in {text!r}"
             )
         gene_texts = genes_text.split(":") if genes_text else []
-        _check_count(ctype, len(gene_texts), repr(text))
-        genes = []
-        names = ctype.gene_names()
-        for index, (gene_text, (low, high)) in enumerate(zip(gene_texts, ctype.gene_ranges())):
-            value = _parse_canonical_int(gene_text)
-            if value is None:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {gene_text!r} is not an integer written "
-                    f"canonically (ASCII digits, no sign, spaces or leading zeros; "
-                    f"allowed {low}..{high}) in {text!r}"
-                )
-            if not low <= value <= high:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {value} is outside {low}..{high} in {text!r}"
-                )
-            genes.append(value)
-        return cls(ctype, birth, tuple(genes))
+        genes = _checked_genes(ctype, gene_texts, repr(text), _parse_canonical_int,
+                               "an integer written canonically (ASCII digits, no sign, spaces or leading zeros; ")
+        return cls(ctype, birth, genes)
 
     def __str__(self) -> str:
         return f"{self.type.name}_{self.birth}_" + ":".join(str(g) for g in self.genes)
@@ -342,12 +317,38 @@ def _describe(ctype: ChromosomeType, birth: object, genes: tuple[object, ...]) -
     return repr(f"{ctype.name}_{birth}_" + ":".join(str(g) for g in genes))
 
 
-def _check_count(ctype: ChromosomeType, count: int, source: str) -> None:
-    if count != ctype.gene_count:
+def _checked_genes(ctype: ChromosomeType, values: Sequence[T], source: str,
+                   read: Callable[[T], int | None], expected: str) -> tuple[int, ...]:
+    """The genes of a chromosome of ``ctype`` as plain ints: the one place the
+    gene rules (their count, each an integer inside its range) are written,
+    for construction and parsing alike.
+
+    Args:
+        values: the genes as given (numbers to the constructor, texts to ``parse``).
+        source: the whole would-be text, quoted, for messages.
+        read: a gene's value as an int, or None if it is not one acceptable there.
+        expected: how a message describes an acceptable value, up to "allowed".
+
+    Raises:
+        ChromosomeError: naming the first bad gene (0-based, with its name),
+            its value, what is allowed and ``source``.
+    """
+    if len(values) != ctype.gene_count:
         raise ChromosomeError(
             f"genes: type {ctype.name} needs {ctype.gene_count} genes "
-            f"({', '.join(ctype.gene_names())}), got {count} in {source}"
+            f"({', '.join(ctype.gene_names())}), got {len(values)} in {source}"
         )
+    genes = []
+    for index, (value, name, (low, high)) in enumerate(zip(values, ctype.gene_names(), ctype.gene_ranges())):
+        number = read(value)
+        if number is None:
+            raise ChromosomeError(
+                f"gene {index} ({name}): {value!r} is not {expected}allowed {low}..{high}) in {source}"
+            )
+        if not low <= number <= high:
+            raise ChromosomeError(f"gene {index} ({name}): {number} is outside {low}..{high} in {source}")
+        genes.append(number)
+    return tuple(genes)
 
 
 def random_chromosome(ctype: ChromosomeType, birth: int, rng: np.random.Generator) -> Chromosome:
