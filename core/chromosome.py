@@ -31,9 +31,13 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from genethello.core.evaluation import Evaluator
+    from genethello.core.families import StoredIndividual
 
 __all__ = [
     "FEATURES",
@@ -47,6 +51,8 @@ __all__ = [
     "ChromosomeType",
     "Chromosome",
     "random_chromosome",
+    "GeneThelloFamily",
+    "GENETHELLO",
 ]
 
 FEATURES = "fdmxcpr"
@@ -72,6 +78,8 @@ WEIGHT_RANGE = (0, 10)
 """Allowed values of every feature weight."""
 BITS_PER_GENE = 32
 LAST_MOVE = 60
+FAMILY_NAME = "genethello"
+"""The name of GeneThello's chromosome family."""
 """Moves in a game without passes; the phase bounds of un-phased types."""
 
 T = TypeVar("T")
@@ -172,6 +180,21 @@ class ChromosomeType:
         """Inclusive ``(low, high)`` for each gene, in gene order."""
         head = [OPENING_RANGE, ENDGAME_RANGE] if self.phased else []
         return head + [WEIGHT_RANGE] * (self.phase_count * len(self.letters))
+
+    @property
+    def family(self) -> str:
+        """``"genethello"``: the chromosome family of every type (see :mod:`genethello.core.families`)."""
+        return FAMILY_NAME
+
+    @property
+    def default_population_size(self) -> int:
+        """The bit length, GeneThello's population size when a run gives none."""
+        return self.bit_length
+
+    @property
+    def uses_pattern_table(self) -> bool:
+        """Whether the type weighs the pattern feature ``p`` (its evaluators read the shared table)."""
+        return "p" in self.letters
 
     def uses(self, letter: str) -> bool:
         """Whether this type weighs the feature ``letter`` (one of ``FEATURES``)."""
@@ -363,3 +386,61 @@ def random_chromosome(ctype: ChromosomeType, birth: int, rng: np.random.Generato
     highs = np.array([high for _, high in ranges], dtype=np.int64)
     values = rng.integers(lows, highs, endpoint=True)
     return Chromosome(ctype, birth, tuple(int(v) for v in values))
+
+
+class GeneThelloFamily:
+    """GeneThello's chromosomes as a family of :mod:`genethello.core.families`:
+    its kinds are ``ChromosomeType``, its members ``Chromosome``; the text
+    holds every gene, so nothing is stored beside it."""
+
+    name = FAMILY_NAME
+
+    def owns_kind(self, name: str) -> bool:
+        """Whether ``name`` is a valid chromosome type name."""
+        try:
+            ChromosomeType.parse(name)
+        except (ChromosomeError, TypeError):
+            return False
+        return True
+
+    def parse_kind(self, name: str) -> ChromosomeType:
+        """``ChromosomeType.parse(name)``."""
+        return ChromosomeType.parse(name)
+
+    def parse(self, text: str, payload: bytes | None = None) -> Chromosome:
+        """``Chromosome.parse(text)``; GeneThello stores no payload.
+
+        Raises:
+            ChromosomeError: as ``Chromosome.parse``, or for a payload.
+        """
+        if payload is not None:
+            raise ChromosomeError(f"a GeneThello chromosome has no stored payload (got {len(payload)} bytes "
+                                  f"for {text!r})")
+        return Chromosome.parse(text)
+
+    def text(self, member: Chromosome) -> str:
+        """``TYPE_BIRTH_GENES``."""
+        return str(member)
+
+    def random_individual(self, kind: ChromosomeType, birth: int, rng: np.random.Generator) -> Chromosome:
+        """:func:`random_chromosome`: each gene uniform in its range."""
+        return random_chromosome(kind, birth, rng)
+
+    def evaluator(self, member: Chromosome, patterns: str | None = None) -> Evaluator:
+        """The feature-weight evaluator of the chromosome's phases."""
+        from genethello.core.evaluation import Evaluator
+
+        return Evaluator.from_chromosome(member, patterns)
+
+    def storage(self, member: Chromosome) -> StoredIndividual:
+        """The type, birth and genes (``g:g:...``) as columns; no payload."""
+        from genethello.core.families import StoredIndividual
+
+        return StoredIndividual(member.type.name, member.birth, ":".join(map(str, member.genes)))
+
+    def __repr__(self) -> str:
+        return "GENETHELLO"
+
+
+GENETHELLO = GeneThelloFamily()
+"""GeneThello's chromosome family (registered in :data:`genethello.core.families.FAMILIES`)."""
