@@ -34,6 +34,7 @@ import numpy as np
 
 from genethello.cluster.population import first_population, next_population, random_search_population
 from genethello.core.chromosome import FAMILY_NAME as GENETHELLO_FAMILY
+from genethello.core.chromosome import Chromosome, ChromosomeType
 from genethello.core.families import Individual, Kind
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class Bred:
     """A breeder's result: the members of the new generation, in slot order,
     and the state to store with it (None for stateless breeders)."""
 
-    members: list[Individual]
+    members: Sequence[Individual]
     state: bytes | None = None
 
 
@@ -123,10 +124,11 @@ class GeneticBreeder:
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
-        return Bred(first_population(kind, size, rng, initial))
+        return Bred(first_population(_chromosome_type(kind), size, rng, _chromosomes(initial)))
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
-        return Bred(next_population(rated.ranked, size, rated.number + 1, self.config, rng, rated.injected))
+        return Bred(next_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config, rng,
+                                    _chromosomes(rated.injected)))
 
 
 @dataclass(frozen=True)
@@ -143,11 +145,29 @@ class RandomSearchBreeder:
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
-        return Bred(first_population(kind, size, rng, initial))
+        return Bred(first_population(_chromosome_type(kind), size, rng, _chromosomes(initial)))
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
-        return Bred(random_search_population(rated.ranked, size, rated.number + 1, self.config, rng,
-                                             rated.injected))
+        return Bred(random_search_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config,
+                                             rng, _chromosomes(rated.injected)))
+
+
+def _chromosome_type(kind: Kind) -> ChromosomeType:
+    """``kind`` as GeneThello's chromosome type (its breeders breed no other family)."""
+    if not isinstance(kind, ChromosomeType):
+        raise ValueError(f"GeneThello's breeders cannot breed {kind.name!r} (a {kind.family} chromosome)")
+    return kind
+
+
+def _chromosomes(individuals: Sequence[Individual]) -> list[Chromosome]:
+    """``individuals`` as GeneThello chromosomes (its breeders breed no other family)."""
+    found = []
+    for individual in individuals:
+        if not isinstance(individual, Chromosome):
+            raise ValueError(f"GeneThello's breeders cannot breed {individual} "
+                             f"(a {individual.type.family} chromosome)")
+        found.append(individual)
+    return found
 
 
 #: Every breeder by its ``breeding.method`` name: the config accepts these

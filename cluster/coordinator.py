@@ -29,7 +29,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -108,6 +108,13 @@ def read_chromosome_file(path: Path) -> list[Individual]:
             except ValueError as exc:
                 raise ValueError(f"{path}:{number}: {exc}") from None
     return found
+
+
+def individuals(players: Iterable) -> list[Individual]:
+    """The individuals of stored players (anything with a ``text``), each
+    parsed by its family (a family's stored payload joins the text with
+    migration 0004)."""
+    return [parse_individual(p.text) for p in players]
 
 
 def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
@@ -502,12 +509,11 @@ class Coordinator:
             # GeneThello's injection of the best of history: from the hall
             # when the run has one, else by Elo.
             hall = self.store.hall_ranked(cfg.breeding.inject_top) if cfg.hall.games_per_member else []
-            injected = [parse_individual(p.text) for p in (hall or self.store.ranked(cfg.breeding.inject_top))]
+            injected = individuals(hall or self.store.ranked(cfg.breeding.inject_top))
             if cfg.breeding.inject_other_runs:
                 others = self.store.other_halls(self.ctype.name, cfg.breeding.inject_top)
-                injected += others or [parse_individual(p.text) for p in self.store.ranked(
-                    cfg.breeding.inject_top, other_runs_of_type=self.ctype.name)]
-        rated = RatedGeneration(g, self.ctype, [parse_individual(p.text) for p in ranked], injected,
-                                self.store.breeder_state(g))
+                injected += others or individuals(self.store.ranked(cfg.breeding.inject_top,
+                                                                    other_runs_of_type=self.ctype.name))
+        rated = RatedGeneration(g, self.ctype, individuals(ranked), injected, self.store.breeder_state(g))
         bred = breeder_for(cfg.breeding).next_population(rated, self.P, generation_rng(cfg.seed, g + 1))
         self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state)

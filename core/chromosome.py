@@ -390,7 +390,7 @@ def random_chromosome(ctype: ChromosomeType, birth: int, rng: np.random.Generato
 
 class GeneThelloFamily:
     """GeneThello's chromosomes as a family of :mod:`genethello.core.families`:
-    its kinds are ``ChromosomeType``, its members ``Chromosome``; the text
+    its kinds are ``ChromosomeType``, its individuals ``Chromosome``; the text
     holds every gene, so nothing is stored beside it."""
 
     name = FAMILY_NAME
@@ -418,25 +418,25 @@ class GeneThelloFamily:
                                   f"for {text!r})")
         return Chromosome.parse(text)
 
-    def text(self, member: Chromosome) -> str:
+    def text(self, individual: Chromosome) -> str:
         """``TYPE_BIRTH_GENES``."""
-        return str(member)
+        return str(individual)
 
     def random_individual(self, kind: ChromosomeType, birth: int, rng: np.random.Generator) -> Chromosome:
         """:func:`random_chromosome`: each gene uniform in its range."""
         return random_chromosome(kind, birth, rng)
 
-    def evaluator(self, member: Chromosome, patterns: str | None = None) -> Evaluator:
+    def evaluator(self, individual: Chromosome, patterns: str | None = None) -> Evaluator:
         """The feature-weight evaluator of the chromosome's phases."""
         from genethello.core.evaluation import Evaluator
 
-        return Evaluator.from_chromosome(member, patterns)
+        return Evaluator.from_chromosome(individual, patterns)
 
-    def storage(self, member: Chromosome) -> StoredIndividual:
+    def storage(self, individual: Chromosome) -> StoredIndividual:
         """The type, birth and genes (``g:g:...``) as columns; no payload."""
         from genethello.core.families import StoredIndividual
 
-        return StoredIndividual(member.type.name, member.birth, ":".join(map(str, member.genes)))
+        return StoredIndividual(individual.type.name, individual.birth, ":".join(map(str, individual.genes)))
 
     def __repr__(self) -> str:
         return "GENETHELLO"

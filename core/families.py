@@ -22,7 +22,7 @@ families never overlap.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -59,7 +59,7 @@ class Kind(Protocol):
 
     @property
     def uses_pattern_table(self) -> bool:
-        """Whether members' evaluators weigh the shared pattern table (a run
+        """Whether its individuals' evaluators weigh the shared pattern table (a run
         then records the table's version and keeps it)."""
         ...
 
@@ -72,23 +72,23 @@ class Individual(Protocol):
 
     @property
     def type(self) -> Kind:
-        """The member's kind."""
+        """The individual's kind."""
         ...
 
     @property
     def birth(self) -> int:
-        """The generation the member was born in."""
+        """The generation the individual was born in."""
         ...
 
 
 @dataclass(frozen=True)
 class StoredIndividual:
-    """What the run store writes for a member beside its text.
+    """What the run store writes for an individual beside its text.
 
     Attributes:
         kind: the kind's name (``chromosomes.ctype``).
         birth: the birth generation (``chromosomes.birth``).
-        genes: a short readable form of what the member evolves
+        genes: a short readable form of what the individual evolves
             (``chromosomes.genes``; GeneThello: the genes joined by ``:``).
         payload: what the text cannot hold, or None (GeneThello: None;
             networks: their weights). No column holds a payload before
@@ -101,8 +101,13 @@ class StoredIndividual:
     payload: bytes | None = None
 
 
-class ChromosomeFamily(Protocol):
-    """The interface every chromosome family implements (GeneThello's: ``GENETHELLO``).
+KindT = TypeVar("KindT", bound=Kind)
+IndividualT = TypeVar("IndividualT", bound=Individual)
+
+
+class ChromosomeFamily(Protocol[KindT, IndividualT]):
+    """The interface every chromosome family implements (GeneThello's:
+    ``GENETHELLO``, a ``ChromosomeFamily[ChromosomeType, Chromosome]``).
 
     Each method is pure: equal inputs give equal results on every machine,
     and randomness comes only from the Generator passed in.
@@ -117,7 +122,7 @@ class ChromosomeFamily(Protocol):
         """Whether ``name`` names one of this family's kinds."""
         ...
 
-    def parse_kind(self, name: str) -> Kind:
+    def parse_kind(self, name: str) -> KindT:
         """The kind named ``name``.
 
         Raises:
@@ -125,8 +130,8 @@ class ChromosomeFamily(Protocol):
         """
         ...
 
-    def parse(self, text: str, payload: bytes | None = None) -> Individual:
-        """The member written as ``text`` (with its stored ``payload``, for
+    def parse(self, text: str, payload: bytes | None = None) -> IndividualT:
+        """The individual written as ``text`` (with its stored ``payload``, for
         families that keep one beside the text).
 
         Raises:
@@ -134,34 +139,34 @@ class ChromosomeFamily(Protocol):
         """
         ...
 
-    def text(self, member: Individual) -> str:
-        """The member's canonical text; ``parse(text(m), storage(m).payload) == m``."""
+    def text(self, individual: IndividualT) -> str:
+        """The individual's canonical text; ``parse(text(m), storage(m).payload) == m``."""
         ...
 
-    def random_individual(self, kind: Kind, birth: int, rng: np.random.Generator) -> Individual:
-        """A member of ``kind`` drawn from ``rng`` only (no global random state)."""
+    def random_individual(self, kind: KindT, birth: int, rng: np.random.Generator) -> IndividualT:
+        """An individual of ``kind`` drawn from ``rng`` only (no global random state)."""
         ...
 
-    def evaluator(self, member: Individual, patterns: str | None = None) -> Evaluator:
-        """The evaluator the searches use to play ``member`` (``patterns``:
+    def evaluator(self, individual: IndividualT, patterns: str | None = None) -> Evaluator:
+        """The evaluator the searches use to play ``individual`` (``patterns``:
         the pattern table's version, None for the newest)."""
         ...
 
-    def storage(self, member: Individual) -> StoredIndividual:
-        """What the run store keeps of ``member`` beside its text."""
+    def storage(self, individual: IndividualT) -> StoredIndividual:
+        """What the run store keeps of ``individual`` beside its text."""
         ...
 
 
 #: Every family, in the order texts and kind names are matched against them.
-FAMILIES: tuple[ChromosomeFamily, ...] = (GENETHELLO,)
+FAMILIES: tuple[ChromosomeFamily[Any, Any], ...] = (GENETHELLO,)
 
 #: The family of a kind that no family owns: GeneThello, the family of every
 #: run stored before families existed. Its parser then says what is wrong
 #: with the name, as it always has.
-DEFAULT_FAMILY: ChromosomeFamily = GENETHELLO
+DEFAULT_FAMILY: ChromosomeFamily[Any, Any] = GENETHELLO
 
 
-def family_named(name: str) -> ChromosomeFamily:
+def family_named(name: str) -> ChromosomeFamily[Any, Any]:
     """The family called ``name``.
 
     Raises:
@@ -173,7 +178,7 @@ def family_named(name: str) -> ChromosomeFamily:
     raise ValueError(f"no chromosome family named {name!r} (known: {', '.join(f.name for f in FAMILIES)})")
 
 
-def family_of_kind(name: str) -> ChromosomeFamily:
+def family_of_kind(name: str) -> ChromosomeFamily[Any, Any]:
     """The family owning the kind ``name`` (``DEFAULT_FAMILY`` if none does)."""
     for family in FAMILIES:
         if family.owns_kind(name):
@@ -181,16 +186,16 @@ def family_of_kind(name: str) -> ChromosomeFamily:
     return DEFAULT_FAMILY
 
 
-def family_of_text(text: str) -> ChromosomeFamily:
-    """The family of the member written as ``text`` (``KIND_BIRTH_REST``)."""
+def family_of_text(text: str) -> ChromosomeFamily[Any, Any]:
+    """The family of the individual written as ``text`` (``KIND_BIRTH_REST``)."""
     if not isinstance(text, str):
         raise TypeError(f"chromosome text must be str, not {type(text).__name__}")
     return family_of_kind(text.rsplit("_", 2)[0])
 
 
-def family_of(member: Individual) -> ChromosomeFamily:
-    """The family of ``member`` (from its kind)."""
-    return family_named(member.type.family)
+def family_of(individual: Individual) -> ChromosomeFamily[Any, Any]:
+    """The family of ``individual`` (from its kind)."""
+    return family_named(individual.type.family)
 
 
 def parse_kind(name: str) -> Kind:
@@ -203,7 +208,7 @@ def parse_kind(name: str) -> Kind:
 
 
 def parse_individual(text: str, payload: bytes | None = None) -> Individual:
-    """The member written as ``text``, of whichever family owns its kind.
+    """The individual written as ``text``, of whichever family owns its kind.
 
     Raises:
         ValueError: naming the field, the bad value and the whole text.
@@ -211,7 +216,7 @@ def parse_individual(text: str, payload: bytes | None = None) -> Individual:
     return family_of_text(text).parse(text, payload)
 
 
-def evaluator_of(member: Individual, patterns: str | None = None) -> Evaluator:
-    """The evaluator the searches use to play ``member``."""
-    return family_of(member).evaluator(member, patterns)
+def evaluator_of(individual: Individual, patterns: str | None = None) -> Evaluator:
+    """The evaluator the searches use to play ``individual``."""
+    return family_of(individual).evaluator(individual, patterns)
 
