@@ -14,7 +14,7 @@ continues from:
   bred     the next generation's population is written and started.
 
 Every decision (population, openings, ratings, breeding) is a pure function
-of the config, the seed and the stored results — :mod:`population`,
+of the config, the seed and the stored results — :mod:`breeders`,
 :mod:`pairing`, :mod:`rating_step` — so the database content does not
 depend on the number of workers, their speed, or interruptions. This module
 sequences them; :mod:`run_store` holds the SQL.
