@@ -17,8 +17,9 @@ from typing import Any
 
 import tomllib
 
+from genethello.cluster.breeders import BREEDERS, breeder_for
 from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
-from genethello.core.chromosome import Chromosome, ChromosomeError, ChromosomeType
+from genethello.core.families import Kind, parse_individual, parse_kind
 from genethello.core.search import ALGORITHMS
 
 
@@ -28,7 +29,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class PopulationConfig:
-    type: str = "oe_fmc"             # chromosome type (GeneThello name)
+    type: str = "oe_fmc"             # the kind of member (a GeneThello chromosome type; its family follows)
     size: int = 0                     # P; 0 = the type's bit length (GeneThello's choice)
     initial: str = ""                 # optional file of TYPE_BIRTH_GENES lines for generation 1
 
@@ -67,10 +68,11 @@ class BreedingConfig:
     method: str = "ga"                # "ga" (GeneThello's breeding) or "random-search" (a baseline)
 
 
-#: How a generation is bred: GeneThello's genetic algorithm, or random search
-#: (the elites kept, every other member a fresh random chromosome) — the
-#: baseline that tells whether the GA's operators add anything.
-BREEDING_METHODS = ("ga", "random-search")
+#: How a generation is bred: the names of :data:`breeders.BREEDERS` —
+#: GeneThello's genetic algorithm, or random search (the elites kept, every
+#: other member a fresh random chromosome), the baseline that tells whether
+#: the GA's operators add anything.
+BREEDING_METHODS = tuple(BREEDERS)
 
 
 @dataclass(frozen=True)
@@ -123,12 +125,13 @@ class RunConfig:
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
 
     @property
-    def chromosome_type(self) -> ChromosomeType:
-        return ChromosomeType.parse(self.population.type)
+    def chromosome_type(self) -> Kind:
+        """The kind of member the run evolves, of whichever family owns ``population.type``."""
+        return parse_kind(self.population.type)
 
     @property
     def population_size(self) -> int:
-        return self.population.size or self.chromosome_type.bit_length
+        return self.population.size or self.chromosome_type.default_population_size
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), sort_keys=True)
@@ -242,8 +245,8 @@ def config_from_mapping(data: dict, source: str = "config") -> RunConfig:
 
 def _check_consistency(config: RunConfig) -> None:
     try:
-        config.chromosome_type
-    except ChromosomeError as exc:
+        kind = config.chromosome_type
+    except ValueError as exc:
         raise ConfigError(f"population.type: {exc}") from None
     P = config.population_size
     if P < 2:
@@ -260,14 +263,17 @@ def _check_consistency(config: RunConfig) -> None:
         raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
     if config.breeding.method not in BREEDING_METHODS:
         raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDING_METHODS)}")
+    if not breeder_for(config.breeding).breeds(kind):
+        raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
+                          f"{kind.name!r} (a {kind.family} chromosome)")
     for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),
                        ("hall.games_per_member", config.hall.games_per_member)):
         if value % 2:
             raise ConfigError(f"{key}: {value} must be even (each opening is played with both colours)")
     for text in config.yardstick.opponents:
         try:
-            Chromosome.parse(text)
-        except ChromosomeError as exc:
+            parse_individual(text)
+        except ValueError as exc:
             raise ConfigError(f"yardstick.opponents: {exc}") from None
     if config.yardstick.games_per_opponent % 2:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "

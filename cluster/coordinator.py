@@ -14,7 +14,7 @@ continues from:
   bred     the next generation's population is written and started.
 
 Every decision (population, openings, ratings, breeding) is a pure function
-of the config, the seed and the stored results — :mod:`population`,
+of the config, the seed and the stored results — :mod:`breeders`,
 :mod:`pairing`, :mod:`rating_step` — so the database content does not
 depend on the number of workers, their speed, or interruptions. This module
 sequences them; :mod:`run_store` holds the SQL.
@@ -29,12 +29,13 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sqlalchemy import select
 
+from genethello.cluster.breeders import RatedGeneration, breeder_for
 from genethello.cluster.config import ClusterConfig, RunConfig
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
@@ -43,12 +44,12 @@ from genethello.cluster.executors import BatchSource, Executor, batches_of
 from genethello.cluster.games import GameSettings, GameSpec
 from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
 from genethello.cluster.pairing import RoundRobin
-from genethello.cluster.population import first_population, generation_rng, next_population
+from genethello.cluster.population import generation_rng
 from genethello.cluster.progress import Progress
 from genethello.cluster.rating_step import rate_generation
 from genethello.cluster.run_store import RunStore
 from genethello.core.build_info import core_hash, package_version
-from genethello.core.chromosome import Chromosome
+from genethello.core.families import Individual, parse_individual
 
 log = logging.getLogger(__name__)
 
@@ -78,17 +79,17 @@ def pattern_version_for(config: RunConfig) -> str | None:
     """The version of the pattern tables a new run's players evaluate with
     (the newest installed), or None when its type does not use the pattern
     feature."""
-    if "p" not in config.chromosome_type.letters:
+    if not config.chromosome_type.uses_pattern_table:
         return None
     from genethello.core.pattern_table import shared_table
 
     return shared_table().version
 
 
-def read_chromosome_file(path: Path) -> list[Chromosome]:
-    """The chromosomes of a file of TYPE_BIRTH_GENES lines (an initial
-    population such as config/strong-best.txt): blank lines and text after
-    '#' are ignored.
+def read_chromosome_file(path: Path) -> list[Individual]:
+    """The chromosomes of a file of chromosome texts, one a line (an initial
+    population such as config/strong-best.txt, TYPE_BIRTH_GENES lines):
+    blank lines and text after '#' are ignored.
 
     Raises:
         ValueError: naming the file and line of a chromosome that does not
@@ -103,10 +104,17 @@ def read_chromosome_file(path: Path) -> list[Chromosome]:
         line = line.split("#", 1)[0].strip()
         if line:
             try:
-                found.append(Chromosome.parse(line))
+                found.append(parse_individual(line))
             except ValueError as exc:
                 raise ValueError(f"{path}:{number}: {exc}") from None
     return found
+
+
+def individuals(players: Iterable) -> list[Individual]:
+    """The individuals of stored players (anything with a ``text``), each
+    parsed by its family (a family's stored payload joins the text with
+    migration 0004)."""
+    return [parse_individual(p.text) for p in players]
 
 
 def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
@@ -345,11 +353,11 @@ class Coordinator:
 
     # ------------------------------------------------------ generation start
     def _start_first_generation(self) -> None:
-        initial = []
-        if self.config.population.initial:
-            initial = read_chromosome_file(Path(self.config.population.initial))
-        members = first_population(self.ctype, self.P, self.config.seed, initial)
-        self.store.start_generation(1, members, self.config.rating.start)
+        """Generation 1, as the run's breeder draws it (from the initial file, if any)."""
+        cfg = self.config
+        initial = read_chromosome_file(Path(cfg.population.initial)) if cfg.population.initial else []
+        bred = breeder_for(cfg.breeding).first_population(self.ctype, self.P, initial, generation_rng(cfg.seed, 1))
+        self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state)
 
     def population(self, g: int) -> list[tuple[int, str]]:
         """(player id, chromosome text) of generation g, in slot order."""
@@ -489,20 +497,23 @@ class Coordinator:
 
     # --------------------------------------------------------------- breeding
     def _breed(self, g: int) -> None:
+        """Breed generation g + 1 from rated generation g with the run's
+        breeder (it alone decides how) and start it."""
         cfg = self.config
         if cfg.rating.selection == "score":
-            ranked = [p.chromosome() for p in self.store.ranked_by_score(g)]
+            ranked = self.store.ranked_by_score(g)
         else:
-            ranked = [p.chromosome() for p in self.store.ranked(self.P, generation=g)]
-        injected = []
+            ranked = self.store.ranked(self.P, generation=g)
+        injected: list[Individual] = []
         if cfg.breeding.inject_top:
             # GeneThello's injection of the best of history: from the hall
             # when the run has one, else by Elo.
             hall = self.store.hall_ranked(cfg.breeding.inject_top) if cfg.hall.games_per_member else []
-            injected = [p.chromosome() for p in (hall or self.store.ranked(cfg.breeding.inject_top))]
+            injected = individuals(hall or self.store.ranked(cfg.breeding.inject_top))
             if cfg.breeding.inject_other_runs:
                 others = self.store.other_halls(self.ctype.name, cfg.breeding.inject_top)
-                injected += others or [p.chromosome() for p in self.store.ranked(
-                    cfg.breeding.inject_top, other_runs_of_type=self.ctype.name)]
-        new = next_population(ranked, self.P, g + 1, cfg.breeding, generation_rng(cfg.seed, g + 1), injected)
-        self.store.start_generation(g + 1, new, cfg.rating.start)
+                injected += others or individuals(self.store.ranked(cfg.breeding.inject_top,
+                                                                    other_runs_of_type=self.ctype.name))
+        rated = RatedGeneration(g, self.ctype, individuals(ranked), injected, self.store.breeder_state(g))
+        bred = breeder_for(cfg.breeding).next_population(rated, self.P, generation_rng(cfg.seed, g + 1))
+        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state)

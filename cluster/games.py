@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from genethello.cluster.pairing import opening_seed
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
+from genethello.core.families import evaluator_of, parse_individual
 from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.players import (
     ChromosomePlayer,
@@ -84,7 +85,7 @@ class GameRunner:
         if ev is None:
             if len(self._evaluators) > 4096:
                 self._evaluators.clear()
-            ev = Evaluator.from_chromosome(Chromosome.parse(text), self.settings.patterns or None)
+            ev = evaluator_of(parse_individual(text), self.settings.patterns or None)
             self._evaluators[text] = ev
         return ev
 

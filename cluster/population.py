@@ -1,17 +1,22 @@
-"""From one generation's ranking to the next population: breeding, unique
-members, injection of the best of history. Pure: chromosomes in, chromosomes
-out, randomness only from the given Generator.
+"""GeneThello's populations: the first one, and the next one from a
+generation's ranking by the genetic algorithm or by random search (unique
+members, injection of the best of history). Pure: chromosomes in,
+chromosomes out, randomness only from the given Generator. The breeders of
+:mod:`breeders` call these; the coordinator calls the breeders.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from genethello.cluster.config import BreedingConfig
 from genethello.cluster.operators import breed_next_population, mutate_at_least_one
 from genethello.core.chromosome import Chromosome, ChromosomeType, random_chromosome
+
+if TYPE_CHECKING:
+    from genethello.cluster.config import BreedingConfig
 
 # Re-draws allowed when a newborn duplicates a member; only a gene space
 # smaller than the population can exhaust it.
@@ -32,10 +37,11 @@ def rank_key(elo: float, birth: int, text: str) -> tuple:
     return (-elo, birth, text)
 
 
-def first_population(ctype: ChromosomeType, P: int, seed: int,
+def first_population(ctype: ChromosomeType, P: int, rng: np.random.Generator,
                      initial: Sequence[Chromosome] = ()) -> list[Chromosome]:
-    """Generation 1: the given chromosomes (re-born in generation 1 if they
-    come from elsewhere), then seeded random ones, all distinct, P in all.
+    """Generation 1: the given chromosomes (keeping their birth), then random
+    ones drawn from ``rng`` (the run's: ``generation_rng(seed, 1)``), all
+    distinct, P in all.
 
     Raises:
         ValueError: if an initial chromosome has another type, or more than P
@@ -43,7 +49,6 @@ def first_population(ctype: ChromosomeType, P: int, seed: int,
     """
     if len(initial) > P:
         raise ValueError(f"{len(initial)} initial chromosomes given for a population of {P}")
-    rng = generation_rng(seed, 1)
     members: list[Chromosome] = []
     seen: set[tuple[int, ...]] = set()
     for chromosome in initial:
@@ -75,7 +80,8 @@ def _fill_with_random(members: list[Chromosome], seen: set[tuple[int, ...]], cty
 
 def next_population(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
                     rng: np.random.Generator, injected: Sequence[Chromosome] = ()) -> list[Chromosome]:
-    """The population of ``generation`` bred from ``ranked`` (best first).
+    """The population of ``generation`` bred from ``ranked`` (best first) by
+    GeneThello's genetic algorithm.
 
     Order: the elites (unchanged, keeping their birth), offspring, mutants
     (GeneThello's breeding, see operators.breed_next_population); a newborn
@@ -88,8 +94,6 @@ def next_population(ranked: Sequence[Chromosome], P: int, generation: int, confi
         ValueError: if the gene space is too small for P distinct members.
     """
     ctype = ranked[0].type
-    if config.method == "random-search":
-        return _random_search_population(ranked, P, generation, config, rng, injected)
     ranges = ctype.gene_ranges()
     genes = breed_next_population([c.genes for c in ranked], P, config.elites, ranges, rng,
                                   parent_fraction=config.parent_fraction,
@@ -119,7 +123,7 @@ def next_population(ranked: Sequence[Chromosome], P: int, generation: int, confi
     return members
 
 
-def _random_search_population(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
+def random_search_population(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
                               rng: np.random.Generator, injected: Sequence[Chromosome]) -> list[Chromosome]:
     """Random search, the GA's baseline: the elites and the absent injected
     chromosomes kept, every other member a fresh random chromosome (distinct

@@ -40,6 +40,7 @@ from genethello.cluster.hall import HallGameResult
 from genethello.cluster.rating_step import GenerationRating, Member, PlayedGame
 from genethello.cluster.tournament_rating import RatingEstimate
 from genethello.core.chromosome import Chromosome
+from genethello.core.families import Individual, family_of
 
 #: A stored game's columns, in the order of the rows commit_games inserts.
 GAME_COLUMNS = ("run_id", "generation", "pair_index", "black_id", "white_id", "score", "black_discs",
@@ -169,19 +170,35 @@ class RunStore:
                 .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
                 .order_by(PopulationSlot.slot)).all()]
 
-    def start_generation(self, g: int, members: Sequence[Chromosome], start_elo: float) -> None:
+    def start_generation(self, g: int, members: Sequence[Individual], start_elo: float,
+                         breeder_state: bytes | None = None) -> None:
         """Write generation g's population and start it (one transaction);
-        the previous generation, if any, is marked bred in the same one."""
+        the previous generation, if any, is marked bred in the same one.
+
+        Each member is stored as its family says (:meth:`ChromosomeFamily.storage`).
+        ``breeder_state`` is what the breeder that bred generation g keeps
+        for it (:mod:`breeders`); :meth:`breeder_state` reads it back.
+
+        Raises:
+            RuntimeError: for a breeder state or a member payload: no column
+                holds them before migration 0004 (which adds
+                ``generations.breeder_state`` and the members' payloads), and
+                dropping them would make a resumed run breed differently.
+        """
+        stored = [family_of(c).storage(c) for c in members]
+        if breeder_state is not None or any(m.payload is not None for m in stored):
+            raise RuntimeError("this database keeps no breeder state or member payload (that needs "
+                               "migration 0004): GeneThello's breeders and chromosomes need none")
         with self.db.session(immediate=True) as s:
             if g > 1:
                 s.get(Generation, (self.run_id, g - 1)).status = "bred"
-            texts = [str(c) for c in members]
+            texts = [family_of(c).text(c) for c in members]
             existing = dict(s.execute(select(Player.text, Player.id)
                                       .where(Player.run_id == self.run_id, Player.text.in_(texts))).all())
-            for c, text in zip(members, texts):
+            for m, text in zip(stored, texts):
                 if text not in existing:
-                    player = Player(run_id=self.run_id, text=text, ctype=c.type.name, birth=c.birth,
-                                    genes=":".join(map(str, c.genes)), elo=start_elo)
+                    player = Player(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth,
+                                    genes=m.genes, elo=start_elo)
                     s.add(player)
                     s.flush()
                     existing[text] = player.id
@@ -192,6 +209,12 @@ class RunStore:
             s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
                              games_total=len(members) * (len(members) - 1), games_done=0))
             s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
+
+    def breeder_state(self, g: int) -> bytes | None:
+        """The state the breeder stored with generation g (see
+        :mod:`breeders`): always None until migration 0004 gives it a
+        column, as only stateless breeders exist before it."""
+        return None
 
     # ------------------------------------------------------------- games
     def played_pairs(self, g: int) -> set[int]:

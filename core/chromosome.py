@@ -29,10 +29,15 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from genethello.core.evaluation import Evaluator
+    from genethello.core.families import StoredIndividual
 
 __all__ = [
     "FEATURES",
@@ -46,6 +51,8 @@ __all__ = [
     "ChromosomeType",
     "Chromosome",
     "random_chromosome",
+    "GeneThelloFamily",
+    "GENETHELLO",
 ]
 
 FEATURES = "fdmxcpr"
@@ -71,7 +78,11 @@ WEIGHT_RANGE = (0, 10)
 """Allowed values of every feature weight."""
 BITS_PER_GENE = 32
 LAST_MOVE = 60
+FAMILY_NAME = "genethello"
+"""The name of GeneThello's chromosome family."""
 """Moves in a game without passes; the phase bounds of un-phased types."""
+
+T = TypeVar("T")
 
 _CANONICAL_INT = re.compile(r"0|[1-9][0-9]*")
 _TYPE_RULE = (
@@ -170,6 +181,21 @@ class ChromosomeType:
         head = [OPENING_RANGE, ENDGAME_RANGE] if self.phased else []
         return head + [WEIGHT_RANGE] * (self.phase_count * len(self.letters))
 
+    @property
+    def family(self) -> str:
+        """``"genethello"``: the chromosome family of every type (see :mod:`genethello.core.families`)."""
+        return FAMILY_NAME
+
+    @property
+    def default_population_size(self) -> int:
+        """The bit length, GeneThello's population size when a run gives none."""
+        return self.bit_length
+
+    @property
+    def uses_pattern_table(self) -> bool:
+        """Whether the type weighs the pattern feature ``p`` (its evaluators read the shared table)."""
+        return "p" in self.letters
+
     def uses(self, letter: str) -> bool:
         """Whether this type weighs the feature ``letter`` (one of ``FEATURES``)."""
         if not isinstance(letter, str) or len(letter) != 1 or letter not in FEATURES:
@@ -224,23 +250,9 @@ class Chromosome:
         birth = _as_int(self.birth)
         if birth is None or birth < 0:
             raise ChromosomeError(f"birth: {self.birth!r} is not an integer >= 0 in {source}")
-        _check_count(ctype, len(raw_genes), source)
-        genes = []
-        names = ctype.gene_names()
-        for index, (value, (low, high)) in enumerate(zip(raw_genes, ctype.gene_ranges())):
-            number = _as_int(value)
-            if number is None:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {value!r} is not an integer "
-                    f"(allowed {low}..{high}) in {source}"
-                )
-            if not low <= number <= high:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {number} is outside {low}..{high} in {source}"
-                )
-            genes.append(number)
+        genes = _checked_genes(ctype, raw_genes, source, _as_int, "an integer (")
         object.__setattr__(self, "birth", birth)
-        object.__setattr__(self, "genes", tuple(genes))
+        object.__setattr__(self, "genes", genes)
 
     @classmethod
     def from_genes(
@@ -281,23 +293,9 @@ class Chromosome:
                 f"(ASCII digits, no sign, spaces or leading zeros) in {text!r}"
             )
         gene_texts = genes_text.split(":") if genes_text else []
-        _check_count(ctype, len(gene_texts), repr(text))
-        genes = []
-        names = ctype.gene_names()
-        for index, (gene_text, (low, high)) in enumerate(zip(gene_texts, ctype.gene_ranges())):
-            value = _parse_canonical_int(gene_text)
-            if value is None:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {gene_text!r} is not an integer written "
-                    f"canonically (ASCII digits, no sign, spaces or leading zeros; "
-                    f"allowed {low}..{high}) in {text!r}"
-                )
-            if not low <= value <= high:
-                raise ChromosomeError(
-                    f"gene {index} ({names[index]}): {value} is outside {low}..{high} in {text!r}"
-                )
-            genes.append(value)
-        return cls(ctype, birth, tuple(genes))
+        genes = _checked_genes(ctype, gene_texts, repr(text), _parse_canonical_int,
+                               "an integer written canonically (ASCII digits, no sign, spaces or leading zeros; ")
+        return cls(ctype, birth, genes)
 
     def __str__(self) -> str:
         return f"{self.type.name}_{self.birth}_" + ":".join(str(g) for g in self.genes)
@@ -342,12 +340,38 @@ def _describe(ctype: ChromosomeType, birth: object, genes: tuple[object, ...]) -
     return repr(f"{ctype.name}_{birth}_" + ":".join(str(g) for g in genes))
 
 
-def _check_count(ctype: ChromosomeType, count: int, source: str) -> None:
-    if count != ctype.gene_count:
+def _checked_genes(ctype: ChromosomeType, values: Sequence[T], source: str,
+                   read: Callable[[T], int | None], expected: str) -> tuple[int, ...]:
+    """The genes of a chromosome of ``ctype`` as plain ints: the one place the
+    gene rules (their count, each an integer inside its range) are written,
+    for construction and parsing alike.
+
+    Args:
+        values: the genes as given (numbers to the constructor, texts to ``parse``).
+        source: the whole would-be text, quoted, for messages.
+        read: a gene's value as an int, or None if it is not one acceptable there.
+        expected: how a message describes an acceptable value, up to "allowed".
+
+    Raises:
+        ChromosomeError: naming the first bad gene (0-based, with its name),
+            its value, what is allowed and ``source``.
+    """
+    if len(values) != ctype.gene_count:
         raise ChromosomeError(
             f"genes: type {ctype.name} needs {ctype.gene_count} genes "
-            f"({', '.join(ctype.gene_names())}), got {count} in {source}"
+            f"({', '.join(ctype.gene_names())}), got {len(values)} in {source}"
         )
+    genes = []
+    for index, (value, name, (low, high)) in enumerate(zip(values, ctype.gene_names(), ctype.gene_ranges())):
+        number = read(value)
+        if number is None:
+            raise ChromosomeError(
+                f"gene {index} ({name}): {value!r} is not {expected}allowed {low}..{high}) in {source}"
+            )
+        if not low <= number <= high:
+            raise ChromosomeError(f"gene {index} ({name}): {number} is outside {low}..{high} in {source}")
+        genes.append(number)
+    return tuple(genes)
 
 
 def random_chromosome(ctype: ChromosomeType, birth: int, rng: np.random.Generator) -> Chromosome:
@@ -362,3 +386,61 @@ def random_chromosome(ctype: ChromosomeType, birth: int, rng: np.random.Generato
     highs = np.array([high for _, high in ranges], dtype=np.int64)
     values = rng.integers(lows, highs, endpoint=True)
     return Chromosome(ctype, birth, tuple(int(v) for v in values))
+
+
+class GeneThelloFamily:
+    """GeneThello's chromosomes as a family of :mod:`genethello.core.families`:
+    its kinds are ``ChromosomeType``, its individuals ``Chromosome``; the text
+    holds every gene, so nothing is stored beside it."""
+
+    name = FAMILY_NAME
+
+    def owns_kind(self, name: str) -> bool:
+        """Whether ``name`` is a valid chromosome type name."""
+        try:
+            ChromosomeType.parse(name)
+        except (ChromosomeError, TypeError):
+            return False
+        return True
+
+    def parse_kind(self, name: str) -> ChromosomeType:
+        """``ChromosomeType.parse(name)``."""
+        return ChromosomeType.parse(name)
+
+    def parse(self, text: str, payload: bytes | None = None) -> Chromosome:
+        """``Chromosome.parse(text)``; GeneThello stores no payload.
+
+        Raises:
+            ChromosomeError: as ``Chromosome.parse``, or for a payload.
+        """
+        if payload is not None:
+            raise ChromosomeError(f"a GeneThello chromosome has no stored payload (got {len(payload)} bytes "
+                                  f"for {text!r})")
+        return Chromosome.parse(text)
+
+    def text(self, individual: Chromosome) -> str:
+        """``TYPE_BIRTH_GENES``."""
+        return str(individual)
+
+    def random_individual(self, kind: ChromosomeType, birth: int, rng: np.random.Generator) -> Chromosome:
+        """:func:`random_chromosome`: each gene uniform in its range."""
+        return random_chromosome(kind, birth, rng)
+
+    def evaluator(self, individual: Chromosome, patterns: str | None = None) -> Evaluator:
+        """The feature-weight evaluator of the chromosome's phases."""
+        from genethello.core.evaluation import Evaluator
+
+        return Evaluator.from_chromosome(individual, patterns)
+
+    def storage(self, individual: Chromosome) -> StoredIndividual:
+        """The type, birth and genes (``g:g:...``) as columns; no payload."""
+        from genethello.core.families import StoredIndividual
+
+        return StoredIndividual(individual.type.name, individual.birth, ":".join(map(str, individual.genes)))
+
+    def __repr__(self) -> str:
+        return "GENETHELLO"
+
+
+GENETHELLO = GeneThelloFamily()
+"""GeneThello's chromosome family (registered in :data:`genethello.core.families.FAMILIES`)."""

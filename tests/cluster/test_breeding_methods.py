@@ -1,4 +1,5 @@
-"""Random search, the GA's baseline, and the config keys of the second pass
+"""The breeders behind the coordinator's one breeder interface (GeneThello's
+GA and random search, its baseline), and the config keys of the second pass
 (breeding.method, hall.games_per_member, the yardstick's budgets)."""
 
 from __future__ import annotations
@@ -6,38 +7,105 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from genethello.cluster.config import BreedingConfig, ConfigError, config_from_mapping
-from genethello.cluster.population import first_population, next_population
+from genethello.cluster.breeders import (
+    BREEDERS,
+    Bred,
+    GeneticBreeder,
+    RandomSearchBreeder,
+    RatedGeneration,
+    breeder_for,
+)
+from genethello.cluster.config import BREEDING_METHODS, BreedingConfig, ConfigError, config_from_mapping
+from genethello.cluster.population import generation_rng, next_population
 from genethello.core.chromosome import Chromosome, ChromosomeType
 
 FDMXCP = ChromosomeType.parse("fdmxcp")
 
 
+def first(size: int, seed: int = 3, method: str = "ga") -> list[Chromosome]:
+    bred = breeder_for(BreedingConfig(method=method)).first_population(FDMXCP, size, (), generation_rng(seed, 1))
+    assert bred.state is None
+    return bred.members
+
+
+def breed(ranked, size: int, generation: int, config: BreedingConfig, rng, injected=()) -> list[Chromosome]:
+    """Generation ``generation`` bred by the breeder ``config`` names, as the coordinator asks for it."""
+    bred = breeder_for(config).next_population(RatedGeneration(generation - 1, FDMXCP, ranked, injected), size, rng)
+    assert isinstance(bred, Bred) and bred.state is None   # GeneThello's breeders are stateless
+    return bred.members
+
+
+def test_every_breeding_method_names_a_breeder_and_no_other():
+    assert BREEDING_METHODS == tuple(BREEDERS) == ("ga", "random-search")
+    for method in BREEDING_METHODS:
+        breeder = breeder_for(BreedingConfig(method=method))
+        assert breeder.name == method and breeder.breeds(FDMXCP)
+    assert isinstance(breeder_for(BreedingConfig()), GeneticBreeder)
+    assert isinstance(breeder_for(BreedingConfig(method="random-search")), RandomSearchBreeder)
+    with pytest.raises(ValueError, match=r"breeding\.method: 'annealing' is not one of ga, random-search"):
+        breeder_for(BreedingConfig(method="annealing"))
+
+
+def test_both_breeders_draw_the_same_first_generation_from_the_run_seed():
+    assert first(12, method="ga") == first(12, method="random-search")
+    assert first(12, seed=3) != first(12, seed=4)
+    assert len({c.genes for c in first(12)}) == 12 and all(c.birth == 1 for c in first(12))
+
+
+def test_the_ga_breeder_breeds_as_genethellos_next_population():
+    ranked = first(12)
+    config = BreedingConfig(elites=2)
+    star = Chromosome.parse("fdmxcp_1_0:0:10:0:0:10")
+    assert breed(ranked, 12, 5, config, np.random.default_rng(1), [star]) == next_population(
+        ranked, 12, 5, config, np.random.default_rng(1), [star])
+
+
 def test_random_search_keeps_the_elites_and_draws_everyone_else_afresh():
-    ranked = first_population(FDMXCP, 12, seed=3)
+    ranked = first(12)
     config = BreedingConfig(elites=2, method="random-search")
-    new = next_population(ranked, 12, 5, config, np.random.default_rng(1))
+    new = breed(ranked, 12, 5, config, np.random.default_rng(1))
     assert new[:2] == ranked[:2]
     assert len({c.genes for c in new}) == 12
     assert all(c.birth == 5 for c in new[2:])
     assert not {c.genes for c in new[2:]} & {c.genes for c in ranked}
-    again = next_population(ranked, 12, 5, config, np.random.default_rng(1))
+    again = breed(ranked, 12, 5, config, np.random.default_rng(1))
     assert again == new
 
 
 def test_random_search_keeps_an_absent_injected_chromosome():
-    ranked = first_population(FDMXCP, 6, seed=3)
+    ranked = first(6)
     star = Chromosome.parse("fdmxcp_1_0:0:10:0:0:10")
-    new = next_population(ranked, 6, 2, BreedingConfig(elites=1, method="random-search"),
-                          np.random.default_rng(0), injected=[star, ranked[0]])
+    new = breed(ranked, 6, 2, BreedingConfig(elites=1, method="random-search"),
+                np.random.default_rng(0), injected=[star, ranked[0]])
     assert new[0] == ranked[0] and new[1] == star and len(new) == 6
 
 
 def test_ga_and_random_search_breed_differently_from_the_same_ranking():
-    ranked = first_population(FDMXCP, 12, seed=3)
-    ga = next_population(ranked, 12, 2, BreedingConfig(elites=2), np.random.default_rng(1))
-    rs = next_population(ranked, 12, 2, BreedingConfig(elites=2, method="random-search"), np.random.default_rng(1))
+    ranked = first(12)
+    ga = breed(ranked, 12, 2, BreedingConfig(elites=2), np.random.default_rng(1))
+    rs = breed(ranked, 12, 2, BreedingConfig(elites=2, method="random-search"), np.random.default_rng(1))
     assert ga[:2] == rs[:2] and ga != rs
+
+
+def test_the_store_refuses_a_breeder_state_it_cannot_keep(tmp_path):
+    """Until migration 0004 no column holds a breeder's state: a stateful
+    breeder's state is refused, and nothing of the generation is written."""
+    from genethello.cluster.coordinator import create_run
+    from genethello.cluster.db import Database
+    from genethello.cluster.run_store import RunStore
+
+    db = Database.open(tmp_path / "runs.db", create=True)
+    try:
+        store = RunStore(db, create_run(db, config_from_mapping({"population": {"type": "fdmxcp", "size": 4}})))
+        members = first(4)
+        with pytest.raises(RuntimeError, match="migration 0004"):
+            store.start_generation(1, members, 1500.0, breeder_state=b"distribution")
+        assert store.current_generation() == (0, None) and store.population(1) == []
+        store.start_generation(1, members, 1500.0)
+        assert [text for _, text in store.population(1)] == [str(c) for c in members]
+        assert store.breeder_state(1) is None
+    finally:
+        db.dispose()
 
 
 @pytest.mark.parametrize("data, key", [
@@ -68,6 +136,7 @@ def test_the_shipped_best_chromosomes_read_as_an_initial_population(tmp_path):
 
     shipped = read_chromosome_file(Path(__file__).parents[2] / "config" / "strong-best.txt")
     assert len(shipped) == 8 and all(c.type == FDMXCP for c in shipped)
+    assert all(isinstance(c, Chromosome) for c in shipped)
     bad = tmp_path / "initial.txt"
     bad.write_text("# comment\nfdmxcp_1_0:0:0:0:0:10   # p only\n\nfdmxcp_1_0:0:0:0:0:99\n")
     with pytest.raises(ValueError, match=r"initial\.txt:4: "):
