@@ -17,7 +17,10 @@ Every decision (population, openings, ratings, breeding) is a pure function
 of the config, the seed and the stored results — :mod:`population`,
 :mod:`pairing`, :mod:`rating_step` — so the database content does not
 depend on the number of workers, their speed, or interruptions. This module
-sequences them; :mod:`run_store` holds the SQL.
+sequences them; :mod:`run_store` holds the SQL that writes, and rankings
+come from the read side (:mod:`reads`) that the reports use too. Work goes
+to the executor as typed tasks (:mod:`tasks`) and comes back as named
+records.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Games of a run database as game records (SGF, GGF or plain move lists).
 
-:func:`game_record` turns one stored game into a
+:func:`game_record` turns one stored game (as the read side,
+:func:`genethello.cluster.reads.select_games`, returns it) into a
 :class:`~genethello.core.records.GameRecord`:
 
 * players' names (PB/PW) and the chromosome fields are the chromosome strings
