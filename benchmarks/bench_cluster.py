@@ -6,7 +6,7 @@
     Coordinator._play_generation with a RayExecutor on every core, results
     committed to a real SQLite file; the very same games are played by plain
     processes (multiprocessing, one per core, each playing its share with
-    genethello.cluster.games.play_batch, all at once). Both sides are warmed
+    genethello.cluster.games.RoundRobinGames, all at once). Both sides are warmed
     up first (every Ray worker has run a task; the plain processes are
     spawned and imported before the clock starts), and both must search the
     same number of nodes. Each round is a new run (seed), with new games;
@@ -40,7 +40,7 @@ from pathlib import Path
 from genethello.cluster.config import config_from_mapping
 from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database, acquire_lease, release_lease
-from genethello.cluster.games import GameOutcome, GameSettings, GameSpec, play_batch
+from genethello.cluster.games import GameOutcome, GameSettings, GameSpec, RoundRobinGames
 from genethello.cluster.pairing import round_robin_pairs
 from genethello.cluster.progress import Progress
 
@@ -81,7 +81,7 @@ def generation_specs(coordinator: Coordinator, g: int = 1) -> list[GameSpec]:
 def _plain_worker(settings: GameSettings, specs: list[GameSpec], start, results) -> None:
     start.wait()
     t0 = time.perf_counter()
-    outcomes = play_batch(settings, specs)
+    outcomes = RoundRobinGames(settings).run(specs)
     results.put((len(outcomes), time.perf_counter() - t0, sum(o.nodes for o in outcomes)))
 
 
@@ -108,7 +108,7 @@ def plain_loops(settings: GameSettings, specs: list[GameSpec], workers: int) -> 
 
 
 def _warm_up(settings: GameSettings, specs: list[GameSpec]) -> int:
-    play_batch(settings, specs)
+    RoundRobinGames(settings).run(specs)
     time.sleep(0.5)  # hold the CPU so that the next warm-up task needs another worker
     return os.getpid()
 
@@ -189,7 +189,7 @@ class InstantExecutor:
         self.outcomes = outcomes
         self.batch = batch
 
-    def run(self, settings, next_batch, should_stop):
+    def run(self, task, next_batch, should_stop):
         while not should_stop():
             specs = next_batch(self.batch)
             if not specs:

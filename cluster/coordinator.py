@@ -17,7 +17,10 @@ Every decision (population, openings, ratings, breeding) is a pure function
 of the config, the seed and the stored results — :mod:`breeders`,
 :mod:`pairing`, :mod:`rating_step` — so the database content does not
 depend on the number of workers, their speed, or interruptions. This module
-sequences them; :mod:`run_store` holds the SQL.
+sequences them; :mod:`run_store` holds the SQL that writes, and rankings
+come from the read side (:mod:`reads`) that the reports use too. Work goes
+to the executor as typed tasks (:mod:`tasks`) and comes back as named
+records.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import select
 
@@ -41,17 +45,30 @@ from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.db.models import Run
 from genethello.cluster.executors import BatchSource, Executor, batches_of
-from genethello.cluster.games import GameSettings, GameSpec
+from genethello.cluster.games import (
+    GameOutcome,
+    GameSettings,
+    GameSpec,
+    HallGameOutcome,
+    HallGames,
+    HallGameSpec,
+    RoundRobinGames,
+)
 from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
 from genethello.cluster.pairing import RoundRobin
 from genethello.cluster.population import generation_rng
 from genethello.cluster.progress import Progress
 from genethello.cluster.rating_step import rate_generation
-from genethello.cluster.run_store import RunStore
+from genethello.cluster.run_store import GameRow, HallGameRow, RunStore
+from genethello.cluster.tasks import Task
 from genethello.core.build_info import core_hash, package_version
 from genethello.core.families import Individual, parse_individual
 
 log = logging.getLogger(__name__)
+
+Item = TypeVar("Item")
+Outcome = TypeVar("Outcome")
+Row = TypeVar("Row")
 
 LEASE_TTL = 30.0
 
@@ -62,7 +79,7 @@ LEASE_TTL = 30.0
 #: real one.
 Yardstick = Callable[..., list | None]
 
-__all__ = ["Coordinator", "RunExistsError", "RunNotFoundError", "create_run", "find_run", "stop_file"]
+__all__ = ["Coordinator", "RunExistsError", "RunNotFoundError", "create_run", "stop_file"]
 
 
 class RunExistsError(ValueError):
@@ -136,27 +153,6 @@ def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
         s.add(run)
         s.flush()
         return run.id
-
-
-def find_run(db: Database, run: str | int | None) -> Run:
-    """A run by name or id; the newest run when ``run`` is None.
-
-    Raises:
-        RunNotFoundError: naming what was looked for.
-    """
-    with db.session() as s:
-        if run is None:
-            found = s.scalars(select(Run).order_by(Run.id.desc()).limit(1)).first()
-            if found is None:
-                raise RunNotFoundError(f"{db.path} holds no runs yet")
-        else:
-            found = s.scalars(select(Run).where(Run.name == str(run))).first()
-            if found is None and str(run).isdigit():
-                found = s.get(Run, int(run))
-            if found is None:
-                raise RunNotFoundError(f"no run named or numbered {run!r} in {db.path}")
-        s.expunge(found)
-        return found
 
 
 @dataclass
@@ -380,31 +376,29 @@ class Coordinator:
                     b, w = pairs[i]   # a formula: computed once a game
                     yield GameSpec(g, i, members[b][1], members[w][1], b, w)
 
-        run_id = self.run_id
-
-        def rows(outcomes: list) -> list[tuple]:
+        def rows(outcomes: list[GameOutcome]) -> list[GameRow]:
             self.progress.advance(len(outcomes))
             found = []
             for o in outcomes:
                 b, w = pairs[o.pair_index]
-                found.append((run_id, g, o.pair_index, members[b][0], members[w][0], o.score,
-                              o.black_discs, o.white_discs, o.moves, o.nodes))
+                found.append(GameRow(o.pair_index, members[b][0], members[w][0], o.score, o.black_discs,
+                                     o.white_discs, o.moves, o.nodes))
             return found
 
-        committed = self._play_and_commit(self.settings, batches_of(missing_games()), rows,
+        committed = self._play_and_commit(RoundRobinGames(self.settings), batches_of(missing_games()), rows,
                                           lambda batch: self.store.commit_games(g, batch))
         return len(played) + committed == len(pairs)
 
-    def _play_and_commit(self, settings: GameSettings, next_batch: BatchSource, rows: Callable[[list], list[tuple]],
-                         commit: Callable[[list[tuple]], int]) -> int:
-        """Play what ``next_batch`` hands out on the executor and commit the
-        ``rows`` of the outcomes in batched transactions (at most one every
-        ``cluster.commit_every_seconds``, and the rest at the end, stopped or
-        not). Returns how many new results ``commit`` stored."""
-        buffer: list[tuple] = []
+    def _play_and_commit(self, task: Task[Item, Outcome], next_batch: BatchSource,
+                         rows: Callable[[list[Outcome]], list[Row]], commit: Callable[[list[Row]], int]) -> int:
+        """Run ``task`` on what ``next_batch`` hands out on the executor and
+        commit the ``rows`` of the outcomes in batched transactions (at most
+        one every ``cluster.commit_every_seconds``, and the rest at the end,
+        stopped or not). Returns how many new results ``commit`` stored."""
+        buffer: list[Row] = []
         done = 0
         last_commit = time.monotonic()
-        for outcomes in self.executor.run(settings, next_batch, self.should_stop):
+        for outcomes in self.executor.run(task, next_batch, self.should_stop):
             buffer.extend(rows(outcomes))
             if time.monotonic() - last_commit >= self.config.cluster.commit_every_seconds:
                 done += commit(buffer)
@@ -458,19 +452,19 @@ class Coordinator:
                               f"({top.rating:+.0f} ± {top.stderr:.0f} Elo vs generation 1's champion)")
         return True
 
-    def _play_hall_games(self, g: int, specs: list[GameSpec], ids: dict[str, int]) -> bool:
+    def _play_hall_games(self, g: int, specs: list[HallGameSpec], ids: dict[str, int]) -> bool:
         played = self.store.played_hall_games(g)
-        next_batch = batches_of(sp for sp in specs if sp.pair_index not in played)
-        by_index = {sp.pair_index: sp for sp in specs}
+        next_batch = batches_of(sp for sp in specs if sp.game_index not in played)
+        by_index = {sp.game_index: sp for sp in specs}
 
-        def rows(outcomes: list) -> list[tuple]:
+        def rows(outcomes: list[HallGameOutcome]) -> list[HallGameRow]:
             found = []
             for o in outcomes:
-                spec = by_index[o.pair_index]
-                found.append((o.pair_index, ids[spec.black], ids[spec.white], o.score, o.nodes))
+                spec = by_index[o.game_index]
+                found.append(HallGameRow(o.game_index, ids[spec.black], ids[spec.white], o.score, o.nodes))
             return found
 
-        committed = self._play_and_commit(hall_settings(self.settings), next_batch, rows,
+        committed = self._play_and_commit(HallGames(hall_settings(self.settings)), next_batch, rows,
                                           lambda batch: self.store.commit_hall_games(g, batch))
         return len(played) + committed == len(specs)
 

@@ -1,7 +1,9 @@
-"""Where tournament games are played: in this process, or on Ray workers.
+"""Where the workers' tasks run: in this process, or on Ray workers.
 
-An executor takes batches of game specs and yields their outcomes as batches
-finish, in completion order; the coordinator sorts out the canonical order.
+An executor takes a :class:`~genethello.cluster.tasks.Task` and batches of
+its items, and yields the outcomes as batches finish, in completion order;
+the coordinator sorts out the canonical order. It never knows what kind of
+work a task is.
 The Ray executor keeps a bounded number of tasks in flight, handles results
 with ``ray.wait`` as they come, plays the batch of a dead worker or node
 again elsewhere, and refuses a worker whose compiled core differs.
@@ -18,10 +20,13 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
-from genethello.cluster.games import GameOutcome, GameSettings, GameSpec, play_batch
+from genethello.cluster.tasks import Task
 from genethello.core.build_info import core_fingerprint
+
+ItemT = TypeVar("ItemT")
+OutcomeT = TypeVar("OutcomeT")
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +39,9 @@ class WorkerLostError(RuntimeError):
     """Games could not be played after several retries on lost workers."""
 
 
-BatchSource = Callable[[int], list[GameSpec]]
-"""Called with a suggested batch size; returns the next batch ([] when none is left)."""
+BatchSource = Callable[[int], list[Any]]
+"""Called with a suggested batch size; returns the next batch of a task's
+items ([] when none is left)."""
 
 
 def batches_of(specs: Iterable) -> BatchSource:
@@ -50,8 +56,11 @@ def batches_of(specs: Iterable) -> BatchSource:
 class Executor(Protocol):
     workers: int
 
-    def run(self, settings: GameSettings, next_batch: BatchSource,
-            should_stop: Callable[[], bool]) -> Iterator[list[GameOutcome]]: ...
+    def run(self, task: Task[ItemT, OutcomeT], next_batch: BatchSource,
+            should_stop: Callable[[], bool]) -> Iterator[list[OutcomeT]]:
+        """Run ``task`` on the batches ``next_batch`` hands out until it
+        hands out none or ``should_stop``; yield each batch's outcomes."""
+        ...
 
     def close(self) -> None: ...
 
@@ -82,14 +91,14 @@ class SerialExecutor:
     def __init__(self, task_seconds: float = 0.2) -> None:
         self.sizer = BatchSizer(task_seconds)
 
-    def run(self, settings: GameSettings, next_batch: BatchSource,
-            should_stop: Callable[[], bool]) -> Iterator[list[GameOutcome]]:
+    def run(self, task: Task[ItemT, OutcomeT], next_batch: BatchSource,
+            should_stop: Callable[[], bool]) -> Iterator[list[OutcomeT]]:
         while not should_stop():
             batch = next_batch(self.sizer.size)
             if not batch:
                 return
             t0 = time.perf_counter()
-            outcomes = play_batch(settings, batch)
+            outcomes = task.run(batch)
             self.sizer.observe(len(batch), time.perf_counter() - t0)
             yield outcomes
 
@@ -97,15 +106,15 @@ class SerialExecutor:
         pass
 
 
-def _play_remote(fingerprint: str, settings: GameSettings, specs: list[GameSpec]) -> tuple[list[GameOutcome], float]:
-    """The Ray task: check the core, play, report the outcomes and the time."""
+def _run_remote(fingerprint: str, task: Task[ItemT, OutcomeT], items: list[ItemT]) -> tuple[list[OutcomeT], float]:
+    """The Ray task: check the core, run the batch, report the outcomes and the time."""
     local = core_fingerprint()
     if local != fingerprint:
         raise CoreMismatchError(
             f"worker {socket.gethostname()} (pid {os.getpid()}) runs genethello core {local}, "
             f"but this run needs {fingerprint}: install the same version on every node")
     t0 = time.perf_counter()
-    outcomes = play_batch(settings, specs)
+    outcomes = task.run(items)
     return outcomes, time.perf_counter() - t0
 
 
@@ -211,7 +220,7 @@ def _available_cpus(ray, workers: int | None) -> int:
 
 
 class RayExecutor:
-    """Plays batches as Ray tasks on the cluster that ``start_ray`` joined."""
+    """Runs batches as Ray tasks on the cluster that ``start_ray`` joined."""
 
     # Lost-worker errors after which a batch is played again elsewhere.
     MAX_RETRIES = 5
@@ -229,7 +238,7 @@ class RayExecutor:
         self.fingerprint = core_fingerprint()
         # Ray retries tasks lost with their worker by itself (max_retries);
         # on top of that we re-queue batches whose result is lost for good.
-        self._task = ray.remote(num_cpus=1, max_retries=ray_retries)(_play_remote)
+        self._remote = ray.remote(num_cpus=1, max_retries=ray_retries)(_run_remote)
         self.retried_batches = 0
 
     def _lost_worker_errors(self) -> tuple[type[BaseException], ...]:
@@ -238,11 +247,11 @@ class RayExecutor:
                  "ActorDiedError", "LocalRayletDiedError", "RaySystemError", "ObjectFetchTimedOutError")
         return tuple(getattr(exc, n) for n in names if hasattr(exc, n))
 
-    def run(self, settings: GameSettings, next_batch: BatchSource,
-            should_stop: Callable[[], bool]) -> Iterator[list[GameOutcome]]:
+    def run(self, task: Task[ItemT, OutcomeT], next_batch: BatchSource,
+            should_stop: Callable[[], bool]) -> Iterator[list[OutcomeT]]:
         ray = self._ray
         lost_errors = self._lost_worker_errors()
-        settings_ref = ray.put(settings)
+        task_ref = ray.put(task)       # pickled once; each batch travels alone
         in_flight: dict = {}           # object ref -> (batch, attempts)
         retry: deque = deque()
         exhausted = False
@@ -257,7 +266,7 @@ class RayExecutor:
                         continue
                 else:
                     break
-                ref = self._task.remote(self.fingerprint, settings_ref, batch)
+                ref = self._remote.remote(self.fingerprint, task_ref, batch)
                 in_flight[ref] = (batch, attempts)
             if not in_flight:
                 return
@@ -286,7 +295,7 @@ class RayExecutor:
                 self.sizer.observe(len(batch), seconds)
                 yield outcomes
 
-    def _requeue(self, retry: deque, batch: list[GameSpec], attempts: int, exc: BaseException) -> None:
+    def _requeue(self, retry: deque, batch: list[Any], attempts: int, exc: BaseException) -> None:
         self.retried_batches += 1
         log.warning("a worker was lost (%s); playing its %d games again", type(exc).__name__, len(batch))
         retry.append((batch, attempts + 1))

@@ -1,6 +1,7 @@
 """Games of a run database as game records (SGF, GGF or plain move lists).
 
-:func:`game_record` turns one stored game into a
+:func:`game_record` turns one stored game (as the read side,
+:func:`genethello.cluster.reads.select_games`, returns it) into a
 :class:`~genethello.core.records.GameRecord`:
 
 * players' names (PB/PW) and the chromosome fields are the chromosome strings
@@ -43,36 +44,18 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import select
-
 from genethello.cluster.db import Database
-from genethello.cluster.db.models import Game, Generation, Player, Run
 from genethello.cluster.export_files import check_targets, write_file_atomically
+from genethello.cluster.reads import RunInfo, StoredGame, select_games
 from genethello.core.records import GameRecord, RecordError, read_moves, result_from_score, write_record
 
-__all__ = ["EXPORT_FORMATS", "ExportSummary", "StoredGame", "export_games", "game_record",
-           "select_games", "time_settings", "file_stem"]
+__all__ = ["EXPORT_FORMATS", "ExportSummary", "export_games", "game_record", "time_settings", "file_stem"]
 
 EXPORT_FORMATS = ("sgf", "ggf", "moves")
 _EXTENSIONS = {"sgf": ".sgf", "ggf": ".ggf", "moves": ".txt"}
 PLACE = "genethello"
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """One game row with what a record needs (read inside a session)."""
-
-    id: int
-    generation: int
-    pair_index: int
-    black: str
-    white: str
-    score: int
-    moves: str | None
-    date: str | None
 
 
 @dataclass
@@ -113,43 +96,7 @@ def file_stem(run_name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", run_name) or "run"
 
 
-def _day(when: datetime | None) -> str | None:
-    return when.strftime("%Y-%m-%d") if when is not None else None
-
-
-def select_games(db: Database, run: Run, generation: int | None = None, game_id: int | None = None) -> list[StoredGame]:
-    """The run's games in (generation, pair index) order, optionally only
-    generation ``generation`` and/or the game with id ``game_id``.
-
-    Raises:
-        ValueError: for a game id or generation the run does not hold.
-    """
-    with db.session() as s:
-        if game_id is not None:
-            row = s.get(Game, game_id)
-            if row is None or row.run_id != run.id:
-                raise ValueError(f"run {run.name} holds no game with id {game_id}")
-            if generation is not None and row.generation != generation:
-                raise ValueError(f"game {game_id} is from generation {row.generation}, not {generation}")
-        if generation is not None and s.get(Generation, (run.id, generation)) is None and not s.scalar(
-                select(Game.id).where(Game.run_id == run.id, Game.generation == generation).limit(1)):
-            raise ValueError(f"run {run.name} has no generation {generation}")
-        query = select(Game).where(Game.run_id == run.id)
-        if generation is not None:
-            query = query.where(Game.generation == generation)
-        if game_id is not None:
-            query = query.where(Game.id == game_id)
-        rows = s.scalars(query.order_by(Game.generation, Game.pair_index)).all()
-        players = {p.id: p.text for p in s.scalars(
-            select(Player).where(Player.id.in_({r.black_id for r in rows} | {r.white_id for r in rows})))}
-        dates = {g.number: _day(g.finished_at or g.started_at) for g in s.scalars(
-            select(Generation).where(Generation.run_id == run.id,
-                                     Generation.number.in_({r.generation for r in rows})))}
-        return [StoredGame(r.id, r.generation, r.pair_index, players[r.black_id], players[r.white_id],
-                           r.score, r.moves, dates.get(r.generation)) for r in rows]
-
-
-def game_record(run: Run, game: StoredGame) -> GameRecord:
+def game_record(run: RunInfo, game: StoredGame) -> GameRecord:
     """The record of a stored game (see the module doc for its fields).
 
     Raises:
@@ -175,7 +122,7 @@ def game_record(run: Run, game: StoredGame) -> GameRecord:
     )
 
 
-def export_games(db: Database, run: Run, out: Path, fmt: str, generation: int | None = None,
+def export_games(db: Database, run: RunInfo, out: Path, fmt: str, generation: int | None = None,
                  game_id: int | None = None, force: bool = False) -> ExportSummary:
     """Write the selected games of ``run`` under folder ``out`` (created if
     missing) in format ``fmt`` ('sgf', 'ggf' or 'moves'); see the module doc

@@ -1,26 +1,34 @@
 """Playing a batch of games: no Ray, no database.
 
-Two kinds of game travel to the workers: a :class:`GameSpec`, two
-chromosomes of the run (a round-robin or hall-of-fame game), and a
-:class:`GauntletSpec`, a chromosome against one of the yardstick's fixed
-opponents (built by name on the worker, never from a command).
+Three kinds of game travel to the workers, each with its task (a
+:class:`~genethello.cluster.tasks.Task`: a small picklable value sent once
+per run of an executor, which plays batches of its specs in a worker):
 
-A worker process calls ``play_batch`` for each task. It keeps two engines (a
-black and a white seat, each with its transposition table) and the evaluators
-of the players it has met, so a batch costs only its games. A game's opening
-depends only on the run's seed, the generation and the pair, never on which
-worker plays it: the result is a pure function of the spec.
+* :class:`RoundRobinGames` plays :class:`GameSpec` s, two chromosomes of a
+  generation, and returns :class:`GameOutcome` s;
+* :class:`HallGames` plays :class:`HallGameSpec` s, an entrant of the hall of
+  fame against a member, and returns :class:`HallGameOutcome` s;
+* :class:`GauntletGames` plays :class:`GauntletSpec` s, a chromosome against
+  one of the yardstick's fixed opponents (built by name on the worker, never
+  from a command), and returns :class:`GauntletOutcome` s.
+
+A worker process keeps, per game settings, two engines (a black and a white
+seat, each with its transposition table) and the evaluators of the players
+it has met, so a batch costs only its games. A game's opening depends only
+on the seed and the spec's opening keys, never on which worker plays it:
+the result is a pure function of the spec.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from genethello.cluster.pairing import opening_seed
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.families import evaluator_of, parse_individual
-from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.game import Engine, GameResult, play_game, random_opening
 from genethello.core.players import (
     ChromosomePlayer,
     GreedyPlayer,
@@ -46,9 +54,9 @@ class GameSettings:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One scheduled game: its place in the generation's schedule and the
-    players (chromosome text and population slot, which seeds the opening;
-    a hall game puts its own opening keys in the two slots)."""
+    """One round-robin game: its place in the generation's schedule and the
+    players (chromosome text and population slot; the slots seed the
+    opening)."""
 
     generation: int
     pair_index: int
@@ -89,9 +97,10 @@ class GameRunner:
             self._evaluators[text] = ev
         return ev
 
-    def play(self, spec: GameSpec) -> GameOutcome:
+    def play(self, black_text: str, white_text: str, opening_seed: int) -> GameResult:
+        """One game of these chromosomes from the opening of ``opening_seed``."""
         s = self.settings
-        black_ev, white_ev = self._evaluator(spec.black), self._evaluator(spec.white)
+        black_ev, white_ev = self._evaluator(black_text), self._evaluator(white_text)
         if self._seats is None:
             self._seats = tuple(
                 Engine(ev, depth=s.depth, exact_empties=s.exact_empties, algorithm=s.algorithm, tt_bits=s.tt_bits)
@@ -99,10 +108,77 @@ class GameRunner:
         black, white = self._seats
         black.use_evaluator(black_ev)
         white.use_evaluator(white_ev)
-        seed = opening_seed(s.run_seed, spec.generation, spec.black_slot, spec.white_slot)
-        result = play_game(black, white, random_opening(s.random_plies, seed))
-        return GameOutcome(spec.generation, spec.pair_index, result.score,
-                           result.black_discs, result.white_discs, result.move_list(), result.nodes)
+        return play_game(black, white, random_opening(s.random_plies, opening_seed))
+
+
+_RUNNERS: dict[GameSettings, GameRunner] = {}
+
+
+def runner_for(settings: GameSettings) -> GameRunner:
+    """This process's runner for ``settings`` (kept between batches)."""
+    runner = _RUNNERS.get(settings)
+    if runner is None:
+        if len(_RUNNERS) > 8:
+            _RUNNERS.clear()
+        runner = _RUNNERS[settings] = GameRunner(settings)
+    return runner
+
+
+@dataclass(frozen=True)
+class RoundRobinGames:
+    """The task of a generation's round robin under the run's settings."""
+
+    settings: GameSettings
+
+    def run(self, specs: Sequence[GameSpec]) -> list[GameOutcome]:
+        runner = runner_for(self.settings)
+        out = []
+        for spec in specs:
+            seed = opening_seed(self.settings.run_seed, spec.generation, spec.black_slot, spec.white_slot)
+            result = runner.play(spec.black, spec.white, seed)
+            out.append(GameOutcome(spec.generation, spec.pair_index, result.score, result.black_discs,
+                                   result.white_discs, result.move_list(), result.nodes))
+        return out
+
+
+@dataclass(frozen=True)
+class HallGameSpec:
+    """One game of a hall-of-fame entry: the entrant against the member at
+    ``member`` (its position in entry order), opening ``pair`` of that
+    member; both colours of a pair share the opening."""
+
+    generation: int
+    game_index: int
+    black: str
+    white: str
+    member: int
+    pair: int
+
+
+@dataclass(frozen=True)
+class HallGameOutcome:
+    """What the store keeps of a hall game (the spec knows the players)."""
+
+    game_index: int
+    score: int            # Black's final margin, empties to the winner
+    nodes: int
+
+
+@dataclass(frozen=True)
+class HallGames:
+    """The task of a hall entry's games; ``settings`` carry the hall's
+    opening seed (:func:`~genethello.cluster.hall.hall_settings`)."""
+
+    settings: GameSettings
+
+    def run(self, specs: Sequence[HallGameSpec]) -> list[HallGameOutcome]:
+        runner = runner_for(self.settings)
+        out = []
+        for spec in specs:
+            seed = opening_seed(self.settings.run_seed, spec.generation, spec.member, spec.pair)
+            result = runner.play(spec.black, spec.white, seed)
+            out.append(HallGameOutcome(spec.game_index, result.score, result.nodes))
+        return out
 
 
 #: The yardstick's built-in opponents, by the name a GauntletSpec carries;
@@ -178,41 +254,13 @@ class GauntletRunner:
         return GauntletOutcome(spec.index, margin)
 
 
-_RUNNERS: dict[GameSettings, GameRunner] = {}
 _GAUNTLET = GauntletRunner()
-_LABELLERS: dict[tuple, object] = {}
 
 
-def _label(spec) -> object:
-    """Measure one position of ``patterns label`` (a LabelSpec) with this
-    process's labeller for its settings."""
-    from genethello.cluster.labelling import LabelOutcome
-    from genethello.core.position_labels import Labeller
+@dataclass(frozen=True)
+class GauntletGames:
+    """The task of a yardstick measurement's built-in games (each spec
+    carries its own search limits)."""
 
-    key = (spec.exact_empties, spec.search_depth, spec.patterns)
-    labeller = _LABELLERS.get(key)
-    if labeller is None:
-        _LABELLERS.clear()
-        labeller = _LABELLERS[key] = Labeller(spec.exact_empties, spec.search_depth, spec.patterns)
-    label = labeller.label(spec.mover, spec.other)
-    return LabelOutcome(spec.index, label.empties, label.exact, label.value, label.nodes)
-
-
-def play_batch(settings: GameSettings, specs: list) -> list:
-    """Play specs in order with this process's runner for these settings
-    (GameSpecs), its gauntlet runner (GauntletSpecs) or its labeller
-    (LabelSpecs of ``patterns label``)."""
-    runner = _RUNNERS.get(settings)
-    if runner is None:
-        if len(_RUNNERS) > 8:
-            _RUNNERS.clear()
-        runner = _RUNNERS[settings] = GameRunner(settings)
-    out = []
-    for spec in specs:
-        if isinstance(spec, GameSpec):
-            out.append(runner.play(spec))
-        elif isinstance(spec, GauntletSpec):
-            out.append(_GAUNTLET.play(spec))
-        else:
-            out.append(_label(spec))
-    return out
+    def run(self, specs: Sequence[GauntletSpec]) -> list[GauntletOutcome]:
+        return [_GAUNTLET.play(spec) for spec in specs]

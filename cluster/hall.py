@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from genethello.cluster.games import GameSettings, GameSpec
+from genethello.cluster.games import GameSettings, HallGameSpec
 from genethello.cluster.tournament_rating import RatingEstimate, fit_bradley_terry
 from genethello.core.scoring import points_from_margin
 
@@ -80,15 +80,15 @@ def entry_schedule(members: int, games_per_member: int) -> list[HallPairing]:
 
 
 def entry_specs(generation: int, entrant: str, members: Sequence[str], schedule: Sequence[HallPairing]
-                ) -> list[GameSpec]:
-    """The GameSpecs of an entry (chromosome texts of the entrant and of the
-    members in entry order). Both colours of a pair share their opening:
-    the opening keys (the member's position, the pair) go in the slots."""
+                ) -> list[HallGameSpec]:
+    """The games of an entry (chromosome texts of the entrant and of the
+    members in entry order). Both colours of a pair share their opening,
+    keyed by the member's position and the pair."""
     specs = []
     for p in schedule:
         other = members[p.opponent]
         black, white = (entrant, other) if p.entrant_black else (other, entrant)
-        specs.append(GameSpec(generation, p.game_index, black, white, p.opponent, p.pair))
+        specs.append(HallGameSpec(generation, p.game_index, black, white, p.opponent, p.pair))
     return specs
 
 

@@ -26,7 +26,7 @@ stopped.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +34,7 @@ import numpy as np
 from genethello.core.label_file import LabelSettings, format_line
 from genethello.core.pattern_learning import GameSet
 from genethello.core.patterns import move_numbers
+from genethello.core.position_labels import Labeller
 
 SELFPLAY_EPSILON = 0.1           # a self-play move is random this often
 SELFPLAY_DEPTH = 2
@@ -52,14 +53,12 @@ class PlannedPosition:
 
 @dataclass(frozen=True)
 class LabelSpec:
-    """A position travelling to a worker, with how to measure it."""
+    """A position travelling to a worker (how to measure it travels once,
+    in its :class:`PositionLabels` task)."""
 
     index: int
     mover: int
     other: int
-    exact_empties: int
-    search_depth: int
-    patterns: str
 
 
 @dataclass(frozen=True)
@@ -71,6 +70,32 @@ class LabelOutcome:
     exact: bool
     value: int
     nodes: int
+
+
+_LABELLERS: dict[tuple[int, int, str], Labeller] = {}
+
+
+@dataclass(frozen=True)
+class PositionLabels:
+    """The task of ``patterns label``: measure positions exactly (at most
+    ``exact_empties`` empties) or by a ``search_depth`` search on pattern
+    table ``patterns``, with this worker process's labeller."""
+
+    exact_empties: int
+    search_depth: int
+    patterns: str
+
+    def run(self, specs: Sequence[LabelSpec]) -> list[LabelOutcome]:
+        key = (self.exact_empties, self.search_depth, self.patterns)
+        labeller = _LABELLERS.get(key)
+        if labeller is None:
+            _LABELLERS.clear()
+            labeller = _LABELLERS[key] = Labeller(self.exact_empties, self.search_depth, self.patterns)
+        out = []
+        for spec in specs:
+            label = labeller.label(spec.mover, spec.other)
+            out.append(LabelOutcome(spec.index, label.empties, label.exact, label.value, label.nodes))
+        return out
 
 
 # ------------------------------------------------------------------ plan

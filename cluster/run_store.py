@@ -1,28 +1,29 @@
-"""The coordinator's bookkeeping: every read and write of one run's rows.
+"""The coordinator's bookkeeping: the write side of one run, and the reads
+its steps need as inputs.
 
 The coordinator decides (what to play, how to rate, whom to breed) with pure
 functions and calls a :class:`RunStore` to read their inputs and store their
-results; all SQL of a run in progress lives here. Each writing method is one
+results; all SQL that writes a run lives here. Each writing method is one
 transaction (BEGIN IMMEDIATE), and each leaves the run in a state that
-``resume`` continues from.
+``resume`` continues from. Results arrive as named records
+(:class:`GameRow`, :class:`HallGameRow`), never as bare tuples.
 
-The best so far is the top of the hall of fame (:mod:`hall`) once the run
-has one; without a hall (``hall.games_per_member = 0``, runs from before
-0003) it is the top by Elo, then the older birth, then the chromosome text (:func:`~genethello.cluster.population.rank_key`), done in
-SQL on the stored columns (``ORDER BY elo DESC, birth, text``): SQLite
-compares the ASCII texts as Python does, and no chromosome is parsed.
+Rankings (the best so far, the hall, the best by Elo or by score) are asked
+of :mod:`genethello.cluster.reads`, the one read side that the reports and
+the web page call too; the methods here that answer them only pass the
+run's id along.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sqlalchemy import delete, func, insert, select, update
 
-from genethello.cluster.config import RunConfig, config_from_mapping
-from genethello.cluster.db import Database, RunNotFoundError
+from genethello.cluster import reads
+from genethello.cluster.db import Database
 from genethello.cluster.db.models import (
     Game,
     Generation,
@@ -38,60 +39,48 @@ from genethello.cluster.db.models import (
 )
 from genethello.cluster.hall import HallGameResult
 from genethello.cluster.rating_step import GenerationRating, Member, PlayedGame
+from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
+from genethello.cluster.reads.ranking import BEST_FIRST
 from genethello.cluster.tournament_rating import RatingEstimate
 from genethello.core.chromosome import Chromosome
 from genethello.core.families import Individual, family_of
 
-#: A stored game's columns, in the order of the rows commit_games inserts.
-GAME_COLUMNS = ("run_id", "generation", "pair_index", "black_id", "white_id", "score", "black_discs",
-                "white_discs", "moves", "nodes")
+
+class GameRow(NamedTuple):
+    """A round-robin game of one generation as stored: its field names are
+    the ``games`` columns after the run and the generation, in the order
+    the insert names them (a NamedTuple: a batch reaches the driver's
+    executemany without conversion)."""
+
+    pair_index: int
+    black_id: int
+    white_id: int
+    score: int            # Black's final margin, empties to the winner
+    black_discs: int
+    white_discs: int
+    moves: str | None
+    nodes: int
+
+
+class HallGameRow(NamedTuple):
+    """A hall game as stored (its generation is the entry's)."""
+
+    game_index: int
+    black_id: int
+    white_id: int
+    score: int
+    nodes: int
+
+
+#: A stored game's columns: the run, the generation, then GameRow's fields.
+GAME_COLUMNS = ("run_id", "generation", *GameRow._fields)
 _INSERT_GAME = (f"INSERT INTO {Game.__tablename__} ({', '.join(GAME_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})")
 
-#: Best first: Elo, older birth, text (see the module docstring).
-_BEST_FIRST = (Player.elo.desc(), Player.birth, Player.text)
-
-
-@dataclass(frozen=True)
-class RunState:
-    """What the coordinator needs to know of its run at start."""
-
-    config: RunConfig          # as created; never rewritten (the stop rule's state: limits())
-    dropped_engines: tuple[str, ...]   # external engines the user went on without
-    core_hash: str                     # the core that plays the run's games
-    pattern_version: str = ""          # the pattern table its players weigh ('' when none)
-
-
-@dataclass(frozen=True)
-class RankedPlayer:
-    """A player as ranking reads it."""
-
-    player_id: int
-    text: str
-    elo: float
-    birth: int
-
-    def chromosome(self) -> Chromosome:
-        return Chromosome.parse(self.text)
-
-
-@dataclass(frozen=True)
-class HallEntry:
-    """A hall member, with its latest rating (None before the first fit)."""
-
-    player_id: int
-    text: str
-    entered: int
-    rating: float | None = None
-    stderr: float | None = None
-    games: int = 0
-
-    def chromosome(self) -> Chromosome:
-        return Chromosome.parse(self.text)
-
 
 class RunStore:
-    """Reads and writes one run's rows (the coordinator is its only user)."""
+    """Writes one run's rows, and reads what the coordinator's steps need
+    (the coordinator is its only user; reports read through :mod:`reads`)."""
 
     def __init__(self, db: Database, run_id: int) -> None:
         self.db = db
@@ -99,18 +88,8 @@ class RunStore:
 
     # ----------------------------------------------------------------- run
     def state(self) -> RunState:
-        """The run's config and run state.
-
-        Raises:
-            RunNotFoundError: no such run.
-        """
-        with self.db.session() as s:
-            run = s.get(Run, self.run_id)
-            if run is None:
-                raise RunNotFoundError(f"no run with id {self.run_id} in {self.db.path}")
-            config = config_from_mapping(json.loads(run.config_json), source="stored run config")
-            return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash,
-                            run.pattern_version or "")
+        """:func:`reads.run_state` of this run."""
+        return reads.run_state(self.db, self.run_id)
 
     def limits(self) -> tuple[int, int]:
         """(max_generations, converge_baseline): the run state the stop rule
@@ -223,9 +202,9 @@ class RunStore:
             return set(s.scalars(select(Game.pair_index)
                                  .where(Game.run_id == self.run_id, Game.generation == g)).all())
 
-    def commit_games(self, g: int, rows: list[tuple]) -> int:
-        """Insert a batch of results (tuples in GAME_COLUMNS order) in one
-        transaction; returns how many were new. A pair already stored (a
+    def commit_games(self, g: int, rows: Sequence[GameRow]) -> int:
+        """Insert a batch of generation g's results in one transaction;
+        returns how many were new. A pair already stored (a
         batch retried after a lost worker) is skipped, never counted twice.
 
         The rows go to the driver's executemany as they are: the ORM's bulk
@@ -236,13 +215,14 @@ class RunStore:
         games = Game.__table__
         with self.db.session(immediate=True) as s:
             conn = s.connection()
-            indices = [r[2] for r in rows]
+            indices = [r.pair_index for r in rows]
             stored = set(conn.execute(select(games.c.pair_index).where(
                 games.c.run_id == self.run_id, games.c.generation == g,
                 games.c.pair_index.between(min(indices), max(indices)))).scalars())
-            fresh = {r[2]: r for r in rows if r[2] not in stored}
+            fresh = {r.pair_index: r for r in rows if r.pair_index not in stored}
             if fresh:
-                conn.exec_driver_sql(_INSERT_GAME, list(fresh.values()))
+                key = (self.run_id, g)
+                conn.exec_driver_sql(_INSERT_GAME, [key + r for r in fresh.values()])
                 s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
                           .values(games_done=Generation.games_done + len(fresh)))
         return len(fresh)
@@ -279,7 +259,7 @@ class RunStore:
                  "bt_rating": r.bt_rating, "bt_stderr": r.bt_stderr, "wins": r.wins, "losses": r.losses,
                  "draws": r.draws} for r in rating.players])
             best = hall_best if has_hall else s.scalars(select(Player.id).where(Player.run_id == self.run_id)
-                                                        .order_by(*_BEST_FIRST).limit(1)).one()
+                                                        .order_by(*BEST_FIRST).limit(1)).one()
             gen = s.get(Generation, (self.run_id, g))
             gen.status = "rated"
             gen.finished_at = utcnow()
@@ -309,52 +289,22 @@ class RunStore:
     # ----------------------------------------------------------- ranking
     def ranked(self, limit: int, *, generation: int | None = None, other_runs_of_type: str | None = None
                ) -> list[RankedPlayer]:
-        """The best ``limit`` players, best first: of the whole run (the
-        default), of one generation's population, or of every other run whose
-        players have the given chromosome type."""
-        query = select(Player.id, Player.text, Player.elo, Player.birth)
-        if generation is not None:
-            query = query.join(PopulationSlot, PopulationSlot.player_id == Player.id).where(
-                PopulationSlot.run_id == self.run_id, PopulationSlot.generation == generation)
-        elif other_runs_of_type is not None:
-            query = query.where(Player.run_id != self.run_id, Player.ctype == other_runs_of_type)
-        else:
-            query = query.where(Player.run_id == self.run_id)
-        with self.db.session() as s:
-            return [RankedPlayer(*row) for row in s.execute(query.order_by(*_BEST_FIRST).limit(limit)).all()]
+        """:func:`reads.ranked` of this run."""
+        return reads.ranked(self.db, self.run_id, limit, generation=generation,
+                            other_runs_of_type=other_runs_of_type)
 
     def ranked_by_score(self, g: int) -> list[RankedPlayer]:
-        """Generation g's members by their points in its own round robin
-        (wins + draws / 2; in a complete round robin the Bradley–Terry
-        order), then the older birth, then the text. Elo plays no part."""
-        points = (RatingRecord.wins + 0.5 * RatingRecord.draws).label("points")
-        query = (select(Player.id, Player.text, Player.elo, Player.birth)
-                 .join(RatingRecord, RatingRecord.player_id == Player.id)
-                 .where(RatingRecord.run_id == self.run_id, RatingRecord.generation == g)
-                 .order_by(points.desc(), Player.birth, Player.text))
-        with self.db.session() as s:
-            return [RankedPlayer(*row) for row in s.execute(query).all()]
+        """:func:`reads.ranked_by_score` of this run's generation g."""
+        return reads.ranked_by_score(self.db, self.run_id, g)
 
     def best(self) -> RankedPlayer | None:
-        """The run's best so far: the hall's top once it is rated, else the
-        top by Elo (None before any player exists)."""
-        hall = self.hall_ranked(1)
-        if hall:
-            with self.db.session() as s:
-                return RankedPlayer(*s.execute(select(Player.id, Player.text, Player.elo, Player.birth)
-                                               .where(Player.id == hall[0].player_id)).one())
-        found = self.ranked(1)
-        return found[0] if found else None
+        """:func:`reads.best` of this run."""
+        return reads.best(self.db, self.run_id)
 
     # -------------------------------------------------------------- hall
     def hall_members(self) -> list[HallEntry]:
-        """The hall in entry order (the first is the rating anchor)."""
-        with self.db.session() as s:
-            return [HallEntry(*row) for row in s.execute(
-                select(HallMember.player_id, Player.text, HallMember.entered)
-                .join(Player, Player.id == HallMember.player_id)
-                .where(HallMember.run_id == self.run_id)
-                .order_by(HallMember.entered, Player.birth, Player.text)).all()]
+        """:func:`reads.hall_members` of this run."""
+        return reads.hall_members(self.db, self.run_id)
 
     def enter_hall(self, g: int, player_id: int) -> bool:
         """Make ``player_id`` a member entered at generation g unless it is
@@ -377,20 +327,19 @@ class RunStore:
             return set(s.scalars(select(HallGame.game_index).where(
                 HallGame.run_id == self.run_id, HallGame.generation == g)).all())
 
-    def commit_hall_games(self, g: int, rows: Sequence[tuple[int, int, int, int, int]]) -> int:
-        """Store (game_index, black_id, white_id, score, nodes) rows of
-        generation g's entry in one transaction, skipping any stored."""
+    def commit_hall_games(self, g: int, rows: Sequence[HallGameRow]) -> int:
+        """Store a batch of generation g's hall games in one transaction,
+        skipping any stored; returns how many were new."""
         if not rows:
             return 0
         with self.db.session(immediate=True) as s:
             stored = set(s.scalars(select(HallGame.game_index).where(
                 HallGame.run_id == self.run_id, HallGame.generation == g)).all())
             # a batch played again after a lost worker may repeat a game
-            fresh = list({r[0]: r for r in rows if r[0] not in stored}.values())
+            fresh = list({r.game_index: r for r in rows if r.game_index not in stored}.values())
             if fresh:
                 s.execute(insert(HallGame), [
-                    {"run_id": self.run_id, "generation": g, "game_index": i, "black_id": b, "white_id": w,
-                     "score": score, "nodes": nodes} for i, b, w, score, nodes in fresh])
+                    {"run_id": self.run_id, "generation": g, **r._asdict()} for r in fresh])
         return len(fresh)
 
     def hall_games(self) -> list[HallGameResult]:
@@ -412,36 +361,12 @@ class RunStore:
             s.get(Generation, (self.run_id, g)).best_player_id = order[0]
 
     def hall_ranked(self, limit: int | None = None, generation: int | None = None) -> list[HallEntry]:
-        """The hall best first by its latest ratings (or those after
-        ``generation``): rating, earlier entry, text. [] before any fit."""
-        with self.db.session() as s:
-            if generation is None:
-                generation = s.scalar(select(func.max(HallRating.generation))
-                                      .where(HallRating.run_id == self.run_id))
-                if generation is None:
-                    return []
-            query = (select(HallRating.player_id, Player.text, HallMember.entered, HallRating.rating,
-                            HallRating.stderr, HallRating.games)
-                     .join(Player, Player.id == HallRating.player_id)
-                     .join(HallMember, (HallMember.run_id == HallRating.run_id)
-                           & (HallMember.player_id == HallRating.player_id))
-                     .where(HallRating.run_id == self.run_id, HallRating.generation == generation)
-                     .order_by(func.round(HallRating.rating, 9).desc(), HallMember.entered, Player.text))
-            if limit is not None:
-                query = query.limit(limit)
-            return [HallEntry(*row) for row in s.execute(query).all()]
+        """:func:`reads.hall_ranked` of this run."""
+        return reads.hall_ranked(self.db, self.run_id, limit, generation)
 
     def other_halls(self, ctype: str, per_run: int) -> list[Chromosome]:
-        """The top ``per_run`` of each other run's hall whose players have
-        this type, by run id (ratings of different halls share no scale)."""
-        with self.db.session() as s:
-            run_ids = s.scalars(select(Run.id).where(Run.id != self.run_id).order_by(Run.id)).all()
-        found: list[Chromosome] = []
-        for run_id in run_ids:
-            for entry in RunStore(self.db, run_id).hall_ranked(per_run):
-                if entry.text.startswith(ctype + "_"):
-                    found.append(entry.chromosome())
-        return found
+        """:func:`reads.other_halls`: the best of the other runs' halls."""
+        return reads.other_halls(self.db, self.run_id, ctype, per_run)
 
     # --------------------------------------------------------- yardstick
     def yardstick_measured(self, g: int) -> bool:

@@ -27,7 +27,7 @@ import numpy as np
 
 from genethello.cluster.config import RunConfig
 from genethello.cluster.executors import Executor, batches_of
-from genethello.cluster.games import GameSettings, GauntletOutcome, GauntletSpec
+from genethello.cluster.games import GameSettings, GauntletGames, GauntletOutcome, GauntletSpec
 from genethello.cluster.pairing import opening_seed
 from genethello.core.chromosome import Chromosome
 from genethello.core.game import random_opening
@@ -114,12 +114,12 @@ def tally(names: Sequence[str], outcomes: Sequence[GauntletOutcome]) -> list[Yar
     return [YardstickScore(name, result) for name, result in scores.items()]
 
 
-def play_specs(executor: Executor, settings: GameSettings, specs: Sequence[GauntletSpec],
+def play_specs(executor: Executor, specs: Sequence[GauntletSpec],
                should_stop: Callable[[], bool]) -> list[GauntletOutcome] | None:
     """Play the specs through ``executor``; None when stopped before all
     were played (a measurement is stored whole or not at all)."""
     outcomes: list[GauntletOutcome] = []
-    for batch in executor.run(settings, batches_of(specs), should_stop):
+    for batch in executor.run(GauntletGames(), batches_of(specs), should_stop):
         outcomes.extend(batch)
     return outcomes if len(outcomes) == len(specs) else None
 
@@ -167,9 +167,11 @@ def measure(config: RunConfig, candidate: Chromosome, first_champion: Chromosome
             on_failure: Callable[[str, Exception], None] | None = None) -> list[YardstickScore] | None:
     """The run's yardstick: ``candidate`` (the best so far) against the
     built-in gauntlet on the executor, then the external engines here.
-    None when stopped before the built-in games were all played."""
+    None when stopped before the built-in games were all played. Of the
+    run's game ``settings`` only the pattern table counts: the gauntlet
+    plays at the yardstick's own depth."""
     specs, names = gauntlet_specs(config, str(candidate), str(first_champion), settings.patterns)
-    outcomes = play_specs(executor, settings, specs, should_stop)
+    outcomes = play_specs(executor, specs, should_stop)
     if outcomes is None:
         return None
     return tally(names, outcomes) + measure_gtp(config, candidate, on_failure, settings.patterns)

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
-from genethello.cluster.coordinator import find_run
 from genethello.cluster.export import EXPORT_FORMATS, export_games
+from genethello.cluster.reads import find_run
 from genethello.core.cli.arguments import positive_int
 
 

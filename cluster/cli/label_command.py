@@ -87,8 +87,7 @@ def _existing(path: Path, settings) -> int:
 
 def run_label(args: argparse.Namespace) -> int:
     from genethello.cluster.executors import RayExecutor, start_ray
-    from genethello.cluster.games import GameSettings
-    from genethello.cluster.labelling import LabelSpec, OrderedWriter, label_plan, plan_size
+    from genethello.cluster.labelling import LabelSpec, OrderedWriter, PositionLabels, label_plan, plan_size
     from genethello.core import pattern_learning as pl
     from genethello.core.label_file import LabelSettings
     from genethello.core.pattern_table import resolve_version, shared_table
@@ -121,8 +120,7 @@ def run_label(args: argparse.Namespace) -> int:
                 skipped += 1
                 continue
             planned[position.index] = position
-            batch.append(LabelSpec(position.index, position.mover, position.other, settings.exact_empties,
-                                   settings.search_depth, settings.patterns))
+            batch.append(LabelSpec(position.index, position.mover, position.other))
             if len(batch) >= size:
                 break
         return batch
@@ -134,7 +132,7 @@ def run_label(args: argparse.Namespace) -> int:
         bar = tqdm(total=total, initial=done, unit="pos", desc=f"labelling on {workers} workers",
                    dynamic_ncols=True, smoothing=0.05, file=sys.stderr)
     new = args.out.exists() and args.out.stat().st_size > 0
-    game_settings = GameSettings(run_seed=args.seed, depth=1, exact_empties=0, random_plies=0)
+    task = PositionLabels(settings.exact_empties, settings.search_depth, settings.patterns)
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # stop cleanly, like Ctrl-C
     stopped = False
@@ -143,7 +141,7 @@ def run_label(args: argparse.Namespace) -> int:
             stream.write(settings.header())
         writer = OrderedWriter(stream, done)
         try:
-            for outcomes in executor.run(game_settings, next_batch, lambda: False):
+            for outcomes in executor.run(task, next_batch, lambda: False):
                 for outcome in outcomes:
                     written = writer.add(planned.pop(outcome.index), outcome)
                     if bar is not None and written:

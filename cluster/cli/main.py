@@ -9,8 +9,11 @@ an engine started by a GUI or a controller never pays for SQLAlchemy,
 Alembic or Ray.
 
 Every command module exposes ``register(subparsers)``, which adds its
-sub-commands with a ``handler`` default. User errors (bad input, bad options)
-end as one line on stderr and exit status 2, never a traceback.
+sub-commands with a ``handler`` default. The engine commands that can use
+the cluster side declare it (:func:`~genethello.core.cli.context.takes_context`)
+and are handed :data:`CONTEXT`, the cluster's functions they may call. User
+errors (bad input, bad options) end as one line on stderr and exit status 2,
+never a traceback.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
+
+from genethello.core.cli.context import CommandContext, call_handler
 
 _CORE = "genethello.core.cli."
 _CLUSTER = "genethello.cluster.cli."
@@ -104,17 +109,18 @@ def player_from_database(db_target: str, player_id: int) -> str:
     """The chromosome text of player ``player_id`` in a run database (for
     ``match`` players given by id)."""
     from genethello.cluster.cli.run_commands import open_existing
-    from genethello.cluster.db.models import Player
+    from genethello.cluster.reads import player_text
 
     db = open_existing(db_target)
     try:
-        with db.session() as s:
-            player = s.get(Player, player_id)
-            if player is None:
-                raise ValueError(f"no chromosome with id {player_id} in {db.path}")
-            return player.text
+        return player_text(db, player_id)
     finally:
         db.dispose()
+
+
+#: What the engine commands may borrow from the cluster side (each function
+#: imports its modules when called: the engine commands stay light).
+CONTEXT = CommandContext(start_ray=start_ray_for_engines, player_from_database=player_from_database)
 
 
 def user_errors() -> tuple[type[BaseException], ...]:
@@ -154,10 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(command_in(argv))
     args = parser.parse_args(argv)
-    args.start_ray = start_ray_for_engines
-    args.player_from_database = player_from_database
     try:
-        status = args.handler(args)
+        status = call_handler(args.handler, args, CONTEXT)
     except KeyboardInterrupt:
         print("genethello: interrupted", file=sys.stderr)
         return 130

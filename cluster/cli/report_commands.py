@@ -1,4 +1,7 @@
-"""Commands that read runs: best, history, plot."""
+"""Commands that report on runs: best, history, plot.
+
+They only format: every figure comes from :mod:`genethello.cluster.reads`.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +9,9 @@ import argparse
 import json
 from pathlib import Path
 
-from sqlalchemy import func, select
-
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.config import RunConfig
-from genethello.cluster.coordinator import find_run
-from genethello.cluster.db.models import Generation, HallGame, HallRating, Player, YardstickResult
-from genethello.cluster.intervals import wilson_interval
-from genethello.cluster.population import rank_key
-from genethello.cluster.run_store import RunStore
+from genethello.cluster.reads import RANKINGS, RunInfo, YardstickRow, find_run, generation_rows, standings
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import positive_int
 
@@ -23,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("best", help="the best chromosomes found so far (by the hall of fame's rating)")
     add_db_options(p)
     p.add_argument("--top", type=positive_int, default=10, metavar="N")
-    p.add_argument("--by", choices=("hall", "elo", "yardstick"), default=None,
+    p.add_argument("--by", choices=RANKINGS, default=None,
                    help="ranking: hall (the default when the run has a hall of fame), elo, or yardstick")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=run_best)
@@ -38,27 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_plot)
 
 
-def ranked_players(db, run_id: int, by: str) -> list[Player]:
-    """The run's players best first by Elo, by yardstick (measured ones
-    only) or by the hall of fame's latest rating (members only)."""
-    with db.session() as s:
-        players = s.scalars(select(Player).where(Player.run_id == run_id)).all()
-    if by == "yardstick":
-        measured = [p for p in players if p.yardstick is not None]
-        return sorted(measured, key=lambda p: (-p.yardstick, *rank_key(p.elo, p.birth, p.text)))
-    if by == "hall":
-        by_id = {p.id: p for p in players}
-        return [by_id[e.player_id] for e in RunStore(db, run_id).hall_ranked()]
-    return sorted(players, key=lambda p: rank_key(p.elo, p.birth, p.text))
-
-
-def hall_description(db, run) -> str:
+def hall_description(run: RunInfo, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line."""
     config = RunConfig.from_json(run.config_json)
-    with db.session() as s:
-        games = s.scalar(select(func.count()).select_from(HallGame).where(HallGame.run_id == run.id))
     g = config.games
-    return (f"hall of fame: a Bradley-Terry fit of {games} games among the generations' champions "
+    return (f"hall of fame: a Bradley-Terry fit of {hall_games} games among the generations' champions "
             f"(each entrant {config.hall.games_per_member} games, both colours, seeded openings; depth {g.depth}, "
             f"exact at {g.exact_empties} empties), Elo relative to generation 1's champion = 0, "
             "± one standard error")
@@ -67,83 +48,31 @@ def hall_description(db, run) -> str:
 def run_best(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    store = RunStore(db, run.id)
-    hall = {e.player_id: e for e in store.hall_ranked()}
-    by = args.by or ("hall" if hall else "elo")
-    players = ranked_players(db, run.id, by)[: args.top]
+    ranking = standings(db, run.id, args.by, args.top)
     if args.json:
         print(json.dumps([{
             "id": p.id, "chromosome": p.text, "elo": p.elo, "wins": p.wins, "losses": p.losses,
             "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
-            "hall_rating": hall[p.id].rating if p.id in hall else None,
-            "hall_stderr": hall[p.id].stderr if p.id in hall else None,
-            "hall_games": hall[p.id].games if p.id in hall else None,
-        } for p in players], indent=2))
+            "hall_rating": entry.rating if entry else None,
+            "hall_stderr": entry.stderr if entry else None,
+            "hall_games": entry.games if entry else None,
+        } for p, entry in ((row.player, row.hall) for row in ranking.rows)], indent=2))
         return 0
-    print(f"run {run.name} ({run.status}, generation {run.generation}), ranked by {by}")
-    if by == "hall":
-        print(hall_description(db, run))
-    elif not hall:
+    print(f"run {run.name} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
+    if ranking.by == "hall":
+        print(hall_description(run, ranking.hall_games))
+    elif not ranking.hall_rated:
         print("this run has no hall of fame (hall.games_per_member = 0): Elo is relative to the population")
     print(f"{'id':>5} {'hall':>11} {'games':>6} {'Elo':>7} {'W/L/D':>13} {'life':>9} {'yardstick':>9}  chromosome")
-    for p in players:
+    for row in ranking.rows:
+        p, entry = row.player, row.hall
         life = f"{p.birth}-{p.death if p.death is not None else ''}"
         ys = f"{p.yardstick:.0%}" if p.yardstick is not None else "-"
-        entry = hall.get(p.id)
         rating = f"{entry.rating:+.0f} ± {entry.stderr:.0f}" if entry else "-"
         games = str(entry.games) if entry else "-"
         print(f"{p.id:>5} {rating:>11} {games:>6} {p.elo:>7.1f} {f'{p.wins}/{p.losses}/{p.draws}':>13} "
               f"{life:>9} {ys:>9}  {p.text}")
     return 0
-
-
-def yardstick_rows(db, run_id: int) -> dict[int, list[dict]]:
-    """Per measured generation, each opponent's score with its counts and
-    95% interval (None where the row predates the counts)."""
-    found: dict[int, list[dict]] = {}
-    with db.session() as s:
-        rows = s.execute(select(YardstickResult).where(YardstickResult.run_id == run_id)
-                         .order_by(YardstickResult.generation)).scalars().all()
-        for r in rows:
-            low = high = None
-            if r.wins is not None:
-                low, high = wilson_interval(r.points, r.games)
-            found.setdefault(r.generation, []).append({
-                "opponent": r.opponent, "games": r.games, "points": r.points, "score": r.score,
-                "wins": r.wins, "draws": r.draws, "losses": r.losses, "low": low, "high": high})
-    return found
-
-
-def generation_rows(db, run_id: int) -> list[dict]:
-    """One dict a generation: status, games, the generation's best Elo, the
-    best so far (its Elo, and its hall rating and error when the run has a
-    hall), the mean Elo, and the yardstick's overall score with interval."""
-    with db.session() as s:
-        gens = s.scalars(select(Generation).where(Generation.run_id == run_id).order_by(Generation.number)).all()
-        texts = dict(s.execute(select(Player.id, Player.text).where(Player.run_id == run_id)).all())
-        elos = dict(s.execute(select(Player.id, Player.elo).where(Player.run_id == run_id)).all())
-        hall = {(g, pid): (rating, err) for g, pid, rating, err in s.execute(
-            select(HallRating.generation, HallRating.player_id, HallRating.rating, HallRating.stderr)
-            .where(HallRating.run_id == run_id))}
-    ys = yardstick_rows(db, run_id)
-    rows = []
-    for g in gens:
-        stats = json.loads(g.stats_json) if g.stats_json else {}
-        rating, err = hall.get((g.number, g.best_player_id), (None, None))
-        measured = ys.get(g.number, [])
-        points = sum(r["points"] for r in measured)
-        games = sum(r["games"] for r in measured)
-        overall = points / games if games else None
-        low, high = wilson_interval(points, games) if games else (None, None)
-        rows.append({
-            "generation": g.number, "status": g.status, "games": f"{g.games_done}/{g.games_total}",
-            "best": texts.get(g.best_player_id, "-"), "best_elo": stats.get("generation_best_elo"),
-            "best_so_far_elo": elos.get(g.best_player_id), "mean_elo": g.mean_elo,
-            "hall_rating": rating, "hall_stderr": err,
-            "yardstick": overall, "yardstick_low": low, "yardstick_high": high,
-            "yardstick_opponents": measured,
-        })
-    return rows
 
 
 def _interval_text(score: float | None, low: float | None, high: float | None) -> str:
@@ -163,20 +92,20 @@ def run_history(args: argparse.Namespace) -> int:
           f"{'yardstick [95%]':>16}  best so far")
     fmt = lambda v, spec: format(v, spec) if v is not None else "-"
     for r in rows:
-        hall = f"{r['hall_rating']:+.0f} ± {r['hall_stderr']:.0f}" if r["hall_rating"] is not None else "-"
-        print(f"{r['generation']:>4} {r['status']:<8} {r['games']:>13} {fmt(r['best_elo'], '.1f'):>8} "
-              f"{fmt(r['mean_elo'], '.1f'):>7} {hall:>11} "
-              f"{_interval_text(r['yardstick'], r['yardstick_low'], r['yardstick_high']):>16}  {r['best']}")
-    measured = [r for r in rows if r["yardstick_opponents"]]
+        hall = f"{r.hall_rating:+.0f} ± {r.hall_stderr:.0f}" if r.hall_rating is not None else "-"
+        print(f"{r.generation:>4} {r.status:<8} {f'{r.games_done}/{r.games_total}':>13} {fmt(r.best_elo, '.1f'):>8} "
+              f"{fmt(r.mean_elo, '.1f'):>7} {hall:>11} "
+              f"{_interval_text(r.yardstick, r.yardstick_low, r.yardstick_high):>16}  {r.best or '-'}")
+    measured = [r for r in rows if r.yardstick_opponents]
     if measured:
         print()
         print("yardstick of the best so far, per opponent: score [95% Wilson interval] (W/D/L)")
         for r in measured:
             parts = []
-            for o in r["yardstick_opponents"]:
-                counts = f" ({o['wins']}/{o['draws']}/{o['losses']})" if o["wins"] is not None else ""
-                parts.append(f"{o['opponent']} {_interval_text(o['score'], o['low'], o['high'])}{counts}")
-            print(f"{r['generation']:>4}  " + "; ".join(parts))
+            for o in r.yardstick_opponents:
+                counts = f" ({o.wins}/{o.draws}/{o.losses})" if o.wins is not None else ""
+                parts.append(f"{o.opponent} {_interval_text(o.score, o.low, o.high)}{counts}")
+            print(f"{r.generation:>4}  " + "; ".join(parts))
     return 0
 
 
@@ -188,40 +117,40 @@ def run_plot(args: argparse.Namespace) -> int:
 
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    rows = [r for r in generation_rows(db, run.id) if r["mean_elo"] is not None]
+    rows = [r for r in generation_rows(db, run.id) if r.mean_elo is not None]
     if not rows:
         raise ValueError(f"run {run.name} has no rated generation to plot yet")
-    gens = [r["generation"] for r in rows]
+    gens = [r.generation for r in rows]
     fig, axes = plt.subplots(4, 1, figsize=(9, 13), sharex=True)
-    rated = [r for r in rows if r["hall_rating"] is not None]
+    rated = [r for r in rows if r.hall_rating is not None]
     if rated:
-        axes[0].errorbar([r["generation"] for r in rated], [r["hall_rating"] for r in rated],
-                         yerr=[1.96 * r["hall_stderr"] for r in rated], fmt="o-", capsize=3,
+        axes[0].errorbar([r.generation for r in rated], [r.hall_rating for r in rated],
+                         yerr=[1.96 * r.hall_stderr for r in rated], fmt="o-", capsize=3,
                          label="best so far (95% interval)")
         axes[0].legend()
     else:
         axes[0].text(0.5, 0.5, "no hall of fame in this run", ha="center", transform=axes[0].transAxes)
     axes[0].set_ylabel("hall rating (Elo vs gen-1 champion)")
-    axes[1].plot(gens, [r["best_elo"] for r in rows], label="generation's best Elo")
-    axes[1].plot(gens, [r["mean_elo"] for r in rows], label="mean Elo")
+    axes[1].plot(gens, [r.best_elo for r in rows], label="generation's best Elo")
+    axes[1].plot(gens, [r.mean_elo for r in rows], label="mean Elo")
     axes[1].set_ylabel("Elo")
     axes[1].legend()
-    series: dict[str, list[tuple[int, dict]]] = {}
+    series: dict[str, list[tuple[int, YardstickRow]]] = {}
     for r in rows:
-        for o in r["yardstick_opponents"]:
-            series.setdefault(o["opponent"], []).append((r["generation"], o))
+        for o in r.yardstick_opponents:
+            series.setdefault(o.opponent, []).append((r.generation, o))
     for name, points in series.items():
         xs = [g for g, _ in points]
-        ys = [100 * o["score"] for _, o in points]
-        err = [[100 * (o["score"] - o["low"]) if o["low"] is not None else 0 for _, o in points],
-               [100 * (o["high"] - o["score"]) if o["high"] is not None else 0 for _, o in points]]
+        ys = [100 * o.score for _, o in points]
+        err = [[100 * (o.score - o.low) if o.low is not None else 0 for _, o in points],
+               [100 * (o.high - o.score) if o.high is not None else 0 for _, o in points]]
         axes[2].errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=name)
     axes[2].set_ylabel("yardstick score % (95%)")
     axes[2].set_ylim(0, 100)
     if series:
         axes[2].legend(fontsize="x-small", ncol=2)
-    ctype = Chromosome.parse(rows[0]["best"]).type
-    genes = [Chromosome.parse(r["best"]).genes for r in rows]
+    ctype = Chromosome.parse(rows[0].best or "-").type
+    genes = [Chromosome.parse(r.best or "-").genes for r in rows]
     for i, name in enumerate(ctype.gene_names()):
         axes[3].plot(gens, [g[i] for g in genes], label=name)
     axes[3].set_ylabel("genes of the best")

@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from sqlalchemy import func, select
-
+from genethello.cluster import reads
 from genethello.cluster.config import ClusterConfig, load_config
-from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
+from genethello.cluster.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.engine import sqlite_path
-from genethello.cluster.db.models import Generation, Player, Run
 from genethello.cluster.engine_consent import decide_engines
 from genethello.cluster.progress import Progress
-from genethello.cluster.run_store import RunStore
+from genethello.cluster.reads import find_run
 from genethello.core.build_info import core_hash
 
 DEFAULT_DB = "genethello.db"
@@ -162,7 +159,7 @@ def run_resume(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
-    state = RunStore(db, run.id).state()
+    state = reads.run_state(db, run.id)
     decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,
                               args.gtp_engine, args.drop_engine)
     installed = core_hash()
@@ -188,38 +185,34 @@ def run_stop(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
-    with db.session() as s:
-        runs = s.scalars(select(Run).order_by(Run.id)).all()
-        print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4} {'best Elo':>8}  created")
-        for run in runs:
-            cfg = json.loads(run.config_json)
-            best = s.scalar(select(func.max(Player.elo)).where(Player.run_id == run.id))
-            print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
-                  f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4} "
-                  f"{'-' if best is None else round(best):>8}  {run.created_at:%Y-%m-%d %H:%M}")
+    print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4} {'best Elo':>8}  created")
+    for listing in reads.list_runs(db):
+        run, best = listing.run, listing.best_elo
+        cfg = run.config()
+        print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
+              f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4} "
+              f"{'-' if best is None else round(best):>8}  {run.created_at:%Y-%m-%d %H:%M}")
     return 0
 
 
 def run_status(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    with db.session() as s:
-        gen = s.get(Generation, (run.id, run.generation)) if run.generation else None
-        best = s.scalars(select(Player).where(Player.run_id == run.id).order_by(Player.elo.desc())).first()
-    cfg = json.loads(run.config_json)
+    gen = reads.current_generation(db, run.id)
+    cfg = run.config()
     print(f"run {run.id} {run.name}: {run.status}, generation {run.generation} of "
           f"{run.max_generations} (type {cfg['population']['type']}, seed {run.seed})")
     if gen is not None:
         print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():
         print(f"driven by {run.lease_host} pid {run.lease_pid} (lease until {time.ctime(run.lease_expires)})")
-    from genethello.cluster.run_store import RunStore
-
-    hall = RunStore(db, run.id).hall_ranked(1)
-    if hall:
-        print(f"best so far: {hall[0].text} hall {hall[0].rating:+.0f} ± {hall[0].stderr:.0f} Elo "
-              f"vs generation 1's champion ({hall[0].games} hall games)")
-    elif best is not None:
+    top = reads.standings(db, run.id, top=1).rows      # by the hall once rated, else by Elo
+    if top and top[0].hall is not None:
+        hall = top[0].hall
+        print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f} Elo "
+              f"vs generation 1's champion ({hall.games} hall games)")
+    elif top:
+        best = top[0].player
         print(f"best so far: {best.text} Elo {best.elo:.1f} ({best.wins}/{best.losses}/{best.draws})")
     patterns = f", patterns {run.pattern_version}" if run.pattern_version else ""
     print(f"software {run.software_version}, core {run.core_hash[:12]}{patterns}")

@@ -8,7 +8,7 @@ watches runs live, from ``genethello serve``. One job per module:
 * :mod:`.search_pool` - one search per core; pondering gives way first.
 * :mod:`.sessions` - live games: engines, pondering, abandoning searches.
 * :mod:`.replays` - records (uploads, stored games) as frames to step through.
-* :mod:`.run_data` - read-only, short queries of run databases.
+* :mod:`.run_data` - the runs page's JSON, from the read side (:mod:`genethello.cluster.reads`).
 * :mod:`.security` - Host check and the access token.
 * :mod:`.errors` - the user-facing errors and their HTTP statuses.
 * :mod:`.app` - the Starlette routes; :mod:`.server` starts uvicorn.

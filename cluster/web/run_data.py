@@ -1,30 +1,25 @@
-"""What the runs page reads from a run database: read-only, short
-transactions.
+"""What the runs page shows of a run database, as JSON.
 
-The coordinator is the only writer; the server only reads, each answer in
-one short transaction of the WAL database, so it never blocks the
-coordinator's commits. The database is opened lazily: it may not exist when
-the server starts (a run started later is found on the next request).
-The rankings are the ``best`` and ``history`` commands' own
-(:func:`ranked_players`, :func:`generation_rows`).
+The coordinator is the only writer; the server only reads, through the
+read side every report uses (:mod:`genethello.cluster.reads`: short
+read-only transactions of the WAL database, which never block the
+coordinator's commits), so the page ranks and counts exactly as ``best``,
+``history`` and ``status`` do. This module opens the database lazily (it
+may not exist when the server starts: a run started later is found on the
+next request) and turns the read side's values into the page's JSON.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import deque
 from datetime import datetime, timezone
 
-from sqlalchemy import func, select
-
-from genethello.cluster.cli.report_commands import generation_rows, ranked_players
-from genethello.cluster.coordinator import find_run
+from genethello.cluster import reads
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError
-from genethello.cluster.db.models import Game, Generation, RatingRecord, Run, YardstickResult
-from genethello.cluster.export import game_record, select_games
-from genethello.cluster.run_store import RunStore
+from genethello.cluster.export import game_record
+from genethello.cluster.reads import RunInfo, Standing
 from genethello.cluster.web.errors import NotFoundError
 from genethello.core.chromosome import Chromosome
 from genethello.core.records import GameRecord
@@ -75,12 +70,12 @@ class RunReader:
             self._db.dispose()
             self._db = None
 
-    def _run(self, run_id: int) -> Run:
+    def _run(self, run_id: int) -> tuple[Database, RunInfo]:
         db = self.database()
         if db is None:
             raise NotFoundError(self.problem or "no run database")
         try:
-            return find_run(db, run_id)
+            return db, reads.find_run(db, run_id)
         except RunDatabaseError as exc:
             raise NotFoundError(str(exc)) from None
 
@@ -90,35 +85,18 @@ class RunReader:
         db = self.database()
         if db is None:
             return {"runs": [], "problem": self.problem}
-        with db.session() as s:
-            rows = s.scalars(select(Run).order_by(Run.id.desc())).all()
-            done = dict(s.execute(select(Generation.run_id, func.max(Generation.number))
-                                  .group_by(Generation.run_id)).all())
-            return {"runs": [{
-                "id": r.id, "name": r.name, "status": r.status, "generation": r.generation,
-                "last_generation": done.get(r.id), "created": _iso(r.created_at), "updated": _iso(r.updated_at),
-                "type": _config(r).get("population", {}).get("type"),
-            } for r in rows], "problem": None}
+        return {"runs": [{
+            "id": r.run.id, "name": r.run.name, "status": r.run.status, "generation": r.run.generation,
+            "last_generation": r.last_generation, "created": _iso(r.run.created_at),
+            "updated": _iso(r.run.updated_at), "type": r.run.chromosome_type,
+        } for r in reversed(reads.list_runs(db))], "problem": None}
 
     def change_key(self, run_id: int) -> tuple:
-        """A few cheap numbers that change whenever the run's page would:
-        status, generation, games committed, ratings and yardstick rows."""
+        """A few cheap numbers that change whenever the run's page would."""
         db = self.database()
         if db is None:
             return (None,)
-        with db.session() as s:
-            run = s.get(Run, run_id)
-            if run is None:
-                return (None,)
-            games = s.scalar(select(func.count(Game.id)).where(Game.run_id == run_id))
-            gens = s.execute(select(func.count(), func.max(Generation.number), func.sum(Generation.games_done))
-                             .where(Generation.run_id == run_id)).one()
-            status_rows = tuple(s.execute(select(Generation.number, Generation.status)
-                                          .where(Generation.run_id == run_id)
-                                          .order_by(Generation.number.desc()).limit(2)).all())
-            yard = s.scalar(select(func.count()).select_from(YardstickResult)
-                            .where(YardstickResult.run_id == run_id))
-            return (run.status, run.generation, games, tuple(gens), status_rows, yard)
+        return reads.change_key(db, run_id)
 
     def top_players(self, run_id: int, count: int = TOP_PLAYERS) -> list[dict]:
         """The run's best players as ``genethello best`` ranks them (by the
@@ -127,79 +105,64 @@ class RunReader:
         db = self.database()
         if db is None:
             return []
-        hall = {e.player_id: e for e in RunStore(db, run_id).hall_ranked()}
-        players = ranked_players(db, run_id, "hall" if hall else "elo")[:count]
-        with db.session() as s:
-            bt = {}
-            for rec in s.scalars(select(RatingRecord).where(RatingRecord.run_id == run_id,
-                                                            RatingRecord.player_id.in_([p.id for p in players]))
-                                 .order_by(RatingRecord.generation)):
-                bt[rec.player_id] = (rec.bt_rating, rec.bt_stderr)
-        return [{
-            "id": p.id, "chromosome": p.text, "elo": round(p.elo, 1), "wins": p.wins, "losses": p.losses,
-            "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
-            "bt_rating": _round(bt.get(p.id, (None, None))[0]), "bt_stderr": _round(bt.get(p.id, (None, None))[1]),
-            "hall_rating": _round(hall[p.id].rating) if p.id in hall else None,
-            "hall_stderr": _round(hall[p.id].stderr) if p.id in hall else None,
-        } for p in players]
+        return [_standing(row) for row in reads.standings(db, run_id, top=count).rows]
 
     def summary(self, run_id: int) -> dict:
         """The run's page: per-generation Elo and yardstick, the genes of the
         best over generations, the generation in play, the top players."""
-        run = self._run(run_id)
-        db = self.database()
-        rows = generation_rows(db, run.id)
-        chart = {"generation": [], "best_elo": [], "mean_elo": [], "best_so_far_elo": [], "yardstick": [],
-                 "yardstick_low": [], "yardstick_high": [], "hall": [], "hall_low": [], "hall_high": []}
+        db, run = self._run(run_id)
+        rows = reads.generation_rows(db, run.id)
+        chart: dict[str, list] = {
+            "generation": [], "best_elo": [], "mean_elo": [], "best_so_far_elo": [], "yardstick": [],
+            "yardstick_low": [], "yardstick_high": [], "hall": [], "hall_low": [], "hall_high": []}
         genes: dict = {"names": [], "values": []}
         opponents: dict[str, dict[int, float]] = {}
         for row in rows:
-            chart["generation"].append(row["generation"])
-            chart["best_elo"].append(_round(row["best_elo"]))
-            chart["mean_elo"].append(_round(row["mean_elo"]))
-            chart["best_so_far_elo"].append(_round(row["best_so_far_elo"]))
-            for key in ("yardstick", "yardstick_low", "yardstick_high"):
-                chart[key].append(None if row[key] is None else round(100 * row[key], 1))
-            for o in row["yardstick_opponents"]:
-                opponents.setdefault(o["opponent"], {})[row["generation"]] = round(100 * o["score"], 1)
-            rating, err = row["hall_rating"], row["hall_stderr"]
+            chart["generation"].append(row.generation)
+            chart["best_elo"].append(_round(row.best_elo))
+            chart["mean_elo"].append(_round(row.mean_elo))
+            chart["best_so_far_elo"].append(_round(row.best_so_far_elo))
+            for key, value in (("yardstick", row.yardstick), ("yardstick_low", row.yardstick_low),
+                               ("yardstick_high", row.yardstick_high)):
+                chart[key].append(None if value is None else round(100 * value, 1))
+            for o in row.yardstick_opponents:
+                opponents.setdefault(o.opponent, {})[row.generation] = round(100 * o.score, 1)
+            rating, err = row.hall_rating, row.hall_stderr
             chart["hall"].append(_round(rating))
-            chart["hall_low"].append(None if rating is None else _round(rating - 1.96 * err))
-            chart["hall_high"].append(None if rating is None else _round(rating + 1.96 * err))
-            best = _parse(row["best"])
+            chart["hall_low"].append(None if rating is None or err is None else _round(rating - 1.96 * err))
+            chart["hall_high"].append(None if rating is None or err is None else _round(rating + 1.96 * err))
+            best = _parse(row.best)
             if best is not None:
                 if not genes["names"]:
                     genes["names"] = best.type.gene_names()
                 genes["values"].append(list(best.genes))
             else:
                 genes["values"].append(None)
-        with db.session() as s:
-            current = s.scalars(select(Generation).where(Generation.run_id == run.id)
-                                .order_by(Generation.number.desc()).limit(1)).first()
-            progress = None
-            if current is not None:
-                progress = {"generation": current.number, "status": current.status,
-                            "done": current.games_done, "total": current.games_total,
-                            "started": _iso(current.started_at), "finished": _iso(current.finished_at)}
-            stored = s.scalar(select(func.count(Game.id)).where(Game.run_id == run.id, Game.moves.is_not(None)))
+        current = reads.current_generation(db, run.id)
+        progress = None
+        if current is not None:
+            progress = {"generation": current.number, "status": current.status,
+                        "done": current.games_done, "total": current.games_total,
+                        "started": _iso(current.started_at), "finished": _iso(current.finished_at)}
         return {
             "run": {"id": run.id, "name": run.name, "status": run.status, "generation": run.generation,
-                    "created": _iso(run.created_at), "updated": _iso(run.updated_at), "config": _config(run)},
+                    "created": _iso(run.created_at), "updated": _iso(run.updated_at), "config": run.config()},
             "chart": chart,
             "yardstick_opponents": {name: [by_gen.get(g) for g in chart["generation"]]
                                     for name, by_gen in opponents.items()},
             "genes": genes,
             "progress": progress,
             "top": self.top_players(run.id),
-            "stored_games": stored,
-            "generations": [{k: row[k] for k in ("generation", "status", "games")} for row in rows],
+            "stored_games": reads.games_with_moves(db, run.id),
+            "generations": [{"generation": row.generation, "status": row.status,
+                             "games": f"{row.games_done}/{row.games_total}"} for row in rows],
         }
 
     def stored_games(self, run_id: int, generation: int) -> list[dict]:
         """The games of one generation (whether their moves were kept)."""
-        run = self._run(run_id)
+        db, run = self._run(run_id)
         try:
-            games = select_games(self.database(), run, generation=generation)
+            games = reads.select_games(db, run, generation=generation)
         except ValueError as exc:
             raise NotFoundError(str(exc)) from None
         return [{"id": g.id, "generation": g.generation, "pair": g.pair_index, "black": g.black,
@@ -212,9 +175,9 @@ class RunReader:
         Raises:
             NotFoundError: no such game in the run, or its moves were dropped.
         """
-        run = self._run(run_id)
+        db, run = self._run(run_id)
         try:
-            (game,) = select_games(self.database(), run, game_id=game_id)
+            (game,) = reads.select_games(db, run, game_id=game_id)
             return game_record(run, game)
         except ValueError as exc:
             raise NotFoundError(str(exc)) from None
@@ -273,20 +236,23 @@ def progress_figures(progress: dict | None, tracker: RateTracker, now: float | N
     return dict(progress, rate=None if rate is None else round(rate, 2), eta=None if eta is None else round(eta, 1))
 
 
+def _standing(row: Standing) -> dict:
+    p = row.player
+    return {
+        "id": p.id, "chromosome": p.text, "elo": round(p.elo, 1), "wins": p.wins, "losses": p.losses,
+        "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
+        "bt_rating": _round(row.bt_rating), "bt_stderr": _round(row.bt_stderr),
+        "hall_rating": _round(row.hall.rating) if row.hall else None,
+        "hall_stderr": _round(row.hall.stderr) if row.hall else None,
+    }
+
+
 def _iso(when: datetime | None) -> str | None:
     return when.isoformat() if when is not None else None
 
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
-
-
-def _config(run: Run) -> dict:
-    try:
-        config = json.loads(run.config_json)
-    except ValueError:
-        return {}
-    return config if isinstance(config, dict) else {}
 
 
 def _parse(text: str | None) -> Chromosome | None:

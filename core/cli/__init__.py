@@ -6,5 +6,6 @@ point (``genethello.cluster.cli.main``) registers them lazily, so these
 commands never import SQLAlchemy, Alembic or Ray. Nothing here imports
 ``genethello.cluster``: where an engine command can use the cluster (the
 metamachine's Ray helpers, match players given by database id), the entry
-point hands it a function on ``args`` (see :mod:`.hooks`).
+point hands it a :class:`~.context.CommandContext` of the cluster's
+functions (see :mod:`.context`).
 """

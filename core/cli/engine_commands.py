@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from genethello.core.cli.arguments import add_patterns_option, non_negative_int, patterns_note, positive_int
+from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
 
 
@@ -44,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "default one per CPU)")
     p.add_argument("oracle", nargs=argparse.REMAINDER, metavar="ORACLE COMMAND",
                    help="the oracle's command line, after --")
-    p.set_defaults(handler=run_metamachine)
+    p.set_defaults(handler=takes_context(run_metamachine))
 
 
 def run_nboard(args: argparse.Namespace) -> int:
@@ -63,7 +65,7 @@ def run_nboard(args: argparse.Namespace) -> int:
     return engine.run(sys.stdin.buffer)
 
 
-def run_metamachine(args: argparse.Namespace) -> int:
+def run_metamachine(args: argparse.Namespace, context: CommandContext) -> int:
     from genethello.core.metamachine import MetaMachine, OraclePool
 
     oracle = list(args.oracle)
@@ -71,18 +73,16 @@ def run_metamachine(args: argparse.Namespace) -> int:
         oracle = oracle[1:]
     if not oracle:
         raise ValueError("no oracle command: genethello metamachine [options] -- ORACLE COMMAND...")
-    make_helpers = None if args.address is None else ray_helpers(args)
+    make_helpers = None if args.address is None else ray_helpers(args, context)
     pool = OraclePool(oracle, workers=args.workers, stderr=sys.stderr, make_helpers=make_helpers)
     return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
 
 
-def ray_helpers(args: argparse.Namespace):
+def ray_helpers(args: argparse.Namespace, context: CommandContext) -> Callable[[list[str]], list]:
     """A factory of Ray actor helpers on the cluster at ``args.address``:
     ``args.workers`` of them, or one per CPU there. Joining the cluster is
-    the entry point's ``args.start_ray`` (core does not start Ray)."""
-    start_ray = getattr(args, "start_ray", None)
-    if start_ray is None:
-        raise ValueError("--address needs genethello's cluster part (run it through the genethello command)")
+    the context's ``start_ray`` (core does not start Ray)."""
+    start_ray = context.ray()
 
     def make(argv: list[str]) -> list:
         from genethello.core.metamachine.oracles import RayHelper

@@ -9,6 +9,7 @@ import time
 
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
+from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.scoring import MatchScore
@@ -29,20 +30,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--db", help="database for players given by id")
     add_patterns_option(p)
-    p.set_defaults(handler=run_match)
+    p.set_defaults(handler=takes_context(run_match))
 
 
-def resolve_player(text: str, args: argparse.Namespace) -> Chromosome:
+def resolve_player(text: str, args: argparse.Namespace, context: CommandContext) -> Chromosome:
     """A chromosome string, or a database id with --db (looked up by the
-    entry point's ``args.player_from_database``: core has no database)."""
+    context's ``player_from_database``: core has no database)."""
     if text.isdigit():
         if not args.db:
             raise ValueError(f"player {text} looks like a database id: give --db")
-        lookup = getattr(args, "player_from_database", None)
-        if lookup is None:
-            raise ValueError("players by database id need genethello's cluster part "
-                             "(run this through the genethello command)")
-        return Chromosome.parse(lookup(args.db, int(text)))
+        return Chromosome.parse(context.player_lookup()(args.db, int(text)))
     return Chromosome.parse(text)
 
 
@@ -54,7 +51,7 @@ def summary(score: MatchScore) -> str:
             f"(W/D/L {score.wins}/{score.draws}/{score.losses})")
 
 
-def run_gtp_match(args: argparse.Namespace) -> int:
+def run_gtp_match(args: argparse.Namespace, context: CommandContext) -> int:
     """A (at --depth) against an external GTP engine, openings seeded by
     --seed, each with both colours."""
     from genethello.core.players import ChromosomePlayer, GtpPlayer, play
@@ -63,7 +60,7 @@ def run_gtp_match(args: argparse.Namespace) -> int:
         raise ValueError("give either B or --gtp, not both")
     if args.depth is None:
         raise ValueError("--gtp needs --depth (the engine keeps its own time)")
-    a = resolve_player(args.a, args)
+    a = resolve_player(args.a, args, context)
     me = ChromosomePlayer(a, args.depth, args.exact, patterns=args.patterns)
     engine = GtpPlayer(args.gtp)
     score = MatchScore()
@@ -82,12 +79,12 @@ def run_gtp_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_match(args: argparse.Namespace) -> int:
+def run_match(args: argparse.Namespace, context: CommandContext) -> int:
     if args.gtp is not None:
-        return run_gtp_match(args)
+        return run_gtp_match(args, context)
     if args.b is None:
         raise ValueError("give B (a chromosome or database id) or --gtp COMMAND")
-    a, b = resolve_player(args.a, args), resolve_player(args.b, args)
+    a, b = resolve_player(args.a, args, context), resolve_player(args.b, args, context)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
     ea = Engine(Evaluator.from_chromosome(a, args.patterns), **limits)
     eb = Engine(Evaluator.from_chromosome(b, args.patterns), **limits)

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run, find_run
+from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
 from genethello.cluster.executors import RayExecutor
 from genethello.cluster.progress import Progress
+from genethello.cluster.reads import find_run
 
 from .conftest import (
     cli_env,
@@ -151,9 +152,10 @@ def test_evolve_then_every_report(tmp_path, home):
     assert "per opponent" in out["history"] and "othello-league" in out["history"]
     assert (tmp_path / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
-    # match: two of the run's chromosomes at depth 2, both colours.
+    # match: two of the run's chromosomes at depth 2, both colours; A given
+    # by its database id (looked up through the command's context).
     a, b = best[0]["chromosome"], best[1]["chromosome"]
-    r = run_cli("match", a, b, "--depth", "2", home=home, cwd=tmp_path)
+    r = run_cli("match", str(best[0]["id"]), b, "--depth", "2", "--db", str(db), home=home, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("game ") == 2 and f"A = {a}" in r.stdout and f"B = {b}" in r.stdout
     score = re.search(r"^A ([\d.]+) - ([\d.]+) B \(2 games", r.stdout, re.M)

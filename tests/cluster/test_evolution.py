@@ -18,10 +18,11 @@ import pytest
 
 from genethello.cluster.cli.main import main as cli_main
 from genethello.cluster.config import SECTIONS, ConfigError, RunConfig, config_from_mapping, load_config
-from genethello.cluster.coordinator import Coordinator, create_run, find_run, stop_file
+from genethello.cluster.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.db import Database, LeaseHeldError
 from genethello.cluster.executors import CoreMismatchError, RayExecutor, SerialExecutor
 from genethello.cluster.progress import Progress
+from genethello.cluster.reads import find_run
 from genethello.core.chromosome import Chromosome
 
 from .conftest import SMALL_RUN, cli_env, db_snapshot, genethello_argv, query, snapshot_diff, write_config
@@ -47,13 +48,13 @@ class Batches:
         self.cap = cap
         self.hook = hook
 
-    def run(self, settings, next_batch, should_stop):
+    def run(self, task, next_batch, should_stop):
         def source(size: int):
             batch = next_batch(min(size, self.cap))
             if batch and self.hook is not None:
                 self.hook(batch)
             return batch
-        return self.inner.run(settings, source, should_stop)
+        return self.inner.run(task, source, should_stop)
 
     def close(self) -> None:
         self.inner.close()
@@ -214,9 +215,9 @@ class Duplicating(Batches):
     """Yields every batch twice in one list, and the previous batch again
     after it: what a batch played again after a lost worker looks like."""
 
-    def run(self, settings, next_batch, should_stop):
+    def run(self, task, next_batch, should_stop):
         previous = []
-        for outcomes in super().run(settings, next_batch, should_stop):
+        for outcomes in super().run(task, next_batch, should_stop):
             yield outcomes + outcomes
             if previous:
                 yield previous

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.executors import RayExecutor, WorkerLostError
-from genethello.cluster.games import GameSettings, GameSpec, play_batch
+from genethello.cluster.games import GameSettings, GameSpec, RoundRobinGames
 
 PLAYERS = ("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "oe_fmc_2_20:44:1:6:2:3:2:4:2:8:1", "fmc_0_5:3:1")
 SETTINGS = GameSettings(run_seed=5, depth=5, exact_empties=8, random_plies=2, tt_bits=14)
@@ -49,7 +49,7 @@ def busy_worker_pids() -> list[int]:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if not entry.joinpath("cmdline").read_bytes().startswith(b"ray::_play_remote"):
+                if not entry.joinpath("cmdline").read_bytes().startswith(b"ray::_run_remote"):
                     continue
             except OSError:
                 continue
@@ -97,11 +97,12 @@ def batches_of_two(specs: list[GameSpec]):
 def test_a_batch_lost_with_its_worker_is_played_again(ray_cluster):
     executor = RayExecutor(2, task_seconds=0.05, ray_retries=0)
     with WorkerKiller(every=False) as killer:
-        outcomes = [o for batch in executor.run(SETTINGS, batches_of_two(SPECS), lambda: False) for o in batch]
+        outcomes = [o for batch in executor.run(RoundRobinGames(SETTINGS), batches_of_two(SPECS), lambda: False)
+                    for o in batch]
     assert killer.killed, "no busy Ray worker was seen to kill"
     assert executor.retried_batches >= 1
     assert sorted(o.pair_index for o in outcomes) == list(range(len(SPECS)))
-    assert sorted(outcomes, key=lambda o: o.pair_index) == play_batch(SETTINGS, SPECS)
+    assert sorted(outcomes, key=lambda o: o.pair_index) == RoundRobinGames(SETTINGS).run(SPECS)
 
 
 def test_a_batch_lost_too_often_is_a_named_error(ray_cluster):
@@ -109,6 +110,6 @@ def test_a_batch_lost_too_often_is_a_named_error(ray_cluster):
     executor.MAX_RETRIES = 1
     with WorkerKiller(every=True) as killer:
         with pytest.raises(WorkerLostError, match=r"a batch of 2 games was lost 2 times; last error: "):
-            for _ in executor.run(SETTINGS, batches_of_two(SPECS), lambda: False):
+            for _ in executor.run(RoundRobinGames(SETTINGS), batches_of_two(SPECS), lambda: False):
                 pass
     assert len(killer.killed) >= 2

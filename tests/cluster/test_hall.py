@@ -51,7 +51,7 @@ def test_bad_schedules_are_refused(members, games):
 def test_both_colours_of_a_pair_share_the_opening_keys():
     schedule = entry_schedule(members=2, games_per_member=4)
     specs = entry_specs(7, "new", ["m0", "m1"], schedule)
-    assert [(s.black, s.white, s.black_slot, s.white_slot) for s in specs] == [
+    assert [(s.black, s.white, s.member, s.pair) for s in specs] == [
         ("new", "m0", 0, 0), ("m0", "new", 0, 0), ("new", "m1", 1, 0), ("m1", "new", 1, 0)]
     assert all(s.generation == 7 for s in specs)
 

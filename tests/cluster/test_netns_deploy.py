@@ -387,7 +387,7 @@ def play_remote_running(node: Node) -> bool:
     titles a worker process after the task it runs)."""
     for pid in node.pids():
         try:
-            if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"ray::_play_remote"):
+            if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"ray::_run_remote"):
                 return True
         except OSError:
             pass

@@ -13,7 +13,7 @@ import pytest
 
 from genethello.cluster.config import config_from_mapping
 from genethello.cluster.executors import SerialExecutor
-from genethello.cluster.games import GameSettings, GauntletOutcome, play_batch
+from genethello.cluster.games import GameSettings, GauntletGames, GauntletOutcome
 from genethello.cluster.yardstick import (
     FIRST_CHAMPION,
     LEAGUE,
@@ -85,8 +85,8 @@ def test_tally_counts_wins_draws_losses_by_index():
 def test_measurement_is_the_same_whatever_the_batches_and_their_order():
     cfg = config()
     specs, names = gauntlet_specs(cfg, str(BEST), str(FIRST))
-    whole = tally(names, play_specs(SerialExecutor(), SETTINGS, specs, lambda: False))
-    backwards = [o for spec in reversed(specs) for o in play_batch(SETTINGS, [spec])]
+    whole = tally(names, play_specs(SerialExecutor(), specs, lambda: False))
+    backwards = [o for spec in reversed(specs) for o in GauntletGames().run([spec])]
     assert tally(names, backwards) == whole
     for s in whole:
         assert s.games == (6 if s.opponent == LEAGUE else 4)

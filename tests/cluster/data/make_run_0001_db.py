@@ -36,7 +36,7 @@ class StopAfter:
         self.ref = coordinator_ref
         self.left = games
 
-    def run(self, settings, next_batch, should_stop):
+    def run(self, task, next_batch, should_stop):
         def source(size):
             batch = next_batch(1)
             if batch and batch[0].generation == 2:
@@ -44,7 +44,7 @@ class StopAfter:
                 if self.left < 0:
                     return []
             return batch
-        return self.inner.run(settings, source, should_stop)
+        return self.inner.run(task, source, should_stop)
 
     def close(self):
         self.inner.close()

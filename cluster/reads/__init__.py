@@ -1,0 +1,56 @@
+"""The read side of the run database: every question asked of a run, one place.
+
+``best``, ``history``, ``plot``, ``status``, ``runs``, ``export``, the web
+page and the coordinator's own ranking questions all call these functions;
+the CLI and the web only format what they return. Each function answers in
+one short transaction (a read of the WAL database never blocks the
+coordinator's commits) and returns frozen values, never ORM rows, so nothing
+reaches back into a session once the answer is given. The only writer stays
+the coordinator, through :class:`~genethello.cluster.run_store.RunStore`.
+
+One module per kind of question:
+
+* :mod:`.runs` - which runs there are and where each stands;
+* :mod:`.ranking` - players best first (by hall, Elo or yardstick), the hall;
+* :mod:`.history` - one row a generation, with the yardstick's intervals;
+* :mod:`.games` - stored games, for export and replay.
+"""
+
+from genethello.cluster.reads.games import StoredGame, select_games
+from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows
+from genethello.cluster.reads.ranking import (
+    RANKINGS,
+    HallEntry,
+    PlayerRecord,
+    RankedPlayer,
+    Standing,
+    Standings,
+    best,
+    hall_members,
+    hall_ranked,
+    other_halls,
+    ranked,
+    ranked_by_score,
+    standings,
+)
+from genethello.cluster.reads.runs import (
+    GenerationProgress,
+    RunInfo,
+    RunListing,
+    RunState,
+    change_key,
+    current_generation,
+    find_run,
+    games_with_moves,
+    list_runs,
+    player_text,
+    run_state,
+)
+
+__all__ = [
+    "RANKINGS", "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
+    "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
+    "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
+    "list_runs", "other_halls", "player_text", "ranked", "ranked_by_score", "run_state", "select_games",
+    "standings",
+]

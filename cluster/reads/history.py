@@ -1,0 +1,86 @@
+"""A run generation by generation: what ``history``, ``plot`` and the web chart show."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from genethello.cluster.db import Database
+from genethello.cluster.db.models import Generation, HallRating, Player, YardstickResult
+from genethello.cluster.intervals import wilson_interval
+
+
+@dataclass(frozen=True)
+class YardstickRow:
+    """The best so far's score against one yardstick opponent, with its
+    counts and 95% Wilson interval (counts and interval are None in rows
+    stored before the counts were)."""
+
+    opponent: str
+    games: int
+    points: float
+    score: float
+    wins: int | None
+    draws: int | None
+    losses: int | None
+    low: float | None
+    high: float | None
+
+
+@dataclass(frozen=True)
+class GenerationRow:
+    """One generation: its progress, Elo figures, best so far (with its hall
+    rating when the run has a hall) and the yardstick of the best so far
+    (overall score with its interval, and per opponent)."""
+
+    generation: int
+    status: str
+    games_done: int
+    games_total: int
+    best: str | None                 # the best so far's chromosome text (None before rating)
+    best_elo: float | None           # the generation's own best Elo
+    best_so_far_elo: float | None    # the best so far's Elo now
+    mean_elo: float | None
+    hall_rating: float | None
+    hall_stderr: float | None
+    yardstick: float | None          # overall score of the best so far (None: not measured)
+    yardstick_low: float | None
+    yardstick_high: float | None
+    yardstick_opponents: tuple[YardstickRow, ...]
+
+
+def _yardstick_row(r: YardstickResult) -> YardstickRow:
+    low = high = None
+    if r.wins is not None:
+        low, high = wilson_interval(r.points, r.games)
+    return YardstickRow(r.opponent, r.games, r.points, r.score, r.wins, r.draws, r.losses, low, high)
+
+
+def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
+    """Every generation of the run in order (one transaction)."""
+    with db.session() as s:
+        gens = s.scalars(select(Generation).where(Generation.run_id == run_id).order_by(Generation.number)).all()
+        players = {pid: (text, elo) for pid, text, elo in s.execute(
+            select(Player.id, Player.text, Player.elo).where(Player.run_id == run_id)).all()}
+        hall = {(g, pid): (rating, err) for g, pid, rating, err in s.execute(
+            select(HallRating.generation, HallRating.player_id, HallRating.rating, HallRating.stderr)
+            .where(HallRating.run_id == run_id))}
+        measured: dict[int, list[YardstickRow]] = {}
+        for r in s.scalars(select(YardstickResult).where(YardstickResult.run_id == run_id)
+                           .order_by(YardstickResult.generation)):
+            measured.setdefault(r.generation, []).append(_yardstick_row(r))
+        rows = []
+        for g in gens:
+            stats = json.loads(g.stats_json) if g.stats_json else {}
+            rating, err = hall.get((g.number, g.best_player_id), (None, None))
+            text, elo = players.get(g.best_player_id, (None, None))
+            opponents = measured.get(g.number, [])
+            points = sum(o.points for o in opponents)
+            games = sum(o.games for o in opponents)
+            low, high = wilson_interval(points, games) if games else (None, None)
+            rows.append(GenerationRow(
+                g.number, g.status, g.games_done, g.games_total, text, stats.get("generation_best_elo"), elo,
+                g.mean_elo, rating, err, points / games if games else None, low, high, tuple(opponents)))
+    return rows

@@ -1,0 +1,229 @@
+"""Players best first, and the hall of fame: every ranking of a run, in one place.
+
+The best so far is the top of the hall of fame (:mod:`~genethello.cluster.hall`)
+once the run has one; without a hall (``hall.games_per_member = 0``, runs
+from before 0003) it is the top by Elo, then the older birth, then the
+chromosome text (:func:`~genethello.cluster.population.rank_key`), done in
+SQL on the stored columns (``ORDER BY elo DESC, birth, text``): SQLite
+compares the ASCII texts as Python does, and no chromosome is parsed. The
+hall ranks by its latest rating, then the earlier entry, then the text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from genethello.cluster.db import Database
+from genethello.cluster.db.models import HallGame, HallMember, HallRating, Player, PopulationSlot, RatingRecord, Run
+from genethello.core.chromosome import Chromosome
+
+#: The rankings ``best --by`` offers (hall: members only; yardstick: measured players only).
+RANKINGS = ("hall", "elo", "yardstick")
+
+#: Best first: Elo, older birth, text (see the module docstring).
+BEST_FIRST = (Player.elo.desc(), Player.birth, Player.text)
+
+
+@dataclass(frozen=True)
+class RankedPlayer:
+    """A player as ranking reads it."""
+
+    player_id: int
+    text: str
+    elo: float
+    birth: int
+
+    def chromosome(self) -> Chromosome:
+        return Chromosome.parse(self.text)
+
+
+@dataclass(frozen=True)
+class HallEntry:
+    """A hall member, with its latest rating (None before the first fit)."""
+
+    player_id: int
+    text: str
+    entered: int                    # the generation it entered at
+    rating: float | None = None     # Elo relative to the first member
+    stderr: float | None = None
+    games: int = 0
+
+    def chromosome(self) -> Chromosome:
+        return Chromosome.parse(self.text)
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's row as reports show it."""
+
+    id: int
+    text: str
+    elo: float
+    wins: int
+    losses: int
+    draws: int
+    birth: int
+    death: int | None               # the last generation it was a member of
+    yardstick: float | None         # its overall yardstick score (None: never measured)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A ranked player with its hall rating (members only) and its latest
+    Bradley-Terry rating in a round robin (None before its first)."""
+
+    player: PlayerRecord
+    hall: HallEntry | None
+    bt_rating: float | None
+    bt_stderr: float | None
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A run's players best first, as ``best`` and the web page list them."""
+
+    by: str                         # one of RANKINGS
+    rows: list[Standing]
+    hall_rated: bool                # the run's hall has ratings (hall ranking is possible)
+    hall_games: int                 # hall games the ratings are fitted on
+
+
+_RECORD_COLUMNS = (Player.id, Player.text, Player.elo, Player.wins, Player.losses, Player.draws, Player.birth,
+                   Player.death, Player.yardstick)
+_RANKED_COLUMNS = (Player.id, Player.text, Player.elo, Player.birth)
+
+
+# ------------------------------------------------------------ in a session
+def _hall_ranked(s: Session, run_id: int, limit: int | None = None, generation: int | None = None
+                 ) -> list[HallEntry]:
+    if generation is None:
+        generation = s.scalar(select(func.max(HallRating.generation)).where(HallRating.run_id == run_id))
+        if generation is None:
+            return []
+    query = (select(HallRating.player_id, Player.text, HallMember.entered, HallRating.rating,
+                    HallRating.stderr, HallRating.games)
+             .join(Player, Player.id == HallRating.player_id)
+             .join(HallMember, (HallMember.run_id == HallRating.run_id)
+                   & (HallMember.player_id == HallRating.player_id))
+             .where(HallRating.run_id == run_id, HallRating.generation == generation)
+             .order_by(func.round(HallRating.rating, 9).desc(), HallMember.entered, Player.text))
+    if limit is not None:
+        query = query.limit(limit)
+    return [HallEntry(*row) for row in s.execute(query).all()]
+
+
+def _records(s: Session, run_id: int, by: str, hall: list[HallEntry], limit: int | None) -> list[PlayerRecord]:
+    if by == "hall":
+        ids = [e.player_id for e in hall][:limit]
+        found = {row[0]: PlayerRecord(*row) for row in s.execute(select(*_RECORD_COLUMNS)
+                                                                 .where(Player.id.in_(ids))).all()}
+        return [found[i] for i in ids]
+    query = select(*_RECORD_COLUMNS).where(Player.run_id == run_id)
+    if by == "yardstick":
+        query = query.where(Player.yardstick.is_not(None)).order_by(Player.yardstick.desc(), *BEST_FIRST)
+    elif by == "elo":
+        query = query.order_by(*BEST_FIRST)
+    else:
+        raise ValueError(f"unknown ranking {by!r}; known: {', '.join(RANKINGS)}")
+    return [PlayerRecord(*row) for row in s.execute(query.limit(limit)).all()]
+
+
+# ------------------------------------------------------------------ public
+def standings(db: Database, run_id: int, by: str | None = None, top: int | None = None) -> Standings:
+    """The run's best ``top`` players (all: None) ranked ``by`` the hall of
+    fame's latest rating (members only), Elo, or yardstick (measured players
+    only). The default is the hall once it is rated, else Elo: the order in
+    which ``best`` lists them and the web page shows them.
+
+    Raises:
+        ValueError: for a ranking not in :data:`RANKINGS`.
+    """
+    with db.session() as s:
+        hall = _hall_ranked(s, run_id)
+        by = by or ("hall" if hall else "elo")
+        records = _records(s, run_id, by, hall, top)
+        bt: dict[int, tuple[float | None, float | None]] = {}
+        for pid, rating, stderr in s.execute(
+                select(RatingRecord.player_id, RatingRecord.bt_rating, RatingRecord.bt_stderr)
+                .where(RatingRecord.run_id == run_id, RatingRecord.player_id.in_([p.id for p in records]))
+                .order_by(RatingRecord.generation)):
+            bt[pid] = (rating, stderr)     # the latest generation's wins
+        hall_games = s.scalar(select(func.count()).select_from(HallGame).where(HallGame.run_id == run_id)) or 0
+    by_id = {e.player_id: e for e in hall}
+    rows = [Standing(p, by_id.get(p.id), *bt.get(p.id, (None, None))) for p in records]
+    return Standings(by, rows, bool(hall), hall_games)
+
+
+def ranked(db: Database, run_id: int, limit: int, *, generation: int | None = None,
+           other_runs_of_type: str | None = None) -> list[RankedPlayer]:
+    """The best ``limit`` players by Elo, best first: of the whole run (the
+    default), of one generation's population, or of every other run whose
+    players have the given chromosome type."""
+    query = select(*_RANKED_COLUMNS)
+    if generation is not None:
+        query = query.join(PopulationSlot, PopulationSlot.player_id == Player.id).where(
+            PopulationSlot.run_id == run_id, PopulationSlot.generation == generation)
+    elif other_runs_of_type is not None:
+        query = query.where(Player.run_id != run_id, Player.ctype == other_runs_of_type)
+    else:
+        query = query.where(Player.run_id == run_id)
+    with db.session() as s:
+        return [RankedPlayer(*row) for row in s.execute(query.order_by(*BEST_FIRST).limit(limit)).all()]
+
+
+def ranked_by_score(db: Database, run_id: int, generation: int) -> list[RankedPlayer]:
+    """A generation's members by their points in its own round robin
+    (wins + draws / 2; in a complete round robin the Bradley–Terry order),
+    then the older birth, then the text. Elo plays no part."""
+    points = (RatingRecord.wins + 0.5 * RatingRecord.draws).label("points")
+    query = (select(*_RANKED_COLUMNS)
+             .join(RatingRecord, RatingRecord.player_id == Player.id)
+             .where(RatingRecord.run_id == run_id, RatingRecord.generation == generation)
+             .order_by(points.desc(), Player.birth, Player.text))
+    with db.session() as s:
+        return [RankedPlayer(*row) for row in s.execute(query).all()]
+
+
+def best(db: Database, run_id: int) -> RankedPlayer | None:
+    """The run's best so far: the hall's top once it is rated, else the top
+    by Elo (None before any player exists)."""
+    with db.session() as s:
+        hall = _hall_ranked(s, run_id, 1)
+        query = select(*_RANKED_COLUMNS)
+        query = (query.where(Player.id == hall[0].player_id) if hall
+                 else query.where(Player.run_id == run_id).order_by(*BEST_FIRST).limit(1))
+        row = s.execute(query).first()
+        return RankedPlayer(*row) if row is not None else None
+
+
+def hall_members(db: Database, run_id: int) -> list[HallEntry]:
+    """The hall in entry order (the first is the rating anchor)."""
+    with db.session() as s:
+        return [HallEntry(*row) for row in s.execute(
+            select(HallMember.player_id, Player.text, HallMember.entered)
+            .join(Player, Player.id == HallMember.player_id)
+            .where(HallMember.run_id == run_id)
+            .order_by(HallMember.entered, Player.birth, Player.text)).all()]
+
+
+def hall_ranked(db: Database, run_id: int, limit: int | None = None, generation: int | None = None
+                ) -> list[HallEntry]:
+    """The hall best first by its latest ratings (or those after
+    ``generation``): rating, earlier entry, text. [] before any fit."""
+    with db.session() as s:
+        return _hall_ranked(s, run_id, limit, generation)
+
+
+def other_halls(db: Database, run_id: int, ctype: str, per_run: int) -> list[Chromosome]:
+    """The top ``per_run`` of each other run's hall whose players have this
+    type, by run id (ratings of different halls share no scale)."""
+    found: list[Chromosome] = []
+    with db.session() as s:
+        for other in s.scalars(select(Run.id).where(Run.id != run_id).order_by(Run.id)).all():
+            for entry in _hall_ranked(s, other, per_run):
+                if entry.text.startswith(ctype + "_"):
+                    found.append(entry.chromosome())
+    return found

@@ -1,0 +1,67 @@
+"""What an engine command may borrow from the cluster side, handed to it
+explicitly.
+
+``core`` never imports ``genethello.cluster``, yet two engine commands can
+use it when genethello is installed whole: ``metamachine --address`` joins
+a Ray cluster for its helper oracles, and ``match --db`` looks players up in
+a run database. The entry point (``genethello.cluster.cli.main``) fills a
+:class:`CommandContext` with the cluster's functions and hands it to the
+commands that declare they take one (registered with :func:`takes_context`);
+a command run without the cluster side gets an empty context and says so in
+one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: A command's handler: the parsed options in, the exit status out.
+Handler = Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True)
+class CommandContext:
+    """The cluster side's functions an engine command may call (None: not
+    available, such as when core runs alone)."""
+
+    #: Join the Ray cluster at ``address`` (HOST:PORT); returns its CPUs.
+    start_ray: Callable[[str], int] | None = None
+    #: (database path or URL, player id) -> that player's chromosome text.
+    player_from_database: Callable[[str, int], str] | None = None
+
+    def ray(self) -> Callable[[str], int]:
+        """``start_ray``, or a one-line ValueError where it is missing."""
+        if self.start_ray is None:
+            raise ValueError("--address needs genethello's cluster part (run it through the genethello command)")
+        return self.start_ray
+
+    def player_lookup(self) -> Callable[[str, int], str]:
+        """``player_from_database``, or a one-line ValueError where it is missing."""
+        if self.player_from_database is None:
+            raise ValueError("players by database id need genethello's cluster part "
+                             "(run this through the genethello command)")
+        return self.player_from_database
+
+
+@dataclass(frozen=True)
+class ContextCommand:
+    """A handler that takes the context besides the options."""
+
+    run: Callable[[argparse.Namespace, CommandContext], int]
+
+    def __call__(self, args: argparse.Namespace, context: CommandContext | None = None) -> int:
+        return self.run(args, context or CommandContext())
+
+
+def takes_context(handler: Callable[[argparse.Namespace, CommandContext], int]) -> ContextCommand:
+    """Register ``handler`` as one that is handed the :class:`CommandContext`."""
+    return ContextCommand(handler)
+
+
+def call_handler(handler: Handler | ContextCommand, args: argparse.Namespace, context: CommandContext) -> int:
+    """Run a command's handler, handing the context to those that take it."""
+    if isinstance(handler, ContextCommand):
+        return handler(args, context)
+    return handler(args)
