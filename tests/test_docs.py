@@ -326,7 +326,7 @@ def serve_answers(line: str, cwd: Path) -> str:
         reader = threading.Thread(target=lambda: first.append(proc.stdout.readline()), daemon=True)
         reader.start()
         reader.join(60)
-        assert first and "open http" in first[0], f"serve printed {first!r}"
+        assert first and "http://" in first[0], f"serve printed {first!r}"
         url = re.search(r"http://\S+", first[0]).group(0)
         for _ in range(600):      # until uvicorn listens (it starts after the line), at most a minute
             try:
