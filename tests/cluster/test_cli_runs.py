@@ -153,7 +153,7 @@ def test_evolve_then_every_report(tmp_path, home):
 
     # match: two of the run's chromosomes at depth 2, both colours.
     a, b = best[0]["chromosome"], best[1]["chromosome"]
-    r = run_cli("match", a, b, "--depth", "2", home=home, cwd=tmp_path)
+    r = run_cli("match", a, b, "--depth", "2", "--games", "2", home=home, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("game ") == 2 and f"A = {a}" in r.stdout and f"B = {b}" in r.stdout
     score = re.search(r"^A ([\d.]+) - ([\d.]+) B \(2 games", r.stdout, re.M)
