@@ -198,7 +198,7 @@ def run_status(args: argparse.Namespace) -> int:
         print(f"best so far: {hall[0].text} hall {hall[0].rating:+.0f} ± {hall[0].stderr:.0f} Elo "
               f"vs generation 1's champion ({hall[0].games} hall games)")
     elif best is not None:
-        print(f"best so far: {best.text} Elo {best.elo:.1f} ({best.wins}/{best.losses}/{best.draws})")
+        print(f"best so far: {best.text} Elo {best.elo:.1f} (W/D/L {best.wins}/{best.draws}/{best.losses})")
     patterns = f", patterns {run.pattern_version}" if run.pattern_version else ""
     print(f"software {run.software_version}, core {run.core_hash[:12]}{patterns}")
     return 0

@@ -1,4 +1,4 @@
-"""Argument types, range checks and wording shared by the command modules."""
+"""Argument types and range checks shared by the command modules."""
 
 from __future__ import annotations
 
@@ -62,12 +62,6 @@ def check_range(option: str, value: int, low: int, high: int) -> None:
     """
     if not low <= value <= high:
         raise ValueError(f"{option} must be in {low}..{high}, got {value}")
-
-
-def counted(count: int, noun: str) -> str:
-    """'1 game', '2 games': a count with its noun in the right number
-    (nouns that take an -s)."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def add_patterns_option(parser: argparse.ArgumentParser) -> None:

@@ -14,13 +14,13 @@ from genethello.core.cli.arguments import (
     MAX_TT_BITS,
     add_patterns_option,
     check_range,
-    counted,
     patterns_note,
     positive_float,
     positive_int,
 )
 from genethello.core.evaluation import Evaluator
 from genethello.core.frontend import defaults
+from genethello.core.frontend.wording import counted, duration, rate
 from genethello.core.game import Engine, play_game
 from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.perft import perft
@@ -98,7 +98,8 @@ def run_solve(args: argparse.Namespace) -> int:
     wrong = 0
     total_nodes = 0
     total_time = 0.0
-    print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expect':>6} {'nodes':>12} {'seconds':>8} {'nodes/s':>10}")
+    print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expect':>6} {'nodes':>12} {'seconds':>8} "
+          f"{'nodes/s':>10}")
     for index, (line_no, line) in enumerate(lines, start=1):
         try:
             board = Board.from_obf(line)
@@ -114,7 +115,7 @@ def run_solve(args: argparse.Namespace) -> int:
             mark = "  WRONG"
         move = square_name(r.move) if r.move is not None else "-"
         print(f"{index:>3} {board.empties:>7} {move:>4} {r.value:>+5} "
-              f"{('%+d' % expect) if expect is not None else '-':>6} {r.nodes:>12} {r.seconds:>8.3f} "
+              f"{f'{expect:+d}' if expect is not None else '-':>6} {r.nodes:>12} {r.seconds:>8.3f} "
               f"{r.nodes_per_second:>10.3g}{mark}", flush=True)
         total_nodes += r.nodes
         total_time += r.seconds
@@ -155,6 +156,6 @@ def run_selfplay(args: argparse.Namespace) -> int:
         print(f"game {game}: {result.move_list()} {result.black_discs}-{result.white_discs} "
               f"({outcome}){extra}", flush=True)
     dt = time.perf_counter() - t0
-    print(f"{counted(args.games, 'game')} in {dt:.2f} s ({args.games / dt:.1f} games/s); "
+    print(f"{counted(args.games, 'game')} in {duration(dt)} ({rate(args.games, dt, 'games')}); "
           f"black scored {points:g}/{args.games}")
     return 0

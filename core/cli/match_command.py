@@ -21,13 +21,13 @@ from genethello.core.cli.arguments import (
     MAX_PLIES,
     add_patterns_option,
     check_range,
-    counted,
     patterns_note,
     positive_float,
     positive_int,
 )
 from genethello.core.evaluation import Evaluator
 from genethello.core.frontend import defaults
+from genethello.core.frontend.wording import counted, duration
 from genethello.core.game import Engine, play_game
 from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
@@ -178,6 +178,6 @@ def run_match(args: argparse.Namespace) -> int:
     limit = f"depth {args.depth}" if args.depth is not None else f"{args.time:g} s a game"
     print(f"A = {a} ({limit}, exact {args.exact}{a_note})\nB = {b_text}\n"
           f"A {score.points:g} - {args.games - score.points:g} B "
-          f"({counted(args.games, 'game')} in {time.perf_counter() - t0:.1f} s)\n"
+          f"({counted(args.games, 'game')} in {duration(time.perf_counter() - t0)})\n"
           f"{summary(score, len(openings))}")
     return 0

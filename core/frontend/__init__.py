@@ -8,6 +8,8 @@ the web page's games and the command line.
 * :mod:`~genethello.core.frontend.ponder`: thinking on the opponent's time.
 * :mod:`~genethello.core.frontend.defaults`: the search limits and match
   sizes every command starts from.
+* :mod:`~genethello.core.frontend.wording`: counts and durations worded
+  the same way by every command ('1 game', '0.004 s').
 
 None of it knows a protocol's syntax: that stays in ``core/gtp`` and
 ``core/nboard``.
