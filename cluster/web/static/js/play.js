@@ -51,7 +51,7 @@ export async function loadPlayers() {
 function describe(p) {
   const err = p.bt_stderr != null ? ` ± ${p.bt_stderr.toFixed(0)}` : "";
   const life = `${p.birth}–${p.death != null ? p.death : "now"}`;
-  return `Elo ${p.elo.toFixed(1)}${err} · W/L/D ${p.wins}/${p.losses}/${p.draws} · life ${life}`;
+  return `Elo ${p.elo.toFixed(1)}${err} · W/D/L ${p.wins}/${p.draws}/${p.losses} · life ${life}`;
 }
 
 function showInfo(colour) {
