@@ -95,6 +95,7 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
     """Play the run (Ray is started or joined only once the coordinator holds
     the run's lease), then print where it ended. ``engines``: the external
     GTP engines the user named for this invocation."""
+    from genethello.cluster.cli.quiet_ray import ray_started_quietly
     from genethello.cluster.executors import RayExecutor, start_ray
     from genethello.cluster.yardstick import measure
 
@@ -102,7 +103,8 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
     progress = Progress(enabled=not args.quiet)
 
     def make_executor(cluster: ClusterConfig) -> RayExecutor:
-        workers = start_ray(args.address, args.workers, private=args.address is None)
+        with ray_started_quietly():
+            workers = start_ray(args.address, args.workers, private=args.address is None)
         if not args.quiet:
             print(f"run {run_id} ({find_run(db, run_id).name}) on {workers} workers; database {db.path}",
                   flush=True)
