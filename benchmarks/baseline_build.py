@@ -17,6 +17,7 @@ Used by bench_games.py and bench_ffo.py; nothing outside benchmarks/ imports it.
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import json
 import os
 import shutil
@@ -45,9 +46,32 @@ def _shim(tree: Path, shim: Path) -> Path:
     return shim
 
 
+BUILD_MODULES = {"Cython": "cython", "setuptools": "setuptools", "numpy": "numpy"}
+"""What ``setup.py build_ext`` of a baseline imports (module -> distribution):
+the build's isolated environment had them when this checkout was installed,
+the benchmark's interpreter needs them too. pyproject.toml's ``bench`` extra
+brings them."""
+
+
+def missing_build_tools() -> str | None:
+    """One line naming what building a baseline needs and this interpreter
+    lacks (Python modules, git, a C compiler), with the remedy; None when
+    nothing is missing."""
+    lacking = [dist for module, dist in BUILD_MODULES.items() if importlib.util.find_spec(module) is None]
+    if lacking:
+        return (f"building the baseline core needs {', '.join(lacking)}, which this Python lacks: "
+                f'pip install -e ".[bench]" (or pass --baseline none)')
+    tools = [tool for tool in ("git", os.environ.get("CC", "cc")) if shutil.which(tool) is None]
+    if tools:
+        return f"building the baseline core needs {' and '.join(tools)} on PATH (or pass --baseline none)"
+    return None
+
+
 def build_commit(commit: str = BASELINE_COMMIT) -> Path:
     """The PYTHONPATH folder of `commit`'s built core, building it on first
     use (a minute or two) into the user's cache; later runs reuse it."""
+    if shutil.which("git") is None:
+        raise SystemExit("error: finding the baseline commit needs git on PATH (or pass --baseline none)")
     sha = subprocess.run(["git", "-C", str(CHECKOUT), "rev-parse", "--verify", f"{commit}^{{commit}}"],
                          capture_output=True, text=True)
     if sha.returncode != 0:
@@ -56,6 +80,9 @@ def build_commit(commit: str = BASELINE_COMMIT) -> Path:
     tree = CACHE / sha.stdout.strip()
     if (tree / ".built").exists():
         return _shim(tree, tree / ".shim")
+    missing = missing_build_tools()
+    if missing:
+        raise SystemExit(f"error: {missing}")
     CACHE.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix="build-", dir=CACHE))
     print(f"building the baseline core {commit} in {tree} (once) ...", file=sys.stderr, flush=True)

@@ -63,6 +63,7 @@ from genethello.cluster.run_store import GameRow, HallGameRow, RunStore
 from genethello.cluster.tasks import Task
 from genethello.core.build_info import core_hash, package_version
 from genethello.core.families import Individual, parse_individual
+from genethello.core.frontend.wording import counted
 
 log = logging.getLogger(__name__)
 
@@ -415,7 +416,10 @@ class Coordinator:
         hall = self.store.hall_ranked(1) if has_hall else []
         self.store.store_rating(g, rating, self.config.storage.keep_moves_generations,
                                 hall_best=hall[0].player_id if hall else None, has_hall=has_hall)
-        self.progress.message(f"generation {g} rated: best so far {self.best_text()}")
+        # With a hall the best so far is decided by the hall step that follows,
+        # which says it; saying the previous one here would name two bests.
+        self.progress.message(f"generation {g} rated" if has_hall else
+                              f"generation {g} rated: best so far {self.best_text()}")
 
     def best_text(self) -> str:
         if self.config.hall.games_per_member:
@@ -448,8 +452,9 @@ class Coordinator:
         order = hall_order(ratings, {m.player_id: m.entered for m in members}, texts)
         self.store.store_hall_ratings(g, ratings, order)
         top = ratings[order[0]]
-        self.progress.message(f"hall of fame after generation {g}: {len(members)} members, best {texts[order[0]]} "
-                              f"({top.rating:+.0f} ± {top.stderr:.0f} Elo vs generation 1's champion)")
+        self.progress.message(f"hall of fame after generation {g}: {counted(len(members), 'member')}; best so far "
+                              f"{texts[order[0]]} (hall {top.rating:+.0f} ± {top.stderr:.0f}, Elo vs generation "
+                              f"1's champion)")
         return True
 
     def _play_hall_games(self, g: int, specs: list[HallGameSpec], ids: dict[str, int]) -> bool:

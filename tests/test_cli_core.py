@@ -122,3 +122,42 @@ def test_numeric_options_out_of_range_are_one_line(args, message, ffo_1_19):
     lines = assert_user_error(proc)
     assert proc.returncode == 2
     assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+GAME_LINE = re.compile(r"game (\d+): A (black|white): ([a-h1-8]+) (\d+)-(\d+), (draw|A wins by \d+|A loses by \d+)")
+
+
+def test_match_defaults_to_distinct_openings_with_both_colours():
+    proc = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    games = [GAME_LINE.fullmatch(line) for line in proc.stdout.splitlines() if line.startswith("game ")]
+    assert len(games) == 200 and all(games), proc.stdout[:2000]
+    openings = []
+    for number, game in enumerate(games, start=1):
+        assert int(game[1]) == number and game[2] == ("black" if number % 2 else "white")
+        board = Board.from_moves(game[3])
+        assert board.is_game_over() and board.disc_count() == (int(game[4]), int(game[5]))
+        margin = board.final_score() if game[2] == "black" else -board.final_score()
+        assert game[6] == ("draw" if margin == 0 else f"A {'wins' if margin > 0 else 'loses'} by {abs(margin)}")
+        openings.append(game[3][:8])          # the 4 random plies: 2 characters a move
+    # A pair shares its opening; no two pairs do.
+    assert openings[0::2] == openings[1::2]
+    assert len({Board.from_moves(o) for o in openings[0::2]}) == 100
+    assert re.search(r"^A [\d.]+ - [\d.]+ B \(200 games in [\d.]+ s\)$", proc.stdout, re.M)
+    assert re.search(r"^A scores [\d.]+% \[[\d.]+%, [\d.]+%\] 95% \(W/D/L \d+/\d+/\d+\), 100 openings with both "
+                     r"colours$", proc.stdout, re.M), proc.stdout[-500:]
+
+
+@pytest.mark.parametrize("command", [("match", PLAYER_A, PLAYER_B), ("selfplay", "--black", PLAYER_A, "--white",
+                                                                      PLAYER_B)], ids=["match", "selfplay"])
+def test_games_that_would_repeat_each_other_are_refused_in_one_line(command):
+    proc = genethello(*command, "--depth", 1, "--random-plies", 0, "--games", 400)
+    lines = assert_user_error(proc)
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert "--random-plies 0" in lines[0] and "repeat" in lines[0]
+
+
+def test_one_game_is_one_game():
+    proc = genethello("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", 1, "--games", 1)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^1 game in [\d.]+ s \([\d.]+ games/s\); black scored [\d.]+/1$", proc.stdout, re.M), proc.stdout

@@ -86,6 +86,7 @@ def _existing(path: Path, settings) -> int:
 
 
 def run_label(args: argparse.Namespace) -> int:
+    from genethello.cluster.cli.quiet_ray import ray_started_quietly
     from genethello.cluster.executors import RayExecutor, start_ray
     from genethello.cluster.labelling import LabelSpec, OrderedWriter, PositionLabels, label_plan, plan_size
     from genethello.core import pattern_learning as pl
@@ -106,7 +107,8 @@ def run_label(args: argparse.Namespace) -> int:
     if done >= total:
         print(f"{args.out}: all {done} positions of the plan are labelled already")
         return 0
-    workers = start_ray(args.address, args.workers, private=args.address is None)
+    with ray_started_quietly():   # a SIGTERM to the group reaches the driver only; it stops Ray
+        workers = start_ray(args.address, args.workers, private=args.address is None)
     executor = RayExecutor(workers, task_seconds=2.0)
     plan = label_plan(games, settings, args.units)
     planned: dict[int, object] = {}

@@ -63,14 +63,14 @@ def run_best(args: argparse.Namespace) -> int:
         print(hall_description(run, ranking.hall_games))
     elif not ranking.hall_rated:
         print("this run has no hall of fame (hall.games_per_member = 0): Elo is relative to the population")
-    print(f"{'id':>5} {'hall':>11} {'games':>6} {'Elo':>7} {'W/L/D':>13} {'life':>9} {'yardstick':>9}  chromosome")
+    print(f"{'id':>5} {'hall':>11} {'games':>6} {'Elo':>7} {'W/D/L':>13} {'life':>9} {'yardstick':>9}  chromosome")
     for row in ranking.rows:
         p, entry = row.player, row.hall
         life = f"{p.birth}-{p.death if p.death is not None else ''}"
         ys = f"{p.yardstick:.0%}" if p.yardstick is not None else "-"
         rating = f"{entry.rating:+.0f} ± {entry.stderr:.0f}" if entry else "-"
         games = str(entry.games) if entry else "-"
-        print(f"{p.id:>5} {rating:>11} {games:>6} {p.elo:>7.1f} {f'{p.wins}/{p.losses}/{p.draws}':>13} "
+        print(f"{p.id:>5} {rating:>11} {games:>6} {p.elo:>7.1f} {f'{p.wins}/{p.draws}/{p.losses}':>13} "
               f"{life:>9} {ys:>9}  {p.text}")
     return 0
 
@@ -89,16 +89,18 @@ def run_history(args: argparse.Namespace) -> int:
     rows = generation_rows(db, run.id)
     print(f"run {run.name}: {run.status}")
     print(f"{'gen':>4} {'status':<8} {'games':>13} {'gen best':>8} {'mean':>7} {'hall (Elo)':>11} "
-          f"{'yardstick [95%]':>16}  best so far")
+          f"{'yardstick, pooled':>17}  best so far")
     fmt = lambda v, spec: format(v, spec) if v is not None else "-"
     for r in rows:
         hall = f"{r.hall_rating:+.0f} ± {r.hall_stderr:.0f}" if r.hall_rating is not None else "-"
         print(f"{r.generation:>4} {r.status:<8} {f'{r.games_done}/{r.games_total}':>13} {fmt(r.best_elo, '.1f'):>8} "
               f"{fmt(r.mean_elo, '.1f'):>7} {hall:>11} "
-              f"{_interval_text(r.yardstick, r.yardstick_low, r.yardstick_high):>16}  {r.best or '-'}")
+              f"{_interval_text(r.yardstick, r.yardstick_low, r.yardstick_high):>17}  {r.best or '-'}")
     measured = [r for r in rows if r.yardstick_opponents]
     if measured:
         print()
+        print("yardstick, pooled: the best so far's score [95%] over all its yardstick games together, the "
+              "weakest opponents' included; per opponent below")
         print("yardstick of the best so far, per opponent: score [95% Wilson interval] (W/D/L)")
         for r in measured:
             parts = []

@@ -114,6 +114,7 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
     """Play the run (Ray is started or joined only once the coordinator holds
     the run's lease), then print where it ended. ``engines``: the external
     GTP engines the user named for this invocation."""
+    from genethello.cluster.cli.quiet_ray import ray_started_quietly
     from genethello.cluster.executors import RayExecutor, start_ray
     from genethello.cluster.yardstick import measure
 
@@ -121,7 +122,8 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
     progress = Progress(enabled=not args.quiet)
 
     def make_executor(cluster: ClusterConfig) -> RayExecutor:
-        workers = start_ray(args.address, args.workers, private=args.address is None)
+        with ray_started_quietly():
+            workers = start_ray(args.address, args.workers, private=args.address is None)
         if not args.quiet:
             print(f"run {run_id} ({find_run(db, run_id).name}) on {workers} workers; database {db.path}",
                   flush=True)
@@ -213,7 +215,7 @@ def run_status(args: argparse.Namespace) -> int:
               f"vs generation 1's champion ({hall.games} hall games)")
     elif top:
         best = top[0].player
-        print(f"best so far: {best.text} Elo {best.elo:.1f} ({best.wins}/{best.losses}/{best.draws})")
+        print(f"best so far: {best.text} Elo {best.elo:.1f} (W/D/L {best.wins}/{best.draws}/{best.losses})")
     patterns = f", patterns {run.pattern_version}" if run.pattern_version else ""
     print(f"software {run.software_version}, core {run.core_hash[:12]}{patterns}")
     return 0

@@ -14,7 +14,7 @@ from datetime import date
 from genethello.cluster.web.errors import ConflictError, WebRequestError
 from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
-from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
+from genethello.core.frontend import defaults
 from genethello.core.records import GameRecord, result_from_score, write_sgf, write_transcript
 from genethello.core.squares import PASS, BadSquareError, parse_square, square_name
 
@@ -26,8 +26,8 @@ DEFAULT_SECONDS = 60.0
 MAX_SECONDS = 3600.0
 #: The longest chromosome text a request may carry (real ones are < 100).
 MAX_CHROMOSOME_CHARS = 200
-#: Squares solved exactly, as `genethello gtp` does by default.
-EXACT_EMPTIES = DEFAULT_EXACT_EMPTIES
+#: Squares solved exactly, as every command does by default.
+EXACT_EMPTIES = defaults.EXACT_EMPTIES
 
 
 def other(colour: str) -> str:
@@ -112,7 +112,7 @@ def parse_side(data: object, colour: str, timed: bool) -> SideSettings:
     chromosome = parse_chromosome(data.get("chromosome"), f"{colour}.chromosome")
     if timed:
         return SideSettings(MACHINE, chromosome)
-    depth = _int_in(data.get("depth", 6), MIN_DEPTH, MAX_DEPTH, f"{colour}.depth")
+    depth = _int_in(data.get("depth", defaults.DEPTH), MIN_DEPTH, MAX_DEPTH, f"{colour}.depth")
     return SideSettings(MACHINE, chromosome, depth)
 
 

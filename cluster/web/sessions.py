@@ -22,7 +22,7 @@ from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, Lease, Search
 from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
-from genethello.core.gtp.ponder import Ponderer
+from genethello.core.frontend.ponder import Ponderer
 from genethello.core.search import Searcher, SearchResult, disc_score
 from genethello.core.squares import PASS, square_name
 from genethello.core.timecontrol import move_budget

@@ -1,52 +1,67 @@
-"""Argument types shared by the command modules."""
+"""Argument types and range checks shared by the command modules."""
 
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable
+from typing import TypeVar
+
+Number = TypeVar("Number", int, float)
 
 
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
+def number_type(kind: type[Number], low: Number, *, inclusive: bool = True,
+                finite: bool = False) -> Callable[[str], Number]:
+    """An argparse type that reads a ``kind`` (int or float) of at least
+    ``low`` (above ``low`` when not ``inclusive``; finite when ``finite``).
+
+    Its error names the allowed range and the text given, for argparse to
+    print as one line: ``must be an integer >= 1, got '1.5'``.
+    """
+    noun = "an integer" if kind is int else ("a finite number" if finite else "a number")
+    wanted = f"{noun} {'>=' if inclusive else '>'} {low:g}"
+
+    def parse(text: str) -> Number:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {wanted}, got {text!r}") from None
+        in_range = value >= low if inclusive else value > low
+        if not in_range or (finite and not math.isfinite(value)):
+            raise argparse.ArgumentTypeError(f"must be {wanted}, got {text}")
+        return value
+
+    parse.__name__ = f"{kind.__name__} {'>=' if inclusive else '>'} {low:g}"
+    return parse
 
 
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0 (0 usually means 'none' or 'all')."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text}")
-    return value
+positive_int = number_type(int, 1)
+"""argparse type: an integer >= 1."""
+non_negative_int = number_type(int, 0)
+"""argparse type: an integer >= 0 (0 usually means 'none' or 'all')."""
+positive_float = number_type(float, 0.0, inclusive=False)
+"""argparse type: a number > 0 (infinity passes: a command that needs a
+finite one says so in its own words)."""
+non_negative_float = number_type(float, 0.0, finite=True)
+"""argparse type: a finite number >= 0."""
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
+# The ranges of the numeric options: what the engine accepts (a game has 60
+# moves; the transposition table takes 0..28 bits, 2**28 buckets being 12 GiB).
+# Checked before any work so that a value outside them is one line, exit 2,
+# not an OverflowError from the compiled core.
+MAX_PLIES = 60
+MAX_TT_BITS = 28
 
 
-def non_negative_float(text: str) -> float:
-    """argparse type: a finite number >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
-    return value
+def check_range(option: str, value: int, low: int, high: int) -> None:
+    """Refuse ``value`` of ``option`` unless ``low <= value <= high``.
+
+    Raises:
+        ValueError: naming the option, the value and the range.
+    """
+    if not low <= value <= high:
+        raise ValueError(f"{option} must be in {low}..{high}, got {value}")
 
 
 def add_patterns_option(parser: argparse.ArgumentParser) -> None:

@@ -9,28 +9,22 @@ from pathlib import Path
 
 from genethello.core import BadPositionError, Board, parse_square, square_name
 from genethello.core.chromosome import Chromosome
-from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
+from genethello.core.cli.arguments import (
+    MAX_PLIES,
+    MAX_TT_BITS,
+    add_patterns_option,
+    check_range,
+    patterns_note,
+    positive_float,
+    positive_int,
+)
 from genethello.core.evaluation import Evaluator
-from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.frontend import defaults
+from genethello.core.frontend.wording import counted, duration, rate
+from genethello.core.game import Engine, play_game
+from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.perft import perft
 from genethello.core.search import Searcher
-
-# The ranges of the numeric options: what the engine accepts (a game has 60
-# moves; the transposition table takes 0..28 bits, 2**28 buckets being 12 GiB).
-# Checked before any work so that a value outside them is one line, exit 2,
-# as in ``gtp``, not an OverflowError from the compiled core.
-MAX_PLIES = 60
-MAX_TT_BITS = 28
-
-
-def check_range(option: str, value: int, low: int, high: int) -> None:
-    """Refuse ``value`` of ``option`` unless ``low <= value <= high``.
-
-    Raises:
-        ValueError: naming the option, the value and the range.
-    """
-    if not low <= value <= high:
-        raise ValueError(f"{option} must be in {low}..{high}, got {value}")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,19 +36,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", type=Path, help="OBF file: one position per line, optional 'MOVE:SCORE;' list")
     p.add_argument("--first", type=positive_int, help="only the first K positions")
     p.add_argument("--tt-bits", type=int, default=22,
-                   help=f"log2 transposition-table buckets, 0..{MAX_TT_BITS} (default 22)")
+                   help=f"log2 transposition-table buckets, 0..{MAX_TT_BITS} (default: 22, larger than the "
+                        f"engines' {defaults.TT_BITS}: a solve fills the table)")
     p.set_defaults(handler=run_solve)
 
-    p = sub.add_parser("selfplay", help="play games between two chromosomes")
+    p = sub.add_parser("selfplay", help="play games between two chromosomes",
+                       description="BLACK plays WHITE, each game from its own random opening (no two alike).")
     p.add_argument("--black", required=True, help="chromosome TYPE_BIRTH_GENES for Black")
     p.add_argument("--white", required=True, help="chromosome TYPE_BIRTH_GENES for White")
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int, help="plies per move")
     limit.add_argument("--time", type=positive_float, help="seconds on each player's clock for the whole game")
-    p.add_argument("--exact", type=int, default=0, metavar="E", help="solve exactly at E or fewer empties")
-    p.add_argument("--games", type=positive_int, default=1, metavar="K")
-    p.add_argument("--random-plies", type=int, default=0, metavar="R", help="random opening plies per game")
-    p.add_argument("--seed", type=int, default=0, metavar="X", help="seed of the random openings")
+    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
+                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
+    p.add_argument("--games", type=positive_int, default=defaults.GAMES, metavar="K",
+                   help=f"games (default: {defaults.GAMES})")
+    p.add_argument("--random-plies", type=int, default=defaults.RANDOM_PLIES, metavar="R",
+                   help=f"random opening plies per game (default: {defaults.RANDOM_PLIES})")
+    p.add_argument("--seed", type=int, default=defaults.SEED, metavar="X",
+                   help=f"seed of the random openings (default: {defaults.SEED})")
     add_patterns_option(p)
     p.set_defaults(handler=run_selfplay)
 
@@ -98,7 +98,8 @@ def run_solve(args: argparse.Namespace) -> int:
     wrong = 0
     total_nodes = 0
     total_time = 0.0
-    print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expect':>6} {'nodes':>12} {'seconds':>8} {'nodes/s':>10}")
+    print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expect':>6} {'nodes':>12} {'seconds':>8} "
+          f"{'nodes/s':>10}")
     for index, (line_no, line) in enumerate(lines, start=1):
         try:
             board = Board.from_obf(line)
@@ -114,7 +115,7 @@ def run_solve(args: argparse.Namespace) -> int:
             mark = "  WRONG"
         move = square_name(r.move) if r.move is not None else "-"
         print(f"{index:>3} {board.empties:>7} {move:>4} {r.value:>+5} "
-              f"{('%+d' % expect) if expect is not None else '-':>6} {r.nodes:>12} {r.seconds:>8.3f} "
+              f"{f'{expect:+d}' if expect is not None else '-':>6} {r.nodes:>12} {r.seconds:>8.3f} "
               f"{r.nodes_per_second:>10.3g}{mark}", flush=True)
         total_nodes += r.nodes
         total_time += r.seconds
@@ -139,17 +140,22 @@ def run_selfplay(args: argparse.Namespace) -> int:
         note = patterns_note(engine.evaluator)
         if note:
             print(f"{colour}: {engine.evaluator.chromosome}{note}", flush=True)
+    try:
+        openings = distinct_openings(args.games, args.random_plies, args.seed)
+    except TooFewOpeningsError:
+        raise ValueError(f"--games {args.games} needs {args.games} different openings and --random-plies "
+                         f"{args.random_plies} does not give that many: the games would repeat each other "
+                         f"(use --random-plies {defaults.RANDOM_PLIES}, or --games 1)") from None
     points = 0.0
     t0 = time.perf_counter()
-    for game in range(1, args.games + 1):
-        opening = random_opening(args.random_plies, f"{args.seed}/{game}")
+    for game, opening in enumerate(openings, start=1):
         result = play_game(black_engine, white_engine, opening)
         points += result.black_points
-        outcome = "draw" if result.winner is None else f"{result.winner} wins"
+        outcome = "draw" if result.winner is None else f"{result.winner} wins by {abs(result.score)}"
         extra = f" time loss: {result.time_loss}" if result.time_loss else ""
         print(f"game {game}: {result.move_list()} {result.black_discs}-{result.white_discs} "
-              f"({outcome} by {abs(result.score)}){extra}", flush=True)
+              f"({outcome}){extra}", flush=True)
     dt = time.perf_counter() - t0
-    print(f"{args.games} games in {dt:.2f} s ({args.games / dt:.1f} games/s); "
+    print(f"{counted(args.games, 'game')} in {duration(dt)} ({rate(args.games, dt, 'games')}); "
           f"black scored {points:g}/{args.games}")
     return 0

@@ -9,23 +9,23 @@ from collections.abc import Callable
 
 from genethello.core.cli.arguments import add_patterns_option, non_negative_int, patterns_note, positive_int
 from genethello.core.cli.context import CommandContext, takes_context
-from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
+from genethello.core.frontend import defaults
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     from genethello.core.metamachine.proxy import DEFAULT_TOP
-    from genethello.core.nboard.engine import DEFAULT_DEPTH
 
     p = sub.add_parser(
         "nboard", help="play a chromosome as an engine for the NBoard GUI (NBoard protocol v2)",
         description="Answer NBoard protocol commands (nboard, set depth, set game, move, hint, go, ping, "
                     "learn, analyze) on stdin/stdout; diagnostics go to stderr.")
     p.add_argument("--player", required=True, metavar="CHROM", help="chromosome TYPE_BIRTH_GENES to play")
-    p.add_argument("--depth", type=positive_int, default=DEFAULT_DEPTH,
-                   help=f"midgame depth until the GUI sends 'set depth' (default {DEFAULT_DEPTH})")
-    p.add_argument("--exact", type=int, default=DEFAULT_EXACT_EMPTIES, metavar="E",
-                   help=f"solve exactly at E or fewer empty squares (default {DEFAULT_EXACT_EMPTIES})")
-    p.add_argument("--tt-bits", type=int, default=20, help="log2 transposition-table buckets (default 20)")
+    p.add_argument("--depth", type=positive_int, default=defaults.DEPTH,
+                   help=f"midgame depth until the GUI sends 'set depth' (default: {defaults.DEPTH})")
+    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
+                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
+    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS,
+                   help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
     add_patterns_option(p)
     p.set_defaults(handler=run_nboard)
 
@@ -38,9 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
               "-- ORACLE COMMAND...")
     p.add_argument("--debug", action="store_true", help="write the candidates and their scores to stderr")
     p.add_argument("--top", type=positive_int, default=DEFAULT_TOP, metavar="N",
-                   help=f"candidate moves to try per genmove (default {DEFAULT_TOP})")
+                   help=f"candidate moves to try per genmove (default: {DEFAULT_TOP})")
     p.add_argument("--workers", type=non_negative_int, default=0, metavar="N",
-                   help="extra oracle processes that score candidates in parallel (default 0)")
+                   help="extra oracle processes that score candidates in parallel (default: 0)")
     p.add_argument("--address", metavar="ADDR",
                    help="Ray address: the extra oracles run as Ray actors there (--workers of them, "
                         "default one per CPU)")

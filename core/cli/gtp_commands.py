@@ -8,7 +8,8 @@ import sys
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
 from genethello.core.evaluation import Evaluator
-from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES, GtpEngine
+from genethello.core.frontend import defaults
+from genethello.core.gtp.engine import GtpEngine
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,10 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "controller sets time_settings)")
     limit.add_argument("--time", type=positive_float, metavar="S",
                        help="seconds per game on each clock unless the controller sends time_settings")
-    p.add_argument("--exact", type=int, default=DEFAULT_EXACT_EMPTIES, metavar="E",
-                   help=f"solve exactly at E or fewer empty squares (default {DEFAULT_EXACT_EMPTIES})")
+    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
+                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
     p.add_argument("--ponder", action="store_true", help="think on the opponent's time after genmove")
-    p.add_argument("--tt-bits", type=int, default=20, help="log2 transposition-table buckets (default 20)")
+    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS,
+                   help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
     p.add_argument("--verbose", action="store_true", help="log every genmove search to stderr")
     add_patterns_option(p)
     p.set_defaults(handler=run_gtp)

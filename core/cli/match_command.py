@@ -1,33 +1,60 @@
-"""The ``match`` command: two chromosomes play each other with both colours,
-or a chromosome plays an external GTP engine (``--gtp``), and the score is
-printed with its W/D/L and 95% interval."""
+"""The ``match`` command: two chromosomes play each other, or a chromosome
+plays an external GTP engine (``--gtp``), and A's score is printed with its
+W/D/L and 95% interval.
+
+Each game pair starts from its own random opening (no two reach the same
+position: :func:`genethello.core.openings.distinct_openings`) and is played
+once with each colour. At a fixed depth a game from a repeated opening is
+the same game again, so a match that cannot find an opening per pair is
+refused rather than reported with an interval its games do not support.
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
+from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
-from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
+from genethello.core.cli.arguments import (
+    MAX_PLIES,
+    add_patterns_option,
+    check_range,
+    patterns_note,
+    positive_float,
+    positive_int,
+)
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation import Evaluator
-from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.frontend import defaults
+from genethello.core.frontend.wording import counted, duration
+from genethello.core.game import Engine, play_game
+from genethello.core.openings import TooFewOpeningsError, distinct_openings
+from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
 from genethello.core.scoring import MatchScore
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("match", help="two chromosomes (or one and a GTP engine) play each other with both colours")
+    p = sub.add_parser("match", help="two chromosomes (or one and a GTP engine) play each other with both colours",
+                       description="Play GAMES games: one random opening per pair of games, no two alike, each "
+                                   "played once with each colour. Prints every game and A's score with its 95% "
+                                   "interval.")
     p.add_argument("a", help="chromosome TYPE_BIRTH_GENES or a database id")
     p.add_argument("b", nargs="?", help="chromosome TYPE_BIRTH_GENES or a database id (or --gtp)")
     p.add_argument("--gtp", metavar="COMMAND",
                    help="B is this GTP engine, e.g. 'gtp-rhino -l 3' (A searches to --depth)")
     limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int)
-    limit.add_argument("--time", type=positive_float, help="seconds per player per game")
-    p.add_argument("--games", type=positive_int, default=2, metavar="K", help="games (even: both colours)")
-    p.add_argument("--exact", type=int, default=8, metavar="E")
-    p.add_argument("--random-plies", type=int, default=0, metavar="R")
-    p.add_argument("--seed", type=int, default=0)
+    limit.add_argument("--depth", type=positive_int, help="plies per move")
+    limit.add_argument("--time", type=positive_float, metavar="S", help="seconds per player per game")
+    p.add_argument("--games", type=positive_int, default=defaults.GAMES, metavar="K",
+                   help=f"games, in pairs with both colours (default: {defaults.GAMES})")
+    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
+                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
+    p.add_argument("--random-plies", type=int, default=defaults.RANDOM_PLIES, metavar="R",
+                   help=f"random plies of each pair's opening (default: {defaults.RANDOM_PLIES})")
+    p.add_argument("--seed", type=int, default=defaults.SEED, metavar="X",
+                   help=f"seed of the random openings (default: {defaults.SEED})")
     p.add_argument("--db", help="database for players given by id")
     add_patterns_option(p)
     p.set_defaults(handler=takes_context(run_match))
@@ -43,61 +70,111 @@ def resolve_player(text: str, args: argparse.Namespace, context: CommandContext)
     return Chromosome.parse(text)
 
 
-def summary(score: MatchScore) -> str:
-    """'A scores 61.0% [56.1%, 65.7%] 95% (W/D/L 240/8/152)': A's score with
-    its 95% Wilson interval."""
+def match_openings(args: argparse.Namespace) -> list[list[int]]:
+    """One distinct opening per game pair.
+
+    Raises:
+        ValueError: in one line, when the random plies cannot give every
+            pair an opening of its own.
+    """
+    check_range("--exact", args.exact, 0, MAX_PLIES)
+    check_range("--random-plies", args.random_plies, 0, MAX_PLIES)
+    pairs = (args.games + 1) // 2
+    try:
+        return distinct_openings(pairs, args.random_plies, args.seed)
+    except TooFewOpeningsError:
+        raise ValueError(
+            f"--games {args.games} needs {pairs} different openings and --random-plies {args.random_plies} "
+            f"does not give that many: the games would repeat each other and their interval would claim "
+            f"more than they show (use --random-plies {defaults.RANDOM_PLIES}, or --games 2)") from None
+
+
+def summary(score: MatchScore, openings: int) -> str:
+    """'A scores 61.0% [56.1%, 65.7%] 95% (W/D/L 240/8/152), 200 openings with
+    both colours': A's score with its 95% Wilson interval."""
     low, high = score.interval
     return (f"A scores {score.score:.1%} [{low:.1%}, {high:.1%}] 95% "
-            f"(W/D/L {score.wins}/{score.draws}/{score.losses})")
+            f"(W/D/L {score.wins}/{score.draws}/{score.losses}), {counted(openings, 'opening')} with both colours")
 
 
-def run_gtp_match(args: argparse.Namespace, context: CommandContext) -> int:
-    """A (at --depth) against an external GTP engine, openings seeded by
-    --seed, each with both colours."""
-    from genethello.core.players import ChromosomePlayer, GtpPlayer, play
+GameOutcome = tuple[str, int, int, int]
+"""One finished game: its moves ('f5d6...'), Black's and White's discs, and
+Black's final margin."""
 
-    if args.b is not None:
-        raise ValueError("give either B or --gtp, not both")
-    if args.depth is None:
-        raise ValueError("--gtp needs --depth (the engine keeps its own time)")
-    a = resolve_player(args.a, args, context)
-    me = ChromosomePlayer(a, args.depth, args.exact, patterns=args.patterns)
-    engine = GtpPlayer(args.gtp)
+
+def game_line(number: int, a_black: bool, outcome: GameOutcome) -> str:
+    """'game 3: A white: f5d6... 28-36, A wins by 8': one finished game
+    from A's side."""
+    moves, black, white, black_margin = outcome
+    margin = black_margin if a_black else -black_margin
+    result = "draw" if margin == 0 else f"A {'wins' if margin > 0 else 'loses'} by {abs(margin)}"
+    return f"game {number}: A {'black' if a_black else 'white'}: {moves} {black}-{white}, {result}"
+
+
+def play_match(play_one: Callable[[int, list[int], bool], GameOutcome], openings: list[list[int]], games: int,
+               report: Callable[[str], None]) -> MatchScore:
+    """A's score over ``games`` games: pair ``i`` plays ``openings[i]`` with
+    A black, then with A white (``play_one(game, opening, a_black)``); every
+    game reported in one line."""
     score = MatchScore()
-    t0 = time.perf_counter()
-    try:
-        for game in range(args.games):
-            opening = random_opening(args.random_plies, f"{args.seed}/{game // 2}")
-            a_black = game % 2 == 0
-            margin = play(me, engine, opening, game) if a_black else -play(engine, me, opening, game)
-            score = score.add(margin)
-            print(f"game {game + 1}: A {'black' if a_black else 'white'}: margin {margin:+d} for A", flush=True)
-    finally:
-        engine.close()
-    print(f"A = {a} (depth {args.depth}, exact {args.exact}{patterns_note(me.searcher.evaluator)})\nB = {args.gtp}\n"
-          f"{summary(score)} ({args.games} games in {time.perf_counter() - t0:.1f} s)")
-    return 0
+    for game in range(games):
+        a_black = game % 2 == 0
+        outcome = play_one(game, openings[game // 2], a_black)
+        score = score.add(outcome[3] if a_black else -outcome[3])
+        report(game_line(game + 1, a_black, outcome))
+    return score
+
+
+def chromosome_games(ea: Engine, eb: Engine) -> Callable[[int, list[int], bool], GameOutcome]:
+    """Games between two chromosomes' engines (depth or clock)."""
+    def play_one(game: int, opening: list[int], a_black: bool) -> GameOutcome:
+        result = play_game(ea, eb, opening) if a_black else play_game(eb, ea, opening)
+        return result.move_list(), result.black_discs, result.white_discs, result.score
+    return play_one
+
+
+def gtp_games(me: Player, engine: Player) -> Callable[[int, list[int], bool], GameOutcome]:
+    """Games between a chromosome at a fixed depth and a GTP engine."""
+    def play_one(game: int, opening: list[int], a_black: bool) -> GameOutcome:
+        board = Board()
+        black, white = (me, engine) if a_black else (engine, me)
+        play(black, white, opening, game, board=board)
+        discs = board.disc_count()
+        return board.move_list(), discs[0], discs[1], board.final_score()
+    return play_one
 
 
 def run_match(args: argparse.Namespace, context: CommandContext) -> int:
-    if args.gtp is not None:
-        return run_gtp_match(args, context)
-    if args.b is None:
+    if args.gtp is not None and args.b is not None:
+        raise ValueError("give either B or --gtp, not both")
+    if args.gtp is None and args.b is None:
         raise ValueError("give B (a chromosome or database id) or --gtp COMMAND")
-    a, b = resolve_player(args.a, args, context), resolve_player(args.b, args, context)
-    limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
-    ea = Engine(Evaluator.from_chromosome(a, args.patterns), **limits)
-    eb = Engine(Evaluator.from_chromosome(b, args.patterns), **limits)
-    score = MatchScore()
+    if args.gtp is not None and args.depth is None:
+        raise ValueError("--gtp needs --depth (the engine keeps its own time)")
+    if args.depth is not None:
+        check_range("--depth", args.depth, 1, MAX_PLIES)
+    openings = match_openings(args)
+    a = resolve_player(args.a, args, context)
     t0 = time.perf_counter()
-    for game in range(args.games):
-        opening = random_opening(args.random_plies, f"{args.seed}/{game // 2}")
-        a_black = game % 2 == 0
-        result = play_game(ea, eb, opening) if a_black else play_game(eb, ea, opening)
-        a_points = result.black_points if a_black else 1.0 - result.black_points
-        score = score.add(result.score if a_black else -result.score)
-        print(f"game {game + 1}: {'A' if a_black else 'B'} black: {result.move_list()} "
-              f"{result.black_discs}-{result.white_discs}; A scores {a_points:g}", flush=True)
-    print(f"A = {a}{patterns_note(ea.evaluator)}\nB = {b}{patterns_note(eb.evaluator)}\nA {score.points:g} - {args.games - score.points:g} B "
-          f"({args.games} games in {time.perf_counter() - t0:.1f} s)\n{summary(score)}")
+    report = lambda line: print(line, flush=True)  # noqa: E731
+    if args.gtp is not None:
+        me = ChromosomePlayer(a, args.depth, args.exact, patterns=args.patterns)
+        a_note, b_text = patterns_note(me.searcher.evaluator), args.gtp
+        engine = GtpPlayer(args.gtp)
+        try:
+            score = play_match(gtp_games(me, engine), openings, args.games, report)
+        finally:
+            engine.close()
+    else:
+        b = resolve_player(args.b, args, context)
+        limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
+        ea = Engine(Evaluator.from_chromosome(a, args.patterns), **limits)
+        eb = Engine(Evaluator.from_chromosome(b, args.patterns), **limits)
+        a_note, b_text = patterns_note(ea.evaluator), f"{b}{patterns_note(eb.evaluator)}"
+        score = play_match(chromosome_games(ea, eb), openings, args.games, report)
+    limit = f"depth {args.depth}" if args.depth is not None else f"{args.time:g} s a game"
+    print(f"A = {a} ({limit}, exact {args.exact}{a_note})\nB = {b_text}\n"
+          f"A {score.points:g} - {args.games - score.points:g} B "
+          f"({counted(args.games, 'game')} in {duration(time.perf_counter() - t0)})\n"
+          f"{summary(score, len(openings))}")
     return 0

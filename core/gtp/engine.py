@@ -35,17 +35,16 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from genethello.core.board import Board
-from genethello.core.gtp.ponder import Ponderer
+from genethello.core.frontend import defaults
+from genethello.core.frontend.ponder import Ponderer
+from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, GtpError, read_commands, write_response
-from genethello.core.gtp.safety import internal_error
 from genethello.core.search import Searcher, disc_score
 from genethello.core.squares import COLUMNS, PASS, BadColorError, square_name
 from genethello.core.squares import parse_color as color_name
 from genethello.core.timecontrol import move_budget
 
 ENGINE_NAME = "genethello"
-DEFAULT_EXACT_EMPTIES = 14
-DEFAULT_ORACLE_DEPTH = 8
 DEFAULT_TOP_MOVES = 10
 
 _VERTEX = re.compile(r"[a-hA-H][1-8]")
@@ -275,7 +274,8 @@ class GtpEngine:
     """
 
     def __init__(self, evaluator, depth: int | None = None, time: float | None = None,
-                 exact_empties: int = DEFAULT_EXACT_EMPTIES, ponder: bool = False, tt_bits: int = 20,
+                 exact_empties: int = defaults.EXACT_EMPTIES, ponder: bool = False,
+                 tt_bits: int = defaults.TT_BITS,
                  log: TextIO | None = None, verbose: bool = False):
         if depth is None and time is None:
             raise ValueError("the GTP engine needs --depth or --time")
@@ -287,7 +287,7 @@ class GtpEngine:
             raise ValueError(f"exact empties must be in 0..60, got {exact_empties}")
         self.searcher = Searcher(evaluator, tt_bits=tt_bits)
         self.depth = depth
-        self.oracle_depth = depth if depth is not None else DEFAULT_ORACLE_DEPTH
+        self.oracle_depth = depth if depth is not None else defaults.DEPTH
         self.exact_empties = exact_empties
         self.clock = GameClock(time)
         self.log = log if log is not None else sys.stderr

@@ -11,9 +11,9 @@ Pure functions, no engine state:
 * :func:`format_success` / :func:`format_failure` build the answers: ``=``
   or ``?``, the id if the command had one, a space and the text, and the
   empty line that ends every answer.
-* :func:`read_lines` reads a byte stream in bounded chunks: a line longer
-  than :data:`MAX_LINE_BYTES` is skipped as it arrives (never held in
-  memory) and reported as cut.
+* Lines are read by :func:`genethello.core.frontend.lines.read_lines`
+  (shared with the NBoard engine): a line longer than
+  :data:`MAX_LINE_BYTES` is skipped as it arrives and reported as cut.
 * :func:`read_commands` and :func:`write_response` are the two ends of an
   engine's read-answer loop over byte input and text output; a line that is
   too long becomes a :class:`Command` carrying ``error`` ("line too long"),
@@ -31,19 +31,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
+from genethello.core.frontend.lines import LINE_TOO_LONG, MAX_LINE_BYTES, decode_line, read_lines
+
 MAX_ID = 2 ** 31 - 1
 """The largest id a command may carry."""
-
-MAX_LINE_BYTES = 64 * 1024
-"""The longest command line an engine reads, in bytes (line feed included).
-GTP commands are a few dozen bytes; the longest real lines are NBoard's
-``set game <GGF>`` (about 2 KB for a game with evals and times). Anything
-longer is answered ``line too long`` instead of being read into memory."""
-
-LINE_TOO_LONG = "line too long"
-"""The failure text of a line over :data:`MAX_LINE_BYTES`."""
-
-_READ_CHUNK = 8192
 
 _DROPPED = {chr(c) for c in range(32) if chr(c) not in "\t\n"} | {chr(127)}
 _DROP_TABLE = str.maketrans({c: None for c in _DROPPED} | {"\t": " "})
@@ -159,41 +150,6 @@ def format_failure(cid: int | None, message: str) -> str:
 def format_response(cid: int | None, ok: bool, text: str) -> str:
     """:func:`format_success` or :func:`format_failure`."""
     return format_success(cid, text) if ok else format_failure(cid, text)
-
-
-def read_lines(instream: BinaryIO, max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[bytes, bool]]:
-    """The lines of a byte stream until its end, as ``(line, cut)``.
-
-    A line of at most ``max_bytes`` bytes (its line feed included) comes
-    whole, ``cut`` False. A longer line comes as its first ``max_bytes``
-    bytes with ``cut`` True; the rest of it is read in bounded chunks and
-    dropped, so memory stays bounded whatever the input.
-
-    Raises:
-        ValueError: if ``max_bytes`` is less than 1.
-    """
-    if max_bytes < 1:
-        raise ValueError(f"max_bytes must be >= 1, got {max_bytes}")
-    while True:
-        line = instream.readline(max_bytes)
-        if not line:
-            return
-        if line.endswith(b"\n") or len(line) < max_bytes:
-            yield line, False
-            continue
-        # Over the limit: skip to the end of the line, one bounded chunk at a time.
-        while True:
-            rest = instream.readline(_READ_CHUNK)
-            if not rest or rest.endswith(b"\n"):
-                break
-        yield line, True
-
-
-def decode_line(raw: bytes) -> str:
-    """A line's bytes as text; undecodable bytes are kept (surrogate escapes)
-    so that they reach the engine as an unknown name or argument instead of
-    stopping the loop."""
-    return raw.decode("utf-8", errors="surrogateescape")
 
 
 def read_commands(instream: BinaryIO, max_bytes: int = MAX_LINE_BYTES) -> Iterator[Command]:

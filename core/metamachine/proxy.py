@@ -29,8 +29,8 @@ import sys
 import time
 from typing import BinaryIO, TextIO
 
+from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, read_commands, write_response
-from genethello.core.gtp.safety import internal_error
 from genethello.core.metamachine.oracles import OracleError, OraclePool, Trial, parse_top_moves
 from genethello.core.metamachine.signals import MainThreadWakeup
 from genethello.core.squares import COLORS

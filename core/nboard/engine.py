@@ -29,13 +29,12 @@ from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
 from genethello.core.board import Board
-from genethello.core.gtp.engine import DEFAULT_EXACT_EMPTIES
-from genethello.core.gtp.protocol import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
-from genethello.core.gtp.safety import internal_error, one_line
+from genethello.core.frontend import defaults
+from genethello.core.frontend.lines import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
+from genethello.core.frontend.safety import internal_error, one_line
 from genethello.core.search import Searcher, disc_score
 from genethello.core.squares import PASS, square_name
 
-DEFAULT_DEPTH = 8
 _BARE_MOVE = re.compile(r"[a-hA-H][1-8]|[pP][aA]")
 ENGINE_NAME = "genethello"
 
@@ -135,8 +134,8 @@ class NBoardEngine:
         out: where answers go (stdout); log: diagnostics (stderr).
     """
 
-    def __init__(self, evaluator, depth: int = DEFAULT_DEPTH, exact_empties: int = DEFAULT_EXACT_EMPTIES,
-                 tt_bits: int = 20, out: TextIO | None = None, log: TextIO | None = None,
+    def __init__(self, evaluator, depth: int = defaults.DEPTH, exact_empties: int = defaults.EXACT_EMPTIES,
+                 tt_bits: int = defaults.TT_BITS, out: TextIO | None = None, log: TextIO | None = None,
                  name: str = ENGINE_NAME):
         if not 1 <= depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {depth}")

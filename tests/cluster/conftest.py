@@ -293,10 +293,9 @@ def run_cli(*args: str, home: Path, cwd: Path, timeout: float = 120) -> subproce
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
-def session_pids(sid: int) -> list[int]:
-    """Processes of session ``sid`` (started with start_new_session: the sid
-    is the leader's pid), read from /proc."""
-    pids = []
+def _proc_stats() -> dict[int, tuple[str, int, int, int]]:
+    """pid -> (state, ppid, pgrp, session) of every process, from /proc."""
+    stats = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -304,9 +303,39 @@ def session_pids(sid: int) -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[3]) == sid and fields[0] != "Z":  # fields: state ppid pgrp session ...
-            pids.append(int(entry.name))
-    return pids
+        stats[int(entry.name)] = (fields[0], int(fields[1]), int(fields[2]), int(fields[3]))
+    return stats
+
+
+def _ray_processes_of(driver: int, stats: dict[int, tuple[str, int, int, int]]) -> set[int]:
+    """The Ray processes a local run's driver started (they run in sessions
+    of their own: cluster/cli/quiet_ray.py): those whose command line names
+    the driver's Ray session folder (``session_<date>_<driver pid>``), and
+    their descendants (the workers, named ``ray::...``)."""
+    found: set[int] = set()
+    marker = f"_{driver}/".encode()
+    for pid in stats:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"/session_" in cmdline and marker in cmdline:
+            found.add(pid)
+    grown = True
+    while grown:
+        children = {pid for pid, (_, ppid, _, _) in stats.items() if ppid in found} - found
+        found |= children
+        grown = bool(children)
+    return found
+
+
+def session_pids(sid: int) -> list[int]:
+    """Processes of session ``sid`` (started with start_new_session: the sid
+    is the leader's pid) and the Ray processes its driver started, read
+    from /proc."""
+    stats = _proc_stats()
+    mine = {pid for pid, (_, _, _, session) in stats.items() if session == sid} | _ray_processes_of(sid, stats)
+    return sorted(pid for pid in mine if pid in stats and stats[pid][0] != "Z")
 
 
 def kill_session(proc: subprocess.Popen) -> None:

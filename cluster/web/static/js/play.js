@@ -56,7 +56,7 @@ function describe(p) {
   const err = p.bt_stderr != null ? ` ± ${p.bt_stderr.toFixed(0)}` : "";
   const life = `${p.birth}–${p.death != null ? p.death : "now"}`;
   const hall = p.hall_rating != null ? `hall rating ${signed(p.hall_rating)} ± ${p.hall_stderr.toFixed(0)} · ` : "";
-  return `${hall}Elo ${p.elo.toFixed(1)}${err} · W/L/D ${p.wins}/${p.losses}/${p.draws} · life ${life}`;
+  return `${hall}Elo ${p.elo.toFixed(1)}${err} · W/D/L ${p.wins}/${p.draws}/${p.losses} · life ${life}`;
 }
 
 function showInfo(colour) {

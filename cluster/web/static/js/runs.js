@@ -65,7 +65,7 @@ function openRun(id) {
         <div id="chart-genes"></div></div>
     </div>
     <h3>Top chromosomes</h3>
-    <table class="top"><thead><tr><th>#</th><th>hall</th><th>Elo</th><th>W/L/D</th><th>life</th><th>yardstick</th>
+    <table class="top"><thead><tr><th>#</th><th>hall</th><th>Elo</th><th>W/D/L</th><th>life</th><th>yardstick</th>
       <th>chromosome</th><th></th></tr></thead><tbody id="run-top"></tbody></table>
     <div class="stored"><b>Stored games</b>
       <select id="stored-gen"></select><select id="stored-game"></select>
@@ -227,7 +227,7 @@ function drawTop(top) {
     const err = p.bt_stderr != null ? ` ±${p.bt_stderr.toFixed(0)}` : "";
     const ys = p.yardstick != null ? `${Math.round(100 * p.yardstick)}%` : "–";
     const hall = p.hall_rating != null ? `${p.hall_rating >= 0 ? "+" : ""}${p.hall_rating.toFixed(0)} ±${p.hall_stderr.toFixed(0)}` : "–";
-    tr.innerHTML = `<td>${i + 1}</td><td>${hall}</td><td>${p.elo.toFixed(1)}${err}</td><td>${p.wins}/${p.losses}/${p.draws}</td>
+    tr.innerHTML = `<td>${i + 1}</td><td>${hall}</td><td>${p.elo.toFixed(1)}${err}</td><td>${p.wins}/${p.draws}/${p.losses}</td>
       <td>${p.birth}–${p.death != null ? p.death : ""}</td><td>${ys}</td>
       <td class="chrom">${esc(p.chromosome)}</td>
       <td><button data-act="copy">Copy</button> <button class="primary" data-act="play">Play</button></td>`;

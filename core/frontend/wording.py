@@ -1,0 +1,22 @@
+"""How the commands word counts and durations, the same way everywhere."""
+
+from __future__ import annotations
+
+
+def counted(count: int, noun: str) -> str:
+    """'1 game', '2 games', '0 games': a count with its noun in the right
+    number (for nouns that take an -s)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def duration(seconds: float) -> str:
+    """'0.004 s', '0.52 s', '3.1 s', '212 s': three significant digits at
+    most, so that a fast run never reads '0.0 s'."""
+    if seconds >= 100:
+        return f"{seconds:.0f} s"
+    return f"{seconds:.3g} s"
+
+
+def rate(count: int, seconds: float, unit: str) -> str:
+    """'2.6 games/s'; '-' when no time has passed to divide by."""
+    return f"{count / seconds:.3g} {unit}/s" if seconds > 0 else f"- {unit}/s"
