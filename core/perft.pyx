@@ -1,6 +1,6 @@
 """Perft: the exact number of positions a given number of plies ahead.
 
-Convention (that of ``shared/data/perft.txt`` and Edax's ``perft``): a forced
+Convention (that of ``tests/data/perft.txt`` and Edax's ``perft``): a forced
 pass is one ply with exactly one child, and a finished game has no children.
 A plain single-threaded enumeration without hashing; the last ply is counted
 in bulk (the number of legal moves), which is what makes perft a benchmark of

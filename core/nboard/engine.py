@@ -1,5 +1,5 @@
 """An engine for the NBoard Othello GUI (NBoard protocol v2; see docs/engines.md
-and ``shared/data/formats/README.md``).
+and ``tests/data/formats/README.md``).
 
 Commands are one line each; anything unknown is ignored. A line longer
 than ``MAX_LINE_BYTES`` is skipped as it arrives and answered ``status line
