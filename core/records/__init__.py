@@ -15,11 +15,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Optional, Union
 
 from genethello.core.records.files import (
     MAX_RECORD_FILE_BYTES,
     gunzip_bounded,
+    read_maybe_gzipped,
     read_regular_file,
     suffix_format,
 )
@@ -35,6 +35,7 @@ from genethello.core.records.ggf import parse_ggf_move, read_ggf, write_ggf
 from genethello.core.records.sgf import parse_sgf_point, read_sgf, write_sgf
 from genethello.core.records.transcript import (
     move_grid,
+    parse_move_line,
     read_moves,
     read_transcript,
     write_moves,
@@ -44,8 +45,9 @@ from genethello.core.records.transcript import (
 __all__ = [
     "GameRecord", "RecordError", "START_BLACK", "START_WHITE", "result_from_score", "score_from_result",
     "read_sgf", "write_sgf", "parse_sgf_point", "read_ggf", "write_ggf", "parse_ggf_move",
-    "read_moves", "write_moves", "read_transcript", "write_transcript", "move_grid",
-    "read_record", "write_record", "detect_format", "FORMATS", "read_regular_file", "MAX_RECORD_FILE_BYTES",
+    "read_moves", "parse_move_line", "write_moves", "read_transcript", "write_transcript", "move_grid",
+    "read_record", "write_record", "detect_format", "FORMATS", "read_regular_file", "read_maybe_gzipped",
+    "MAX_RECORD_FILE_BYTES",
 ]
 
 _READERS = {"sgf": read_sgf, "ggf": read_ggf, "moves": read_moves, "transcript": read_transcript}

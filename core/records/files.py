@@ -3,7 +3,8 @@
 A path given by a user or a GTP controller may name anything: a FIFO (whose
 ``open`` blocks until a writer comes, hanging the engine), ``/dev/zero``
 (endless bytes), a directory, or a gzip file that inflates a thousandfold.
-:func:`read_regular_file` and :func:`gunzip_bounded` read only what is
+:func:`read_regular_file`, :func:`gunzip_bounded` and
+:func:`read_maybe_gzipped` read only what is
 meant to be read and say in one line why they refuse the rest.
 """
 
@@ -91,6 +92,19 @@ def gunzip_bounded(data: bytes, where: str, max_bytes: int = MAX_RECORD_FILE_BYT
         raise RecordError(f"{where}: inflates to more than the {_size_text(max_bytes)} "
                           f"a record file may hold")
     return out
+
+
+def read_maybe_gzipped(path: str | os.PathLike, max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, gunzipped when they start with
+    the gzip magic (whatever the name says), each side at most ``max_bytes``.
+
+    Raises:
+        RecordError: as :func:`read_regular_file` and :func:`gunzip_bounded`.
+    """
+    data = read_regular_file(path, max_bytes)
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip_bounded(data, os.fspath(path), max_bytes)
+    return data
 
 
 def _reason(exc: BaseException) -> str:
