@@ -82,7 +82,8 @@ setup(
     package_dir=PACKAGE_FOLDERS,
     package_data={
         "genethello.core": ["*.pxd", "data/*"],
-        "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py", "web/static/*", "web/static/js/*", "web/static/vendor/*"],
+        "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py",
+                               "web/static/*", "web/static/js/*", "web/static/vendor/*"],
     },
     ext_modules=extensions(),
 )

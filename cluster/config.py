@@ -242,7 +242,7 @@ def config_from_mapping(data: dict, source: str = "config") -> RunConfig:
 
 def _check_consistency(config: RunConfig) -> None:
     try:
-        config.chromosome_type
+        ChromosomeType.parse(config.population.type)
     except ChromosomeError as exc:
         raise ConfigError(f"population.type: {exc}") from None
     P = config.population_size

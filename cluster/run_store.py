@@ -8,9 +8,10 @@ transaction (BEGIN IMMEDIATE), and each leaves the run in a state that
 
 The best so far is the top of the hall of fame (:mod:`hall`) once the run
 has one; without a hall (``hall.games_per_member = 0``, runs from before
-0003) it is the top by Elo, then the older birth, then the chromosome text (:func:`~genethello.cluster.population.rank_key`), done in
-SQL on the stored columns (``ORDER BY elo DESC, birth, text``): SQLite
-compares the ASCII texts as Python does, and no chromosome is parsed.
+0003) it is the top by Elo, then the older birth, then the chromosome text
+(:func:`~genethello.cluster.population.rank_key`), done in SQL on the stored
+columns (``ORDER BY elo DESC, birth, text``): SQLite compares the ASCII texts
+as Python does, and no chromosome is parsed.
 """
 
 from __future__ import annotations

@@ -163,7 +163,8 @@ def newest_version() -> str:
     """The newest installed version: what every command plays with by default."""
     names = shipped_versions()
     if not names:
-        raise PatternFileError(f"no pattern table is installed (looked for {', '.join(f for f, _ in VERSIONS.values())})")
+        looked_for = ", ".join(f for f, _ in VERSIONS.values())
+        raise PatternFileError(f"no pattern table is installed (looked for {looked_for})")
     return names[-1]
 
 

@@ -240,7 +240,8 @@ def env(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     fake_ray = tmp_path / "fake-ray"
-    fake_ray.write_text('#!/usr/bin/env bash\nprintf "%s\\n" "RAY_AUTH_MODE=${RAY_AUTH_MODE:-}" "$@" > "$FAKE_RAY_LOG"\n'
+    fake_ray.write_text('#!/usr/bin/env bash\n'
+                        'printf "%s\\n" "RAY_AUTH_MODE=${RAY_AUTH_MODE:-}" "$@" > "$FAKE_RAY_LOG"\n'
                         'env > "$FAKE_RAY_LOG.env"\n')
     fake_ray.chmod(0o755)
     e = {k: v for k, v in os.environ.items()

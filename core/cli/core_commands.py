@@ -98,7 +98,8 @@ def run_solve(args: argparse.Namespace) -> int:
     wrong = 0
     total_nodes = 0
     total_time = 0.0
-    print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expect':>6} {'nodes':>12} {'seconds':>8} {'nodes/s':>10}")
+    print(f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expect':>6} {'nodes':>12} {'seconds':>8} "
+          f"{'nodes/s':>10}")
     for index, (line_no, line) in enumerate(lines, start=1):
         try:
             board = Board.from_obf(line)
@@ -114,7 +115,7 @@ def run_solve(args: argparse.Namespace) -> int:
             mark = "  WRONG"
         move = square_name(r.move) if r.move is not None else "-"
         print(f"{index:>3} {board.empties:>7} {move:>4} {r.value:>+5} "
-              f"{('%+d' % expect) if expect is not None else '-':>6} {r.nodes:>12} {r.seconds:>8.3f} "
+              f"{f'{expect:+d}' if expect is not None else '-':>6} {r.nodes:>12} {r.seconds:>8.3f} "
               f"{r.nodes_per_second:>10.3g}{mark}", flush=True)
         total_nodes += r.nodes
         total_time += r.seconds

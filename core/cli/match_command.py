@@ -101,6 +101,7 @@ def run_match(args: argparse.Namespace) -> int:
         score = score.add(result.score if a_black else -result.score)
         print(f"game {game + 1}: {'A' if a_black else 'B'} black: {result.move_list()} "
               f"{result.black_discs}-{result.white_discs}; A scores {a_points:g}", flush=True)
-    print(f"A = {a}{patterns_note(ea.evaluator)}\nB = {b}{patterns_note(eb.evaluator)}\nA {score.points:g} - {args.games - score.points:g} B "
+    print(f"A = {a}{patterns_note(ea.evaluator)}\nB = {b}{patterns_note(eb.evaluator)}\n"
+          f"A {score.points:g} - {args.games - score.points:g} B "
           f"({args.games} games in {time.perf_counter() - t0:.1f} s)\n{summary(score)}")
     return 0

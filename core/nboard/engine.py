@@ -391,7 +391,7 @@ class NBoardEngine:
                 scored.sort(key=lambda s: -s[0])
                 order = [s[1] for s in scored]
                 solved = board.empties - 1 <= self.exact_empties
-                for score, _, pv, exact in scored[:count]:
+                for score, _, pv, _exact in scored[:count]:
                     self.emit(search_line(pv, score, depth, solved))
                 self.emit(f"nodestats {self._nodes} {time.monotonic() - started:.3f}")
         finally:

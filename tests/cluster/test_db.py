@@ -126,7 +126,8 @@ def test_insert_run_with_players_and_games(db: Database):
     a, b, c = add_players(db, run_id)
     with db.session() as session:
         session.add_all([game(run_id, a, b, 0), game(run_id, b, c, 1), game(run_id, c, a, 2)])
-        session.add_all(PopulationSlot(run_id=run_id, generation=1, slot=i, player_id=p) for i, p in enumerate((a, b, c)))
+        session.add_all(PopulationSlot(run_id=run_id, generation=1, slot=i, player_id=p)
+                        for i, p in enumerate((a, b, c)))
         session.add(Generation(run_id=run_id, number=1, status="playing", games_total=3, games_done=3,
                                started_at=datetime.now(timezone.utc), best_player_id=a))
         session.add(RatingRecord(run_id=run_id, generation=1, player_id=a, elo=1516.0, wins=1))
@@ -334,7 +335,8 @@ def test_lease_refused_while_live_and_taken_after_expiry(db: Database):
     with db.session() as session:
         updated_at = session.get(Run, run_id).updated_at
     lease = acquire_lease(db, run_id, "coord-a", ttl=30, now=now)
-    assert (lease.owner, lease.host, lease.pid, lease.expires) == ("coord-a", socket.gethostname(), os.getpid(), now + 30)
+    assert (lease.owner, lease.host, lease.pid, lease.expires) == ("coord-a", socket.gethostname(), os.getpid(),
+                                                                   now + 30)
     assert acquire_lease(db, run_id, "coord-a", ttl=30, now=now + 1).expires == now + 31  # same owner
     with pytest.raises(LeaseHeldError, match="coord-a") as info:
         acquire_lease(db, run_id, "coord-b", ttl=30, now=now + 10)

@@ -42,7 +42,8 @@ def database(tmp_path_factory):
     games = {}
     try:
         with db.session() as s:
-            run = Run(name="r 1", seed=1, status="finished", software_version="0", core_hash="x", generation=2, max_generations=2,
+            run = Run(name="r 1", seed=1, status="finished", software_version="0", core_hash="x", generation=2,
+                      max_generations=2,
                       config_json=json.dumps({"games": {"depth": 1, "exact_empties": 4, "random_plies": 2}}))
             s.add(run)
             s.flush()

@@ -96,7 +96,8 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     """Debian's chromium, headless, through Playwright."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="Playwright is not installed (pip install -e '.[test]')")
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"{CHROMIUM} is missing: run bash tests/install_system_packages.sh as root")
     with sync_api.sync_playwright() as playwright:

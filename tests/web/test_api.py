@@ -133,7 +133,8 @@ def test_abandoned_searches_stop_within_a_fifth_of_a_second(server):
     # The tab goes away: the connection closes while the search runs.
     game = new_game(server, machine(15), HUMAN)
     sock = socket.create_connection(("127.0.0.1", server.port))
-    sock.sendall(f"POST /api/games/{game['id']}/think HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n".encode())
+    sock.sendall(f"POST /api/games/{game['id']}/think HTTP/1.1\r\n"
+                 "Host: 127.0.0.1\r\nContent-Length: 0\r\n\r\n".encode())
     time.sleep(0.4)
     assert api(server, "GET", "/api/status")[1]["busy"] == 1
     sock.close()
