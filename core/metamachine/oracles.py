@@ -22,6 +22,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from genethello.core.gtp.client import GtpProcess, ProtocolError
 
@@ -144,7 +145,7 @@ def score_on(proc: GtpProcess, color: str, vertices: Sequence[str]) -> list[tupl
         OracleError: if an undo fails (the state would be lost) or the
             process fails.
     """
-    out = []
+    out: list[tuple[str, str | None]] = []
     try:
         for vertex in vertices:
             r = proc.send(f"play {color} {vertex}")
@@ -241,7 +242,7 @@ class RayHelper:
         if RayHelper._actor_class is None:
             RayHelper._actor_class = ray.remote(num_cpus=1, max_restarts=0)(_OracleActor)
         self.name = f"ray helper {index}"
-        self.actor = RayHelper._actor_class.remote(list(argv), index)
+        self.actor: Any = RayHelper._actor_class.remote(list(argv), index)
         self.sync = _SyncState()
 
     @property
@@ -359,7 +360,7 @@ class OraclePool:
         parallel answer is the serial one."""
         results: dict[str, str | None] = {}
         scored_by: dict[str, str] = {}
-        errors: list[tuple[object, Exception]] = []
+        errors: list[tuple[Any, Exception]] = []
         if not self.helpers:
             results.update(score_on(self.main, color, [t.vertex for t in trials]))
         else:
@@ -386,11 +387,11 @@ class OraclePool:
 
             threads = [threading.Thread(target=run, args=(scorer,), daemon=True)
                        for scorer in [None] + list(self.helpers)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                while t.is_alive():
-                    t.join(timeout=0.05)     # stays interruptible by signals
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(timeout=0.05)     # stays interruptible by signals
         for scorer, exc in errors:
             if scorer is None:
                 raise exc if isinstance(exc, OracleError) else OracleError(str(exc))

@@ -3,6 +3,9 @@ values for edge configurations (landmarks, best and worst)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from genethello.core import patterns as pt
@@ -10,7 +13,8 @@ from genethello.core.pattern_learning.fit import canonical_map
 from genethello.core.pattern_learning.measures import PREDICTORS
 
 
-def accuracy_lines(rows: list[dict], names=PREDICTORS, count_title: str = "positions") -> list[str]:
+def accuracy_lines(rows: list[dict[str, Any]], names: Sequence[str] = PREDICTORS,
+                   count_title: str = "positions") -> list[str]:
     """The rows of ``sign_accuracy`` / ``perfect_play_accuracy`` as a table:
     a header, then per move number the count and a percentage per name."""
     lines = [f"{'move':>4} {count_title:>9} " + " ".join(f"{name:>8}" for name in names)]
@@ -24,6 +28,9 @@ def config_text(index: int, squares: int) -> str:
     """'X-O...' for a shape index: X mover, O other, - empty, in square order."""
     return "".join("-XO"[(index // 3 ** i) % 3] for i in range(squares))
 
+
+#: (value in discs, edge a1..h1, b2, g2) of one edge+2X configuration.
+EdgeValue = tuple[float, str, str, str]
 
 EDGE_LANDMARKS = (
     # (edge a1..h1, b2, g2, what it shows)
@@ -48,14 +55,14 @@ def edge_index(edge: str, b2: str = "-", g2: str = "-") -> int:
     return sum("-XO".index(ch) * 3 ** i for i, ch in enumerate(text))
 
 
-def landmark_values(table: np.ndarray, stage: int) -> list:
+def landmark_values(table: np.ndarray, stage: int) -> list[tuple[str, str, str, str, float, float]]:
     """For each of EDGE_LANDMARKS: (edge, b2, g2, meaning, edge-table value,
     all-tables value), in discs; the all-tables value is the pattern score of
     a board holding only those discs minus that of an empty board, i.e.
     what the configuration is worth once the corner and 2x5 tables that
     overlap the edge are counted too."""
     first, last = pt.stage_moves(stage, pt.geometry_of_table(table))
-    out = []
+    out: list[tuple[str, str, str, str, float, float]] = []
     for edge, b2, g2, meaning in EDGE_LANDMARKS:
         mover = other = 0
         for ch, sq in zip(edge + b2 + g2, (0, 1, 2, 3, 4, 5, 6, 7, 9, 14)):
@@ -68,7 +75,7 @@ def landmark_values(table: np.ndarray, stage: int) -> list:
     return out
 
 
-def edge_extremes(table: np.ndarray, stage: int, count: int = 10) -> tuple[list, list]:
+def edge_extremes(table: np.ndarray, stage: int, count: int = 10) -> tuple[list[EdgeValue], list[EdgeValue]]:
     """The ``count`` best and worst edge+2X configurations of a stage (each
     mirror pair once; all-empty and never-fitted (0) configurations left out),
     as [(value in discs, row text a1..h1, b2, g2)]."""
@@ -77,7 +84,7 @@ def edge_extremes(table: np.ndarray, stage: int, count: int = 10) -> tuple[list,
     values = np.asarray(table)[stage, :size].astype(np.int64)
     ids = np.nonzero((canon == np.arange(size)) & (values != 0))[0]
     order = np.argsort(-values[ids], kind="stable")
-    def row(i):
+    def row(i: int) -> EdgeValue:
         text = config_text(int(i), 10)
         return (values[i] / pt.TABLE_SCALE_, text[:8], text[8], text[9])
     best = [row(ids[j]) for j in order[:count]]

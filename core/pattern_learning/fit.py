@@ -113,12 +113,12 @@ def _fit_stage(cols: np.ndarray, y: np.ndarray, ridge: float | np.ndarray, min_c
 
     def apply(w: np.ndarray) -> np.ndarray:          # (A^T A + ridge I) w
         r = w[J].sum(axis=1)
-        out = np.bincount(flat, weights=np.repeat(r, k), minlength=m + 1)
+        out = np.asarray(np.bincount(flat, weights=np.repeat(r, k), minlength=m + 1), dtype=np.float64)
         out += ridge * w
         out[m] = 0.0
         return out
 
-    b = np.bincount(flat, weights=np.repeat(y, k), minlength=m + 1)
+    b = np.asarray(np.bincount(flat, weights=np.repeat(y, k), minlength=m + 1), dtype=np.float64)
     b[m] = 0.0
     w = np.zeros(m + 1)
     r = b.copy()

@@ -113,16 +113,17 @@ def read_games(path: str | Path, skip_bad: bool = False, limit: int | None = Non
             numbers.append(number)
         except RecordError as exc:
             bad(f"line {number}: {exc.problem}")
-    movers, others, move_numbers, targets, game_index, errors = pt.replay_games(games)
+    movers, others, move_numbers, targets, replayed_index, errors = pt.replay_games(games)
+    game_index = replayed_index.astype(np.int64)   # each position's game, among the games given
     if errors:
         dropped = set()
         for gi, move, code in errors:
             number = numbers[gi]
-            sq = games[gi][move - 1] if 0 < move <= len(games[gi]) else None
             if code == pt.REPLAY_ILLEGAL:
-                message = f"line {number}: move {move} ({square_name(sq)}) is illegal"
+                message = f"line {number}: move {move} ({square_name(games[gi][move - 1])}) is illegal"
             elif code == pt.REPLAY_AFTER_END:
-                message = f"line {number}: move {move} ({square_name(sq)}) comes after the end of the game"
+                message = (f"line {number}: move {move} ({square_name(games[gi][move - 1])}) comes after the end "
+                           "of the game")
             else:
                 message = f"line {number}: the game is not finished after its {move} moves"
             bad(message)

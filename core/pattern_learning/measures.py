@@ -6,7 +6,10 @@ exact solves they need (``exact_margins``, optionally in worker processes).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +19,11 @@ from genethello.core.evaluation import Evaluator
 from genethello.core.pattern_learning.fit import pairwise_dot
 from genethello.core.pattern_learning.games import GameSet
 from genethello.core.search import Searcher
+
+#: ``progress(done, total)`` as exact solves finish.
+SolveProgress = Callable[[int, int], None]
+#: ``progress(move number or empties count, done, total)`` as exact solves finish.
+StageSolveProgress = Callable[[int, int, int], None]
 
 PREDICTORS = ("pattern", "discs", "mobility", "squares")
 PERFECT_MAX_EMPTIES = 24    # exact solves beyond this take too long to sample
@@ -27,14 +35,15 @@ def _sign_hits(values: np.ndarray, won: np.ndarray) -> float:
     return float(hits.mean()) if hits.size else float("nan")
 
 
-def _predictor_values(games: GameSet, table: np.ndarray, sel: np.ndarray) -> dict:
+def _predictor_values(games: GameSet, table: np.ndarray, sel: np.ndarray) -> dict[str, np.ndarray]:
     m, o = games.movers[sel], games.others[sel]
     values = {"pattern": pt.scores(table, m, o, games.move_numbers[sel])}
     values["discs"], values["mobility"], values["squares"] = pt.simple_predictors(m, o)
     return values
 
 
-def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) -> list[dict]:
+def sign_accuracy(games: GameSet, table: np.ndarray,
+                  move_numbers: Sequence[int] = (20, 30, 40)) -> list[dict[str, Any]]:
     """For the positions at each move number of every decisive game, how
     often the sign of each predictor (for the mover) matches the result.
     A predictor of exactly 0 counts half.
@@ -42,12 +51,12 @@ def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) 
     Returns:
         one dict per move number: move, positions, and a fraction per predictor.
     """
-    out = []
+    out: list[dict[str, Any]] = []
     for move in move_numbers:
         sel = (games.move_numbers == move) & (games.targets != 0)
         values = _predictor_values(games, table, sel)
         won = games.targets[sel] > 0
-        row = {"move": move, "positions": int(sel.sum())}
+        row: dict[str, Any] = {"move": move, "positions": int(sel.sum())}
         row.update({name: _sign_hits(values[name], won) for name in PREDICTORS})
         out.append(row)
     return out
@@ -56,10 +65,10 @@ def sign_accuracy(games: GameSet, table: np.ndarray, move_numbers=(20, 30, 40)) 
 SOLVE_CHUNK = 32   # positions a worker process solves per task
 
 
-def _solve_positions(movers: list[int], others: list[int], progress=None) -> list[int]:
+def _solve_positions(movers: list[int], others: list[int], progress: SolveProgress | None = None) -> list[int]:
     """Exact margins for the movers, with one searcher (and table) for all."""
     searcher = Searcher(Evaluator(), tt_bits=20)
-    out = []
+    out: list[int] = []
     for mover, other in zip(movers, others):
         out.append(-searcher.solve(Board.from_bitboards(other, mover, "black")).value)
         if progress is not None:
@@ -67,7 +76,8 @@ def _solve_positions(movers: list[int], others: list[int], progress=None) -> lis
     return out
 
 
-def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None, workers: int = 1) -> np.ndarray:
+def exact_margins(movers: np.ndarray, others: np.ndarray, progress: SolveProgress | None = None,
+                  workers: int = 1) -> np.ndarray:
     """The perfect-play final disc difference (empties to the winner) of
     each position, for the player who just moved (the other side is to
     move, or passes). ``progress(done, total)`` is called as solves finish;
@@ -90,8 +100,9 @@ def exact_margins(movers: np.ndarray, others: np.ndarray, progress=None, workers
     return out
 
 
-def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,), sample: int = 1000,
-                          progress=None, workers: int = 1) -> list[dict]:
+def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers: Sequence[int] = (40,),
+                          sample: int = 1000, progress: StageSolveProgress | None = None,
+                          workers: int = 1) -> list[dict[str, Any]]:
     """How often perfect play predicts the human winner: the ceiling of any
     static score. For each move number (at most PERFECT_MAX_EMPTIES empties),
     up to ``sample`` decisive positions spread evenly over the games are
@@ -105,7 +116,7 @@ def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,),
     Raises:
         ValueError: for a move number with more than PERFECT_MAX_EMPTIES empties.
     """
-    out = []
+    out: list[dict[str, Any]] = []
     for move in move_numbers:
         if 60 - move > PERFECT_MAX_EMPTIES:
             raise ValueError(f"perfect play is measured from move {60 - PERFECT_MAX_EMPTIES} on "
@@ -117,10 +128,9 @@ def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers=(40,),
         sel[where] = True
         values = _predictor_values(games, table, sel)
         values["perfect"] = exact_margins(games.movers[sel], games.others[sel],
-                                          None if progress is None else lambda d, n, m=move: progress(m, d, n),
-                                          workers)
+                                          None if progress is None else partial(progress, move), workers)
         won = games.targets[sel] > 0
-        row = {"move": move, "positions": int(sel.sum())}
+        row: dict[str, Any] = {"move": move, "positions": int(sel.sum())}
         row.update({name: _sign_hits(values[name], won) for name in PREDICTORS + ("perfect",)})
         favoured_won = np.where(values["perfect"] > 0, won, ~won)
         row["ahead_wins"] = {int(v): (int((values["perfect"] == v).sum()),
@@ -134,7 +144,8 @@ SCORE_ERROR_EMPTIES = (16, 20)   # the empties counts `patterns evaluate --mae` 
 
 
 def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = SCORE_ERROR_EMPTIES,
-                 sample: int = 300, seed: int = 0, workers: int = 1, progress=None) -> list[dict]:
+                 sample: int = 300, seed: int = 0, workers: int = 1,
+                 progress: StageSolveProgress | None = None) -> list[dict[str, Any]]:
     """The error of the table's static score against the exact final margin.
 
     For each empties count (at most PERFECT_MAX_EMPTIES), ``sample``
@@ -172,7 +183,7 @@ def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = S
     """
     if sample < 0:
         raise ValueError(f"sample must be >= 0, got {sample}")
-    out = []
+    out: list[dict[str, Any]] = []
     for count in empties:
         if not 0 <= count <= PERFECT_MAX_EMPTIES:
             raise ValueError(f"score errors are measured at 0..{PERFECT_MAX_EMPTIES} empties, not {count}")
@@ -182,10 +193,10 @@ def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = S
             where = np.sort(rng.choice(where, size=sample, replace=False))
         m, o = games.movers[where], games.others[where]
         score = pt.scores(table, m, o, games.move_numbers[where]).astype(np.float64) / pt.TABLE_SCALE_
-        exact = exact_margins(m, o, None if progress is None else lambda d, n, e=count: progress(e, d, n), workers)
+        exact = exact_margins(m, o, None if progress is None else partial(progress, count), workers)
         err = score - exact
         n = int(err.size)
-        row = {"empties": count, "positions": n,
+        row: dict[str, Any] = {"empties": count, "positions": n,
                "mae": float(np.abs(err).mean()) if n else float("nan"),
                "rmse": float(np.sqrt(pairwise_dot(err, err) / n)) if n else float("nan"),
                "bias": float(err.mean()) if n else float("nan"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from genethello.core.records.files import (
@@ -51,8 +52,8 @@ __all__ = [
 ]
 
 _READERS = {"sgf": read_sgf, "ggf": read_ggf, "moves": read_moves, "transcript": read_transcript}
-_WRITERS = {"sgf": write_sgf, "ggf": write_ggf, "moves": write_moves, "transcript": write_transcript,
-            "grid": move_grid}
+_WRITERS: dict[str, Callable[[GameRecord], str]] = {
+    "sgf": write_sgf, "ggf": write_ggf, "moves": write_moves, "transcript": write_transcript, "grid": move_grid}
 FORMATS = tuple(_WRITERS)
 _EXTENSIONS = {".sgf": "sgf", ".ggf": "ggf"}
 
@@ -99,7 +100,7 @@ def _load(source, max_bytes: int) -> tuple:
     gzipped, suffix = suffix_format(path)
     if gzipped:
         data = gunzip_bounded(data, str(path), max_bytes)
-    return _decode(data), _EXTENSIONS.get(suffix)
+    return _decode(data), (_EXTENSIONS.get(suffix) if suffix else None)
 
 
 def _decode(data: bytes) -> str:

@@ -84,7 +84,7 @@ def read_ggf(text: str) -> list:
         raise RecordError(f"read_ggf needs text (str), not {type(text).__name__}")
     n = len(text)
     i = 1 if text.startswith("\ufeff") else 0
-    records = []
+    records: list[GameRecord] = []
     while True:
         i = _skip_ws(text, i)
         if i >= n:

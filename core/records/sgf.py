@@ -80,8 +80,8 @@ def _parse_collection(text: str) -> list:
     """The game trees of an SGF collection (iterative: no recursion limit)."""
     n = len(text)
     i = 1 if text.startswith("\ufeff") else 0
-    trees = []
-    stack = []
+    trees: list[_Tree] = []
+    stack: list[_Tree] = []
     while True:
         while i < n and text[i].isspace():
             i += 1
@@ -130,7 +130,7 @@ def _lc(text, offset):
 
 def _parse_node(text: str, i: int, tree: _Tree) -> int:
     n = len(text)
-    node = []
+    node: list[_Prop] = []
     tree.nodes.append(node)
     while True:
         while i < n and text[i].isspace():

@@ -182,6 +182,7 @@ def read_transcript(text: str) -> list:
             raise RecordError.at(text, at, f"move {m.group()!r} without a move number: "
                                  f"expected '{expected}.' first (a pair holds two moves)")
         sq = PASS if kind == "pass" else "abcdefgh".index(text[at].lower()) + 8 * (int(text[at + 1]) - 1)
+        assert builder is not None   # the pair number that set the slot made one
         builder.add(sq, slot, where=lambda problem, at=at: RecordError.at(text, at, problem))
         slot = "white" if slot == "black" else None
     if builder is not None and (builder.moves or not records):
