@@ -77,7 +77,7 @@ def detect_format(text: str) -> str:
     return "moves"
 
 
-def _load(source, max_bytes: int) -> tuple:
+def _load(source: str | os.PathLike[str] | bytes, max_bytes: int) -> tuple[str, str | None]:
     """(text, format from the extension or None); a path must name a
     regular file of at most ``max_bytes`` (gunzipped too)."""
     path = None
@@ -95,6 +95,7 @@ def _load(source, max_bytes: int) -> tuple:
     else:
         raise RecordError(f"read_record needs a path or text, not {type(source).__name__}")
     if path is None:
+        assert isinstance(source, str)      # a path-like became a path above
         return source, None
     data = read_regular_file(path, max_bytes)
     gzipped, suffix = suffix_format(path)
@@ -110,8 +111,8 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def read_record(path_or_text: str | os.PathLike | bytes, format: str | None = None,
-                max_bytes: int = MAX_RECORD_FILE_BYTES) -> list:
+def read_record(path_or_text: str | os.PathLike[str] | bytes, format: str | None = None,
+                max_bytes: int = MAX_RECORD_FILE_BYTES) -> list[GameRecord]:
     """All games in a file (path) or text, as a list of :class:`GameRecord`.
 
     The format is ``format`` if given, else the file extension (``.sgf``,

@@ -30,7 +30,7 @@ def _size_text(count: int) -> str:
     return f"{count} bytes" if count < 1024 * 1024 else f"{count / (1024 * 1024):.1f} MiB"
 
 
-def read_regular_file(path: str | os.PathLike, max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
+def read_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``max_bytes``.
 
     The file is opened without blocking (a FIFO swapped in after the check
@@ -94,7 +94,7 @@ def gunzip_bounded(data: bytes, where: str, max_bytes: int = MAX_RECORD_FILE_BYT
     return out
 
 
-def read_maybe_gzipped(path: str | os.PathLike, max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
+def read_maybe_gzipped(path: str | os.PathLike[str], max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
     """The bytes of the regular file ``path``, gunzipped when they start with
     the gzip magic (whatever the name says), each side at most ``max_bytes``.
 
@@ -120,7 +120,7 @@ def _kind(mode: int) -> str:
     return "a special file"
 
 
-def suffix_format(path: str | os.PathLike) -> tuple[bool, str | None]:
+def suffix_format(path: str | os.PathLike[str]) -> tuple[bool, str | None]:
     """(gzipped, the lower-case suffix before any ``.gz``) of a path."""
     suffixes = [s.lower() for s in Path(path).suffixes]
     gzipped = bool(suffixes) and suffixes[-1] == ".gz"

@@ -35,6 +35,7 @@ standard start, and the writers refuse other records.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import numpy as np
 
@@ -75,10 +76,11 @@ def parse_move_line(text: str) -> list[int]:
             if len(pair) < 2 or pair[0] not in "abcdefgh" or pair[1] not in "12345678":
                 raise RecordError(f"move {i // 2 + 1} {pair!r} is not a square a1..h8 (bad character)",
                                   move_number=i // 2 + 1)
-    return ((rows.astype(np.int64) - 49) * 8 + (cols.astype(np.int64) - 97)).tolist()
+    squares: list[int] = ((rows.astype(np.int64) - 49) * 8 + (cols.astype(np.int64) - 97)).tolist()
+    return squares
 
 
-def read_moves(text: str) -> list:
+def read_moves(text: str) -> list[GameRecord]:
     """One :class:`GameRecord` per non-empty line of plain move lists (text
     with no moves at all gives one record of the start position).
 
@@ -113,7 +115,7 @@ def read_moves(text: str) -> list:
                     raise RecordError.at(text, at, f"{line[i:i + 2]!r} is not a move: expected a square a1..h8")
                 sq = PASS
                 i = m.end()
-            builder.add(sq, None, where=lambda problem, at=at: RecordError.at(text, at, problem))
+            builder.add(sq, None, where=partial(RecordError.at, text, at))
         builder.finish()
         records.append(GameRecord(moves=builder.moves))
     if not records:
@@ -138,7 +140,7 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 
 
-def read_transcript(text: str) -> list:
+def read_transcript(text: str) -> list[GameRecord]:
     """Games of numbered transcripts (``1. f5 - d6`` ...), one record each.
 
     Raises:
@@ -183,7 +185,7 @@ def read_transcript(text: str) -> list:
                                  f"expected '{expected}.' first (a pair holds two moves)")
         sq = PASS if kind == "pass" else "abcdefgh".index(text[at].lower()) + 8 * (int(text[at + 1]) - 1)
         assert builder is not None   # the pair number that set the slot made one
-        builder.add(sq, slot, where=lambda problem, at=at: RecordError.at(text, at, problem))
+        builder.add(sq, slot, where=partial(RecordError.at, text, at))
         slot = "white" if slot == "black" else None
     if builder is not None and (builder.moves or not records):
         builder.finish()
