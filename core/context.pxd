@@ -29,7 +29,7 @@ cdef struct SearchContext:
     bint scout                 # negascout / PVS (else plain alpha-beta)
     bint ordering              # order moves: by static evaluation, or below a plain root by the
                                # memory of cut-offs below (else board order)
-    const int16_t* order_table # a pattern table the exact solver orders its top nodes by (NULL: none)
+    const int16_t* order_table  # a pattern table the exact solver orders its top nodes by (NULL: none)
     int order_geometry         # its geometry
     # What the shallow searches remember of their cut-offs to order moves
     # without evaluating them (ordering.pxd): kept across a game's searches,
