@@ -235,6 +235,43 @@ def test_benchmark_commands_name_real_scripts_and_options():
     assert seen >= 10
 
 
+MEASURED_OPTIONS = ("--exact", "--games", "--random-plies", "--seed")
+
+
+def measured_commands() -> list[Shown]:
+    """The ``match``/``selfplay`` commands of shell blocks that are followed
+    by their output (an indented line): commands shown with a measured
+    result."""
+    found = []
+    for path in DOCS:
+        for lang, body in code_blocks(path.read_text()):
+            if lang not in SHELL_LANGS:
+                continue
+            lines = body.splitlines()
+            for line, after in zip(lines, lines[1:]):
+                if re.match(r"genethello (match|selfplay) ", line) and after.startswith((" ", "\t")):
+                    found.append(Shown(str(path.relative_to(REPO)), strip_comment(line), True))
+    return found
+
+
+def test_measured_commands_spell_out_what_they_were_measured_with():
+    """A result printed beside its command holds only if the command still
+    plays the same games when the defaults change (issue 23): every option
+    that decides the games is written out."""
+    measured = measured_commands()
+    assert len(measured) >= 5
+    for shown in measured:
+        missing = [o for o in MEASURED_OPTIONS if o not in words(shown.text)]
+        assert not missing, f"{shown}: measured without spelling out {missing}"
+
+
+def test_every_screenshot_is_shown():
+    pictures = {p.name for p in (REPO / "docs").glob("*.png")}
+    linked = {Path(target).name for doc in DOCS for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+\.png)\)",
+                                                                          doc.read_text())}
+    assert pictures and pictures <= linked, f"not shown in any doc: {sorted(pictures - linked)}"
+
+
 def slug(heading: str) -> str:
     """GitHub's anchor for a heading."""
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
@@ -258,6 +295,11 @@ def test_links_resolve_and_every_doc_is_linked_from_the_readme():
 def test_docs_point_at_the_data_the_repository_carries():
     for doc in DOCS:
         assert "shared/data/formats" not in doc.read_text(), doc.name
+
+
+def test_the_readme_stays_a_users_page():
+    """About 200 lines (issue 23): the experiments and the floor plan live in docs/."""
+    assert len(README.read_text().splitlines()) <= 220
 
 
 def test_the_readme_opens_with_the_two_commands_ci_runs_the_second():
@@ -326,7 +368,8 @@ def serve_answers(line: str, cwd: Path) -> str:
         reader = threading.Thread(target=lambda: first.append(proc.stdout.readline()), daemon=True)
         reader.start()
         reader.join(60)
-        assert first and "http://" in first[0], f"serve printed {first!r}"
+        assert first and first[0].startswith("genethello serve: open this URL in a browser: http://"), \
+            f"serve printed {first!r}"     # what the README and docs/web.md quote
         url = re.search(r"http://\S+", first[0]).group(0)
         for _ in range(600):      # until uvicorn listens (it starts after the line), at most a minute
             try:
@@ -342,8 +385,8 @@ def serve_answers(line: str, cwd: Path) -> str:
 
 
 EXPECTED = {           # what each follow-up command's output must show
-    "status": "quick", "best": "chromosome", "history": "best so far", "plot": "wrote",
-    "export": "wrote", "replay": "Result:", "match": "scores", "runs": "quick",
+    "status": "quick", "best": "W/D/L", "history": "yardstick, pooled", "plot": "wrote",
+    "export": "wrote", "replay": "Result:", "match": "openings with both colours", "runs": "quick",
 }
 
 
