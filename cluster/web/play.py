@@ -52,7 +52,7 @@ class SideSettings:
 
 
 @dataclass(frozen=True)
-class GameSettings:
+class WebGameSettings:
     """Both sides and the clock: ``seconds`` per side for the whole game, or
     None for fixed-depth machines and no clocks."""
 
@@ -116,7 +116,7 @@ def parse_side(data: object, colour: str, timed: bool) -> SideSettings:
     return SideSettings(MACHINE, chromosome, depth)
 
 
-def parse_settings(data: object) -> GameSettings:
+def parse_settings(data: object) -> WebGameSettings:
     """A new game's settings from the page's JSON:
     ``{"black": SIDE, "white": SIDE, "seconds": null | 1..3600}``.
 
@@ -131,8 +131,8 @@ def parse_settings(data: object) -> GameSettings:
             raise WebRequestError(f"seconds per side must be 1..{MAX_SECONDS:g}, got {seconds!r}", field="seconds")
         seconds = float(seconds)
     timed = seconds is not None
-    return GameSettings(parse_side(data.get("black"), "black", timed),
-                        parse_side(data.get("white"), "white", timed), seconds)
+    return WebGameSettings(parse_side(data.get("black"), "black", timed),
+                           parse_side(data.get("white"), "white", timed), seconds)
 
 
 def parse_move(board: Board, text: object) -> int:
@@ -168,7 +168,7 @@ def play_forced_passes(board: Board) -> list[str]:
     return said
 
 
-def plies_to_undo(board: Board, settings: GameSettings) -> int:
+def plies_to_undo(board: Board, settings: WebGameSettings) -> int:
     """How many moves an undo takes back: up to and including the last real
     move by a person, so that this person is to move again.
 
@@ -197,7 +197,7 @@ def result_text(board: Board) -> str | None:
     return result_from_score(board.final_score()) if board.is_game_over() else None
 
 
-def game_sgf(board: Board, settings: GameSettings, when: date | None = None) -> str:
+def game_sgf(board: Board, settings: WebGameSettings, when: date | None = None) -> str:
     """The game as an SGF file, with the players (chromosomes for machines)
     and, once over, the result."""
     info = {

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from genethello.cluster.web import play
 from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
-from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, Lease, SearchPool
+from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, SearchPool, SearchSlot
 from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
@@ -61,7 +61,7 @@ class MachineEngine:
         self.depth = depth
         self.searcher = Searcher(Evaluator.from_chromosome(chromosome, patterns), tt_bits=TT_BITS)
         self.ponderer = Ponderer(self.searcher, log=_Discard())
-        self.ponder_lease: Lease | None = None
+        self.ponder_slot: SearchSlot | None = None
 
 
 @dataclass
@@ -127,7 +127,7 @@ class PlaySession:
         hint_chromosome: the evaluation behind hints when no machine plays.
     """
 
-    def __init__(self, settings: play.GameSettings, pool: SearchPool, hint_chromosome: Chromosome,
+    def __init__(self, settings: play.WebGameSettings, pool: SearchPool, hint_chromosome: Chromosome,
                  patterns: str | None = None) -> None:
         self.id = secrets.token_urlsafe(12)
         self.patterns = patterns
@@ -241,19 +241,19 @@ class PlaySession:
         engine = self.engines.get(colour)
         if engine is None:
             raise ConflictError(f"it is the person's turn ({colour}), not a machine's")
-        lease = engine.ponder_lease
-        engine.ponder_lease = None
-        if lease is None or not self.pool.promote(lease, MOVE):
+        slot = engine.ponder_slot
+        engine.ponder_slot = None
+        if slot is None or not self.pool.promote(slot, MOVE):
             if engine.ponderer.active:
                 engine.ponderer.cancel()
-            lease = self.pool.acquire(MOVE, self.id)
+            slot = self.pool.acquire(MOVE, self.id)
         budget = None
         if self.settings.seconds is not None:
             budget = move_budget(self.clocks.left(colour, time.monotonic()), board.empties)
         epoch = self.epoch
         position = board.copy()
         (result, pondered), started = await self._run(
-            lease, [engine.searcher], lambda cancel: choose_move(engine, position, budget, cancel))
+            slot, [engine.searcher], lambda cancel: choose_move(engine, position, budget, cancel))
         if epoch != self.epoch or result is None:
             raise ConflictError("the search was abandoned")
         now = time.monotonic()
@@ -273,8 +273,8 @@ class PlaySession:
         self._maybe_ponder(engine, result)
         return self.view()
 
-    async def _run(self, lease: Lease, searchers: list, work) -> tuple:
-        """Run ``work(cancel)`` on the pool; the lease is given back when its
+    async def _run(self, slot: SearchSlot, searchers: list, work) -> tuple:
+        """Run ``work(cancel)`` on the pool; the slot is given back when its
         thread returns (not before: an abandoned search still holds its
         core until it stops). Returns (work's result, start time)."""
         loop = asyncio.get_running_loop()
@@ -283,10 +283,10 @@ class PlaySession:
         future = loop.run_in_executor(self.pool.executor, work, cancel)
         job = _Job(future, searchers, cancel)
         self._job = job
-        self.thinking = self.board.side_to_move if searchers and lease.kind == MOVE else None
+        self.thinking = self.board.side_to_move if searchers and slot.kind == MOVE else None
 
         def finished(_future: asyncio.Future) -> None:
-            self.pool.release(lease)
+            self.pool.release(slot)
             if self._job is job:
                 self._job = None
                 self.thinking = None
@@ -309,27 +309,27 @@ class PlaySession:
         if after.is_game_over() or after.must_pass():
             return
         try:
-            lease = self.pool.acquire(PONDER, self.id, preempt=lambda: self._drop_ponder(engine))
+            slot = self.pool.acquire(PONDER, self.id, preempt=lambda: self._drop_ponder(engine))
         except BusyError:   # no free core: no pondering
             return
-        engine.ponder_lease = lease
+        engine.ponder_slot = slot
         engine.ponderer.start(after, predicted, engine.depth or 60, play.EXACT_EMPTIES, origin=board)
-        asyncio.get_running_loop().call_later(PONDER_MAX_SECONDS, self._ponder_timeout, engine, lease)
+        asyncio.get_running_loop().call_later(PONDER_MAX_SECONDS, self._ponder_timeout, engine, slot)
 
-    def _ponder_timeout(self, engine: MachineEngine, lease: Lease) -> None:
+    def _ponder_timeout(self, engine: MachineEngine, slot: SearchSlot) -> None:
         """Pondering ran its longest: stop it if it is still that one."""
-        if engine.ponder_lease is lease:
-            self.pool.release(lease)
+        if engine.ponder_slot is slot:
+            self.pool.release(slot)
             self._drop_ponder(engine)
 
     def _drop_ponder(self, engine: MachineEngine) -> None:
         """Preempted by another game's search: stop pondering now."""
-        engine.ponder_lease = None
+        engine.ponder_slot = None
         engine.ponderer.cancel()
 
     def _release_ponder(self, engine: MachineEngine) -> None:
-        self.pool.release(engine.ponder_lease)
-        engine.ponder_lease = None
+        self.pool.release(engine.ponder_slot)
+        engine.ponder_slot = None
 
     async def hint(self) -> dict:
         """The engine's top moves for the person to move, with scores."""
@@ -341,10 +341,10 @@ class PlaySession:
             self._hint_searcher = Searcher(Evaluator.from_chromosome(self._hint_chromosome, self.patterns),
                                            tt_bits=16)
         searcher = self._hint_searcher
-        lease = self.pool.acquire(HINT, self.id)
+        slot = self.pool.acquire(HINT, self.id)
         epoch = self.epoch
         position = board.copy()
-        moves, _started = await self._run(lease, [searcher],
+        moves, _started = await self._run(slot, [searcher],
                                           lambda cancel: top_moves(searcher, position, HINT_DEPTH, cancel))
         if epoch != self.epoch:
             raise ConflictError("the hint was abandoned")
@@ -400,7 +400,7 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._games)
 
-    async def create(self, settings: play.GameSettings, hint_chromosome: Chromosome) -> PlaySession:
+    async def create(self, settings: play.WebGameSettings, hint_chromosome: Chromosome) -> PlaySession:
         await self._expire()
         game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
         self._games[game.id] = game

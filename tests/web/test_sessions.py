@@ -72,7 +72,7 @@ def test_pondering_stops_at_its_time_limit(monkeypatch):
         game.human_move("f5")
         await game.machine_move()                # on the clock: it then ponders without a depth limit
         await asyncio.sleep(0.1)
-        assert engine.ponderer.active and engine.ponder_lease is not None
+        assert engine.ponderer.active and engine.ponder_slot is not None
         await asyncio.sleep(0.4)
         assert not engine.ponderer.active and game.pool.busy == 0
         await game.close()
