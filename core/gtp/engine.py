@@ -258,8 +258,10 @@ class SearchStats:
                 f"nodes {self.nodes} last_depth {self.last_depth}")
 
 
-class GtpEngine:
-    """Answers GTP commands for one player.
+class GtpFrontend:
+    """Answers GTP commands for one player: genethello's GTP front end (what
+    the GTP spec calls the engine; :class:`genethello.core.game.Engine` is
+    the searcher that plays the cluster's games).
 
     Args:
         evaluator: the player's Evaluator.

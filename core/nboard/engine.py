@@ -123,8 +123,9 @@ class Cancelled(Exception):
     """A thinking command was stopped by ping, quit or the end of input."""
 
 
-class NBoardEngine:
-    """Answers NBoard protocol commands for one player.
+class NBoardFrontend:
+    """Answers NBoard protocol commands for one player: genethello's NBoard
+    front end (what the GUI calls an engine).
 
     Args:
         evaluator: the player's Evaluator.
