@@ -81,8 +81,9 @@ setup(
     packages=mapped_packages(),
     package_dir=PACKAGE_FOLDERS,
     package_data={
-        "genethello.core": ["*.pxd", "data/*"],
-        "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py", "web/static/*", "web/static/js/*", "web/static/vendor/*"],
+        "genethello.core": ["*.pxd", "*.pyi", "data/*"],
+        "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py",
+                               "web/static/*", "web/static/js/*", "web/static/vendor/*"],
     },
     ext_modules=extensions(),
 )

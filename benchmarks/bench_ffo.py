@@ -57,7 +57,7 @@ def load_positions(data_dir: Path, first_number: int, count: int) -> list[tuple[
         path = data_dir / "ffo" / name
         if not path.is_file():
             raise SystemExit(f"error: {path} not found (--data names the folder holding ffo/*.obf)")
-        lines = [l for l in path.read_text().splitlines() if l.strip()]
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
         index = number - start
         if index >= len(lines):
             raise SystemExit(f"error: FFO #{number} is not in {name}")
@@ -91,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     failures: list[str] = []
     totals = {name: [0, 0.0] for name in builds}        # nodes, seconds over the positions both finished
     unfinished: list[str] = []
-    header = f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expected':>8} {'nodes':>13} {'seconds':>8} {'nodes/s':>10}"
+    header = (f"{'#':>3} {'empties':>7} {'move':>4} {'score':>5} {'expected':>8} {'nodes':>13} {'seconds':>8} "
+              f"{'nodes/s':>10}")
     if len(builds) > 1:
         header += f" | {args.baseline + ' s':>12} {'nodes/s':>10} {'ratio':>6}"
     print(header)
@@ -129,10 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         for worker in workers.values():
             worker.close()
     nodes, seconds = totals["ours"]
-    row = f"{'total':>5} {'':>5} {'':>4} {'':>5} {'':>8} {nodes:>13} {seconds:>8.3f} {nodes / max(seconds, 1e-9):>10.3g}"
+    row = (f"{'total':>5} {'':>5} {'':>4} {'':>5} {'':>8} {nodes:>13} {seconds:>8.3f} "
+           f"{nodes / max(seconds, 1e-9):>10.3g}")
     if len(builds) > 1:
         base_nodes, base_seconds = totals[args.baseline]
-        row += f" | {base_seconds:>12.3f} {base_nodes / max(base_seconds, 1e-9):>10.3g} {base_seconds / max(seconds, 1e-9):>5.2f}x"
+        row += (f" | {base_seconds:>12.3f} {base_nodes / max(base_seconds, 1e-9):>10.3g} "
+                f"{base_seconds / max(seconds, 1e-9):>5.2f}x")
     print(row)
     if unfinished:
         print(f"not in the totals (a build gave up after {args.seconds:g} s): {', '.join(unfinished)}")

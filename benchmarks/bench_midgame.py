@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, algorithm, flags in (("ours", "negascout-soft", {}),
                                        ("naive", "alphabeta-hard", {"hashing": False, "ordering": False})):
             nodes, seconds = 0, 0.0
-            for seed, _, board in boards:
+            for _seed, _, board in boards:
                 r, per_call = timed_search(evaluator, algorithm, board, depth, args.tt_bits, args.min_time, **flags)
                 nodes += r.nodes
                 seconds += per_call

@@ -161,7 +161,7 @@ def click_to_reply(browser, url: str, moves: int) -> tuple[list[float], list[flo
     for text in positions:
         record = read_record(text, "sgf")[0]
         board = Board()
-        for i, move in enumerate(record.moves):
+        for move in record.moves:
             if board.side_to_move == "white" and len(alone) < moves and not board.must_pass():
                 t0 = time.perf_counter()
                 engine.search(board, depth=6, exact_empties=14)

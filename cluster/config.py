@@ -11,11 +11,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import tomllib
 
 from genethello.cluster.breeders import BREEDERS, breeder_for
 from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
@@ -223,7 +222,7 @@ def _build_section(cls: type, data: Any, section: str) -> Any:
     return cls(**values)
 
 
-def config_from_mapping(data: dict, source: str = "config") -> RunConfig:
+def config_from_mapping(data: dict[str, Any], source: str = "config") -> RunConfig:
     """Build and fully check a RunConfig from parsed TOML/JSON.
 
     Raises:

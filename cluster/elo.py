@@ -33,7 +33,7 @@ def expected_score(rating_a: float, rating_b: float) -> float:
     Returns:
         A probability in (0, 1); 0.5 for equal ratings.
     """
-    return 1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((rating_b - rating_a) / 400.0)))
 
 
 def check_score(score_black: float) -> float:

@@ -63,7 +63,7 @@ class RoundRobin(Sequence[tuple[int, int]]):
     @overload
     def __getitem__(self, index: slice) -> list[tuple[int, int]]: ...
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
         """Game ``index`` as ``(black, white)``: row ``black = index // (P-1)``
         of the P×P table without its diagonal, column ``r = index % (P-1)``,
         shifted past the diagonal (``white = r + (r >= black)``)."""
@@ -88,8 +88,8 @@ class RoundRobin(Sequence[tuple[int, int]]):
         if not (isinstance(pair, tuple) and len(pair) == 2):
             return False
         black, white = pair
-        return (isinstance(black, (int, np.integer)) and isinstance(white, (int, np.integer))
-                and black != white and 0 <= black < self.players and 0 <= white < self.players)
+        return bool(isinstance(black, (int, np.integer)) and isinstance(white, (int, np.integer))
+                    and black != white and 0 <= black < self.players and 0 <= white < self.players)
 
     def pair_index(self, black: int, white: int) -> int:
         """The index of the game ``(black, white)``: ``black·(P−1) + white −

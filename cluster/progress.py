@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from genethello.core.frontend.wording import duration, rate
 
@@ -33,7 +33,7 @@ class Progress:
         self.interval = interval
         self.enabled = enabled
         self.live = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
-        self._bar = None
+        self._bar: Any = None    # a tqdm bar while one is shown
         self._last_line = 0.0
         self._start = 0.0
         self._start_done = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from genethello.cluster.elo import EloTable
 from genethello.cluster.tournament_rating import fit_bradley_terry
@@ -59,7 +60,7 @@ class GenerationRating:
 
     players: tuple[PlayerRating, ...]   # in the members' order
     mean_elo: float
-    stats: dict                          # the generation's summary, stored as JSON
+    stats: dict[str, Any]                # the generation's summary, stored as JSON
 
 
 def rate_generation(members: Sequence[Member], games: Sequence[PlayedGame], *, start_rating: float,
@@ -91,8 +92,9 @@ def rate_generation(members: Sequence[Member], games: Sequence[PlayedGame], *, s
         for pid, own in ((game.black_id, points), (game.white_id, 1.0 - points)):
             record[pid][0 if own == 1.0 else (2 if own == 0.5 else 1)] += 1
     fit = fit_bradley_terry([m.player_id for m in members], results)
-    rated = tuple(PlayerRating(m.player_id, table.rating(m.player_id), *record[m.player_id],
-                               fit[m.player_id].rating, fit[m.player_id].stderr) for m in members)
+    rated = tuple(PlayerRating(m.player_id, table.rating(m.player_id), record[m.player_id][0], record[m.player_id][1],
+                               record[m.player_id][2], fit[m.player_id].rating, fit[m.player_id].stderr)
+                  for m in members)
     elos = [r.elo for r in rated]
     best_index = max(range(len(members)), key=lambda i: (rated[i].elo, -members[i].birth))
     stats = {

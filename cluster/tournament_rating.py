@@ -89,7 +89,7 @@ def _tally(
 
 def _win_probabilities(theta: np.ndarray) -> np.ndarray:
     """p[i, j]: probability that i scores against j, 1 / (1 + exp(theta_j - theta_i))."""
-    return 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+    return np.asarray(1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None])))
 
 
 def _log_posterior(theta: np.ndarray, counts: np.ndarray, wins: np.ndarray, prior_games: float) -> float:
@@ -107,7 +107,7 @@ def _gradient(theta: np.ndarray, counts: np.ndarray, wins: np.ndarray, prior_gam
     """Derivative of the log-posterior in theta: points minus expected points."""
     p = _win_probabilities(theta)
     prior_p = 1.0 / (1.0 + np.exp(-theta))
-    return wins - (counts * p).sum(axis=1) - prior_games * prior_p
+    return np.asarray(wins - (counts * p).sum(axis=1) - prior_games * prior_p)
 
 
 def _information(theta: np.ndarray, counts: np.ndarray, prior_games: float) -> np.ndarray:
@@ -124,7 +124,7 @@ def _information(theta: np.ndarray, counts: np.ndarray, prior_games: float) -> n
     prior_p = 1.0 / (1.0 + np.exp(-theta))
     information = -pair_variance
     information[np.diag_indices(len(theta))] = pair_variance.sum(axis=1) + prior_games * prior_p * (1.0 - prior_p)
-    return information
+    return np.asarray(information)
 
 
 def _mm_step(theta: np.ndarray, counts: np.ndarray, wins: np.ndarray, prior_games: float) -> np.ndarray:
@@ -132,7 +132,7 @@ def _mm_step(theta: np.ndarray, counts: np.ndarray, wins: np.ndarray, prior_game
     average player fixed at gamma 1."""
     gamma = np.exp(theta)
     denominator = (counts / (gamma[:, None] + gamma[None, :])).sum(axis=1) + prior_games / (gamma + 1.0)
-    return np.log(wins) - np.log(denominator)
+    return np.asarray(np.log(wins) - np.log(denominator))
 
 
 def fit_bradley_terry(

@@ -27,7 +27,7 @@ import numpy as np
 
 from genethello.cluster.config import RunConfig
 from genethello.cluster.executors import Executor, batches_of
-from genethello.cluster.games import GameSettings, GauntletGames, GauntletOutcome, GauntletSpec
+from genethello.cluster.games import BUILT_IN_OPPONENTS, GameSettings, GauntletGames, GauntletOutcome, GauntletSpec
 from genethello.cluster.pairing import opening_seed
 from genethello.core.chromosome import Chromosome
 from genethello.core.game import random_opening
@@ -39,8 +39,9 @@ from genethello.core.scoring import MatchScore
 #: The stored name of the Othello League measure.
 LEAGUE = "othello-league"
 
-#: Display names of the built-in opponents, by the name a spec carries.
-BUILT_IN = (("random", "random"), ("greedy", "greedy"), ("square-weights", "square-weights"))
+#: The built-in opponents as (the name a spec carries, display name): the
+#: display name is the spec's name; the order fixes each opponent's seeds.
+BUILT_IN = tuple((name, name) for name in BUILT_IN_OPPONENTS)
 FIRST_CHAMPION = "generation-1 champion"
 
 _LEAGUE_KEY = 0x4C45_4147  # "LEAG": SeedSequence key of the League's seed

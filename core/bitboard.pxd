@@ -53,7 +53,6 @@ cdef enum:
     NO_MOVE = 65           # no move known (empty transposition entry, root of a fresh search)
 
 
-
 cdef inline int popcount(uint64_t x) noexcept nogil:
     return gt_popcount(x)
 

@@ -86,7 +86,8 @@ cdef class Board:
         """
         line = text.strip()
         if len(line) < 66:
-            raise BadPositionError(f"OBF line too short ({len(line)} characters, need 64 squares, a space and a side): {text!r}")
+            raise BadPositionError(f"OBF line too short ({len(line)} characters, need 64 squares, a space and a side): "
+                                   f"{text!r}")
         black = white = 0
         for i, ch in enumerate(line[:64]):
             if ch in "Xx*":

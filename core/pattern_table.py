@@ -23,6 +23,7 @@ import threading
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class PatternTable:
     STAGE_SIZE)), ``version`` ('patterns-v1+SHA12') and the file header."""
     array: np.ndarray
     version: str
-    header: dict
+    header: dict[str, Any]
 
     @property
     def name(self) -> str:
@@ -64,7 +65,7 @@ class PatternTable:
         return pt.geometry_of_table(self.array)
 
 
-def geometry(geometry_id: int = pt.V1) -> dict:
+def geometry(geometry_id: int = pt.V1) -> dict[str, Any]:
     """The layout of a geometry as a table file's header states it."""
     g = pt.GEOMETRIES[geometry_id]
     out = {
@@ -83,7 +84,7 @@ def geometry(geometry_id: int = pt.V1) -> dict:
     return out
 
 
-def table_bytes(table: np.ndarray, training: dict | None = None, version: str = VERSION) -> bytes:
+def table_bytes(table: np.ndarray, training: dict[str, Any] | None = None, version: str = VERSION) -> bytes:
     """The file bytes of a table of either geometry (deterministic for equal inputs)."""
     table = np.asarray(table)
     gid = pt.geometry_of_table(table)
@@ -96,7 +97,7 @@ def table_bytes(table: np.ndarray, training: dict | None = None, version: str = 
     return MAGIC + struct.pack("<I", len(head)) + head + zlib.compress(raw, 9)
 
 
-def write_table(path: str | Path, table: np.ndarray, training: dict | None = None,
+def write_table(path: str | Path, table: np.ndarray, training: dict[str, Any] | None = None,
                 version: str = VERSION, overwrite: bool = True) -> str:
     """Write a table file; returns its version string.
 
@@ -163,7 +164,8 @@ def newest_version() -> str:
     """The newest installed version: what every command plays with by default."""
     names = shipped_versions()
     if not names:
-        raise PatternFileError(f"no pattern table is installed (looked for {', '.join(f for f, _ in VERSIONS.values())})")
+        looked_for = ", ".join(f for f, _ in VERSIONS.values())
+        raise PatternFileError(f"no pattern table is installed (looked for {looked_for})")
     return names[-1]
 
 

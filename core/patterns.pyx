@@ -248,53 +248,53 @@ def replay_games(list games):
     cdef int8_t[::1] vt = targets
     cdef int32_t[::1] vg = game_index
     cdef Py_ssize_t n = 0, start, j
-    cdef uint64_t P, O
+    cdef uint64_t player, opponent
     cdef Child child
     cdef int side, sq, number, margin, p, o, e, gi = 0
     cdef int bad
     errors = []
     for g in games:
-        P = 0x0000000810000000ULL   # black to move: d5, e4
-        O = 0x0000001008000000ULL   # white: d4, e5
-        side = 0                    # colour of P: 0 black, 1 white
+        player = 0x0000000810000000ULL   # black to move: d5, e4
+        opponent = 0x0000001008000000ULL   # white: d4, e5
+        side = 0                    # colour of player: 0 black, 1 white
         start = n
         bad = 0
         number = 0
         for mv in g:
             number += 1
             sq = mv
-            if legal_moves(P, O) == 0:
-                if legal_moves(O, P) == 0:
+            if legal_moves(player, opponent) == 0:
+                if legal_moves(opponent, player) == 0:
                     bad = REPLAY_AFTER_END
                     break
-                P, O = O, P
+                player, opponent = opponent, player
                 side ^= 1
                 if sq == PASS:
                     continue
-            if sq < 0 or sq >= 64 or (legal_moves(P, O) & square_bit(sq)) == 0:
+            if sq < 0 or sq >= 64 or (legal_moves(player, opponent) & square_bit(sq)) == 0:
                 bad = REPLAY_ILLEGAL
                 break
-            child = make_move(P, O, sq, flips(P, O, sq))
-            P, O = child.player, child.opponent
+            child = make_move(player, opponent, sq, flips(player, opponent, sq))
+            player, opponent = child.player, child.opponent
             side ^= 1
-            # O is the mover now; record it with its colour in the sign slot
-            vm[n] = O
-            vo[n] = P
-            vn[n] = popcount(P | O) - 4
+            # opponent is the mover now; record it with its colour in the sign slot
+            vm[n] = opponent
+            vo[n] = player
+            vn[n] = popcount(player | opponent) - 4
             vt[n] = 1 if side == 1 else -1      # mover is black when side (to move) is white
             vg[n] = gi
             n += 1
         if bad:
             errors.append((gi, number, bad))
             n = start
-        elif legal_moves(P, O) != 0 or legal_moves(O, P) != 0:
+        elif legal_moves(player, opponent) != 0 or legal_moves(opponent, player) != 0:
             errors.append((gi, number, REPLAY_UNFINISHED))
             n = start
         else:
-            p = popcount(P)
-            o = popcount(O)
+            p = popcount(player)
+            o = popcount(opponent)
             e = 64 - p - o
-            margin = p - o + (e if p > o else (-e if p < o else 0))   # for P
+            margin = p - o + (e if p > o else (-e if p < o else 0))   # for player
             if side == 1:
                 margin = -margin                                     # now for black
             for j in range(start, n):

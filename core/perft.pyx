@@ -1,6 +1,6 @@
 """Perft: the exact number of positions a given number of plies ahead.
 
-Convention (that of ``shared/data/perft.txt`` and Edax's ``perft``): a forced
+Convention (that of ``tests/data/perft.txt`` and Edax's ``perft``): a forced
 pass is one ply with exactly one child, and a finished game has no children.
 A plain single-threaded enumeration without hashing; the last ply is counted
 in bulk (the number of legal moves), which is what makes perft a benchmark of
@@ -13,24 +13,24 @@ from genethello.core.board cimport Board
 from genethello.core.move cimport Child, make_move
 
 
-cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
-    cdef uint64_t moves = legal_moves(P, O)
+cdef uint64_t _perft(uint64_t player, uint64_t opponent, int depth) noexcept nogil:
+    cdef uint64_t moves = legal_moves(player, opponent)
     cdef uint64_t total = 0, f
     cdef int sq
     cdef Child child
     if depth == 1:
         if moves:
             return popcount(moves)
-        return 1 if legal_moves(O, P) else 0
+        return 1 if legal_moves(opponent, player) else 0
     if moves == 0:
-        if legal_moves(O, P) == 0:
+        if legal_moves(opponent, player) == 0:
             return 0
-        return _perft(O, P, depth - 1)
+        return _perft(opponent, player, depth - 1)
     while moves:
         sq = gt_lowest_square(moves)
         moves &= moves - 1
-        f = flips(P, O, sq)
-        child = make_move(P, O, sq, f)
+        f = flips(player, opponent, sq)
+        child = make_move(player, opponent, sq, f)
         total += _perft(child.player, child.opponent, depth - 1)
     return total
 
@@ -44,7 +44,7 @@ def perft(Board board, int depth) -> int:
         raise ValueError(f"perft depth must be >= 0, got {depth}")
     if depth == 0:
         return 1
-    cdef uint64_t P = board.pos.player, O = board.pos.opponent, n
+    cdef uint64_t player = board.pos.player, opponent = board.pos.opponent, n
     with nogil:
-        n = _perft(P, O, depth)
+        n = _perft(player, opponent, depth)
     return n

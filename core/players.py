@@ -146,7 +146,9 @@ class ChromosomePlayer(BasePlayer):
         self.searcher.clear()
 
     def choose(self, board: Board) -> int:
-        return self.searcher.search(board, depth=self.depth, exact_empties=self.exact).move
+        move = self.searcher.search(board, depth=self.depth, exact_empties=self.exact).move
+        assert move is not None, "choose() is only asked while the game goes on"
+        return move
 
 
 class EpsilonPlayer(BasePlayer):

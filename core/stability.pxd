@@ -23,8 +23,8 @@ cdef inline uint64_t _full_along(uint64_t occupied, int shift, uint64_t up_mask,
     and keep what they never reach. up_mask/down_mask drop squares that a
     shift wrapped to the other side of the board."""
     cdef uint64_t reach = ~occupied
-    cdef int i
-    for i in range(7):
+    cdef int _step
+    for _step in range(7):
         reach |= ((reach << shift) & up_mask) | ((reach >> shift) & down_mask)
     return occupied & ~reach
 

@@ -56,8 +56,8 @@ cdef class TranspositionTable:
             raise ValueError(f"transposition table bits must be in 0..28, got {bits}")
         self.bits = bits
         self.table.mask = (1 << bits) - 1
-        self.table.entries = <TTEntry*> gt_table_alloc(2 * (self.table.mask + 1) * sizeof(TTEntry),
-                                                      &self.mapping, &self.mapping_length)
+        self.table.entries = <TTEntry*> gt_table_alloc(
+            2 * (self.table.mask + 1) * sizeof(TTEntry), &self.mapping, &self.mapping_length)
         if self.table.entries == NULL:
             raise MemoryError(f"cannot allocate a transposition table of 2**{bits} buckets")
         self.table.age = 1

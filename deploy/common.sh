@@ -55,6 +55,56 @@ die() {
     exit 2
 }
 
+# parse_start_args WITH_PORT ARG...: the command line start-head.sh and
+# start-worker.sh share. Sets dry_run (1 with --dry-run, else 0), positional
+# (the arguments that are not options, in order) and extra (everything after
+# --, for `ray start`); when WITH_PORT is 1 (the head) it also takes
+# --port PORT or --port=PORT into port (default GENETHELLO_RAY_PORT).
+# -h/--help prints the caller's usage() and exits; an unknown option prints
+# usage() and dies. Values are checked by the caller, not here.
+# shellcheck disable=SC2034  # its variables are read by the scripts that source this file
+parse_start_args() {
+    local with_port=$1
+    shift
+    dry_run=0
+    positional=()
+    extra=()
+    port=$GENETHELLO_RAY_PORT
+    while (($#)); do
+        case $1 in
+        --dry-run) dry_run=1 ;;
+        --port | --port=*)
+            ((with_port)) || {
+                usage >&2
+                die "unknown option '$1'"
+            }
+            if [[ $1 == --port ]]; then
+                (($# >= 2)) || die "--port needs a value"
+                port=$2
+                shift
+            else
+                port=${1#--port=}
+            fi
+            ;;
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        --)
+            shift
+            extra=("$@")
+            break
+            ;;
+        -*)
+            usage >&2
+            die "unknown option '$1'"
+            ;;
+        *) positional+=("$1") ;;
+        esac
+        shift
+    done
+}
+
 # is_private_ipv4 IP: true for a dotted-quad IPv4 address in 10.0.0.0/8,
 # 172.16.0.0/12, 192.168.0.0/16 or 127.0.0.0/8; false for anything else
 # (0.0.0.0, public addresses, hostnames, IPv6).

@@ -27,43 +27,12 @@ GENETHELLO_*_PORT variables in deploy/common.sh.
 EOF
 }
 
-dry_run=0
-ip=""
-port=$GENETHELLO_RAY_PORT
-extra=()
-while (($#)); do
-    case $1 in
-    --dry-run) dry_run=1 ;;
-    --port)
-        (($# >= 2)) || die "--port needs a value"
-        port=$2
-        shift
-        ;;
-    --port=*) port=${1#--port=} ;;
-    -h | --help)
-        usage
-        exit 0
-        ;;
-    --)
-        shift
-        extra=("$@")
-        break
-        ;;
-    -*)
-        usage >&2
-        die "unknown option '$1'"
-        ;;
-    *)
-        [[ -z $ip ]] || {
-            usage >&2
-            die "one PRIVATE_IP only, got '$ip' and '$1'"
-        }
-        ip=$1
-        ;;
-    esac
-    shift
-done
-
+parse_start_args 1 "$@"
+((${#positional[@]} <= 1)) || {
+    usage >&2
+    die "one PRIVATE_IP only, got '${positional[0]}' and '${positional[1]}'"
+}
+ip=${positional[0]-}
 [[ -n $ip ]] || {
     usage >&2
     die "missing PRIVATE_IP"

@@ -29,29 +29,7 @@ only, and the head keeps it off.
 EOF
 }
 
-dry_run=0
-positional=()
-extra=()
-while (($#)); do
-    case $1 in
-    --dry-run) dry_run=1 ;;
-    -h | --help)
-        usage
-        exit 0
-        ;;
-    --)
-        shift
-        extra=("$@")
-        break
-        ;;
-    -*)
-        usage >&2
-        die "unknown option '$1'"
-        ;;
-    *) positional+=("$1") ;;
-    esac
-    shift
-done
+parse_start_args 0 "$@"
 
 ((${#positional[@]} == 2)) || {
     usage >&2

@@ -74,5 +74,6 @@ def test_full_games_lookup_without_the_environment_looks_beside_the_checkout(mon
 
 def test_a_missing_full_file_skips_naming_it(tmp_path, monkeypatch):
     monkeypatch.setenv("GENETHELLO_SHARED_DATA", str(tmp_path))
-    with pytest.raises(pytest.skip.Exception, match=f"{re.escape(FULL_GAMES_NAME)} not found .*{re.escape(str(tmp_path))}"):
+    expected = f"{re.escape(FULL_GAMES_NAME)} not found .*{re.escape(str(tmp_path))}"
+    with pytest.raises(pytest.skip.Exception, match=expected):
         require_full_games()

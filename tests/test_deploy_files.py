@@ -13,6 +13,7 @@ import re
 import shutil
 import stat
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,17 @@ def test_setup_commands_install_genethello_at_a_pinned_commit(cluster):
     assert "ray[default]==" in setup  # one Ray version on every node
     assert "core_fingerprint" in setup
     assert "GENETHELLO_NATIVE=1" not in setup.replace("No GENETHELLO_NATIVE=1", "")
+
+
+def test_ray_is_pinned_to_one_version_in_pyproject_and_cluster_yaml(cluster):
+    # A cluster whose nodes run different Ray versions fails in ways users
+    # cannot read: the package and the nodes must ask for the same one.
+    setup = "\n".join(cluster["setup_commands"])
+    yaml_pins = set(re.findall(r"ray\[default\]==([0-9][0-9.]*)", setup))
+    requirements = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    ray_requirements = [r for r in requirements if re.match(r"ray\b", r)]
+    assert ray_requirements == [f"ray[default]=={version}" for version in yaml_pins], (ray_requirements, yaml_pins)
+    assert len(yaml_pins) == 1, yaml_pins
 
 
 def test_token_is_shipped_and_required_by_every_start_command(cluster):
@@ -240,7 +252,8 @@ def env(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     fake_ray = tmp_path / "fake-ray"
-    fake_ray.write_text('#!/usr/bin/env bash\nprintf "%s\\n" "RAY_AUTH_MODE=${RAY_AUTH_MODE:-}" "$@" > "$FAKE_RAY_LOG"\n'
+    fake_ray.write_text('#!/usr/bin/env bash\n'
+                        'printf "%s\\n" "RAY_AUTH_MODE=${RAY_AUTH_MODE:-}" "$@" > "$FAKE_RAY_LOG"\n'
                         'env > "$FAKE_RAY_LOG.env"\n')
     fake_ray.chmod(0o755)
     e = {k: v for k, v in os.environ.items()

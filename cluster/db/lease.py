@@ -17,15 +17,15 @@ import os
 import socket
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, Table, select, update
 
 from genethello.cluster.db.engine import Database, RunNotFoundError
 from genethello.cluster.db.models import Run
 
-_runs = Run.__table__
+_runs = cast(Table, Run.__table__)
 _LEASE_COLUMNS = (_runs.c.lease_owner, _runs.c.lease_host, _runs.c.lease_pid, _runs.c.lease_expires)
 #: Lease writes leave ``updated_at`` alone (``lease_expires`` is the heartbeat).
 _KEEP_UPDATED_AT = {"updated_at": _runs.c.updated_at}
@@ -80,7 +80,7 @@ def pid_alive(pid: int) -> bool:
 def _when(expires: float | None, now: float) -> str:
     if expires is None:
         return "with no expiry"
-    stamp = datetime.fromtimestamp(expires, timezone.utc).isoformat(timespec="seconds")
+    stamp = datetime.fromtimestamp(expires, UTC).isoformat(timespec="seconds")
     return f"until {stamp} ({expires - now:+.1f} s from now)"
 
 
@@ -142,7 +142,7 @@ def acquire_lease(
             )
             .values(lease_owner=owner, lease_host=host, lease_pid=pid, lease_expires=now + ttl, **_KEEP_UPDATED_AT)
         )
-        if result.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; kept as a guard
+        if cast(CursorResult[Any], result).rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; kept as a guard
             raise LeaseHeldError(
                 f"run {run_id} in {db.path}: the lease changed while {owner!r} was taking it",
                 run_id=run_id, owner=None, host=None, pid=None, expires=None,
@@ -169,7 +169,7 @@ def renew_lease(
             .values(lease_expires=now + ttl, **_KEEP_UPDATED_AT)
         )
         row = _read(session, db, run_id)
-        if result.rowcount != 1:
+        if cast(CursorResult[Any], result).rowcount != 1:
             holder = "nobody" if row.lease_owner is None else _holder(row, now)
             raise LeaseLostError(f"{owner!r} lost the lease on run {run_id} in {db.path}: it is held by {holder}")
     return Lease(run_id, owner, row.lease_host, row.lease_pid, now + ttl)
@@ -187,4 +187,4 @@ def release_lease(db: Database, run_id: int, owner: str) -> bool:
             .where(_runs.c.id == run_id, _runs.c.lease_owner == owner)
             .values(lease_owner=None, lease_host=None, lease_pid=None, lease_expires=None, **_KEEP_UPDATED_AT)
         )
-        return result.rowcount == 1
+        return cast(CursorResult[Any], result).rowcount == 1

@@ -11,7 +11,7 @@ models and the migrated schema differ).
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -46,7 +46,7 @@ GENERATION_STATUSES = ("playing", "rated", "bred")
 
 def utcnow() -> datetime:
     """The current time as an aware UTC datetime."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _in_list(column: str, values: tuple[str, ...]) -> str:
@@ -69,12 +69,13 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if value.tzinfo is None or value.utcoffset() is None:
             raise ValueError(f"naive datetime {value!r}: store timezone-aware (UTC) datetimes")
-        return value.astimezone(timezone.utc).replace(tzinfo=None)
+        return value.astimezone(UTC).replace(tzinfo=None)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=timezone.utc)
+        stored: datetime = value
+        return stored.replace(tzinfo=UTC)
 
 
 class Base(DeclarativeBase):

@@ -21,8 +21,6 @@ from genethello.core.squares import PASS, BadSquareError, parse_square, square_n
 HUMAN, MACHINE = "human", "machine"
 COLOURS = ("black", "white")
 MIN_DEPTH, MAX_DEPTH = 1, 15
-#: GeneThello's clock: 60 s a side for the whole game.
-DEFAULT_SECONDS = 60.0
 MAX_SECONDS = 3600.0
 #: The longest chromosome text a request may carry (real ones are < 100).
 MAX_CHROMOSOME_CHARS = 200

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from genethello.cluster import reads
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError
@@ -229,7 +229,7 @@ def progress_figures(progress: dict | None, tracker: RateTracker, now: float | N
     rate = tracker.rate()
     if rate is None and progress["started"] and progress["status"] == "playing" and progress["done"]:
         started = datetime.fromisoformat(progress["started"])
-        elapsed = (datetime.now(timezone.utc) - started).total_seconds()
+        elapsed = (datetime.now(UTC) - started).total_seconds()
         rate = progress["done"] / elapsed if elapsed > 0 else None
     remaining = max(0, progress["total"] - progress["done"])
     eta = remaining / rate if rate and progress["status"] == "playing" else None

@@ -1,5 +1,5 @@
 """GTP (Go Text Protocol, version 2) for Othello: the framing, an engine that
-answers the Othello profile of ``shared/data/formats/gtp``, pondering, and a
+answers the Othello profile of ``tests/data/formats/gtp``, pondering, and a
 referee that plays GTP engines against each other.
 
     from genethello.core.gtp import GtpFrontend, parse_line, Referee

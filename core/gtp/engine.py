@@ -1,4 +1,4 @@
-"""The GTP engine: the Othello profile of ``shared/data/formats/gtp`` on a
+"""The GTP engine: the Othello profile of ``tests/data/formats/gtp`` on a
 Board and a Searcher.
 
 Profile (see docs/gtp.md): boardsize 8 only; vertices ``a1``-``h8`` in any

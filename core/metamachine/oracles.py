@@ -22,8 +22,9 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import IO, Any
 
-from genethello.core.gtp.client import GtpProcess, ProtocolError
+from genethello.core.gtp.client import GtpProcess, ProtocolError, Response
 
 # Commands that change an oracle's game state; a helper replays them.
 STATE_COMMANDS = frozenset({"boardsize", "clear_board", "play", "undo", "loadsgf", "komi",
@@ -57,7 +58,7 @@ class OracleError(Exception):
     """The oracle failed: it died, broke the protocol, or lost the game state."""
 
 
-def start_oracle(argv: Sequence[str], name: str | None = None, stderr=None) -> GtpProcess:
+def start_oracle(argv: Sequence[str], name: str | None = None, stderr: IO[Any] | None = None) -> GtpProcess:
     """Start ``argv`` as a GTP oracle tied to this process.
 
     Raises:
@@ -136,7 +137,11 @@ class Trial:
     by: str = ""                    # which oracle scored it
 
 
-def score_on(proc: GtpProcess, color: str, vertices: Sequence[str]) -> list[tuple[str, str | None]]:
+#: [(vertex, the oracle's estimate_score answer or None)]
+Scores = list[tuple[str, str | None]]
+
+
+def score_on(proc: GtpProcess, color: str, vertices: Sequence[str]) -> Scores:
     """Play each vertex for ``color`` on ``proc``, ask ``estimate_score``,
     undo; [(vertex, answer or None)]. The oracle's state is unchanged.
 
@@ -144,7 +149,7 @@ def score_on(proc: GtpProcess, color: str, vertices: Sequence[str]) -> list[tupl
         OracleError: if an undo fails (the state would be lost) or the
             process fails.
     """
-    out = []
+    out: Scores = []
     try:
         for vertex in vertices:
             r = proc.send(f"play {color} {vertex}")
@@ -206,7 +211,7 @@ def replay_on(proc: GtpProcess, commands: Sequence[str]) -> None:
 class LocalHelper:
     """A helper oracle in a local subprocess."""
 
-    def __init__(self, argv: Sequence[str], index: int, stderr=None):
+    def __init__(self, argv: Sequence[str], index: int, stderr: IO[Any] | None = None) -> None:
         self.name = f"helper {index}"
         self.proc = start_oracle(argv, name=f"{os.path.basename(argv[0])}#{index}", stderr=stderr)
         self.sync = _SyncState()
@@ -215,7 +220,7 @@ class LocalHelper:
     def pids(self) -> list[int]:
         return [self.proc.proc.pid]
 
-    def score(self, log: CommandLog, color: str, vertices: Sequence[str]):
+    def score(self, log: CommandLog, color: str, vertices: Sequence[str]) -> Scores:
         replay_on(self.proc, self.sync.pending(log))
         self.sync.mark(log)
         return score_on(self.proc, color, vertices)
@@ -241,17 +246,17 @@ class RayHelper:
         if RayHelper._actor_class is None:
             RayHelper._actor_class = ray.remote(num_cpus=1, max_restarts=0)(_OracleActor)
         self.name = f"ray helper {index}"
-        self.actor = RayHelper._actor_class.remote(list(argv), index)
+        self.actor: Any = RayHelper._actor_class.remote(list(argv), index)
         self.sync = _SyncState()
 
     @property
     def pids(self) -> list[int]:
         return []       # on another machine, maybe
 
-    def score(self, log: CommandLog, color: str, vertices: Sequence[str]):
+    def score(self, log: CommandLog, color: str, vertices: Sequence[str]) -> Scores:
         pending = self.sync.pending(log)
         try:
-            out = self._ray.get(self.actor.score.remote(pending, color, list(vertices)))
+            out: Scores = self._ray.get(self.actor.score.remote(pending, color, list(vertices)))
         except Exception as exc:  # actor died, or its oracle did
             raise OracleError(f"{self.name}: {exc}") from None
         self.sync.mark(log)
@@ -274,14 +279,14 @@ class RayHelper:
 class _OracleActor:
     """Ray actor body: one oracle subprocess on the actor's node."""
 
-    def __init__(self, argv, index):
+    def __init__(self, argv: Sequence[str], index: int) -> None:
         self.proc = start_oracle(argv, name=f"{os.path.basename(argv[0])}#{index}")
 
-    def score(self, pending, color, vertices):
+    def score(self, pending: Sequence[str], color: str, vertices: Sequence[str]) -> Scores:
         replay_on(self.proc, pending)
         return score_on(self.proc, color, vertices)
 
-    def close(self):
+    def close(self) -> bool:
         self.proc.close(timeout=5.0)
         return True
 
@@ -299,15 +304,15 @@ class OraclePool:
         stderr: where the oracles' stderr goes (None: discarded).
     """
 
-    def __init__(self, argv: Sequence[str], workers: int = 0, stderr=None,
-                 make_helpers: Callable[[list[str]], list] | None = None):
+    def __init__(self, argv: Sequence[str], workers: int = 0, stderr: IO[Any] | None = None,
+                 make_helpers: Callable[[list[str]], list[Any]] | None = None) -> None:
         if workers < 0:
             raise ValueError(f"--workers must be >= 0, got {workers}")
         self.argv = list(argv)
         self.main = start_oracle(self.argv, stderr=stderr)
         self.commands: set[str] = set()
         self.log = CommandLog()
-        self.helpers: list = []
+        self.helpers: list[Any] = []
         self._lock = threading.Lock()
         try:
             self.commands = oracle_commands(self.main)
@@ -332,7 +337,7 @@ class OraclePool:
             pids += h.pids
         return pids
 
-    def send(self, command: str):
+    def send(self, command: str) -> Response:
         """Send one command to the main oracle; log it if it changed the
         state. Raises OracleError if the oracle is gone."""
         try:
@@ -359,14 +364,14 @@ class OraclePool:
         parallel answer is the serial one."""
         results: dict[str, str | None] = {}
         scored_by: dict[str, str] = {}
-        errors: list[tuple[object, Exception]] = []
+        errors: list[tuple[Any, Exception]] = []
         if not self.helpers:
             results.update(score_on(self.main, color, [t.vertex for t in trials]))
         else:
             todo = [t.vertex for t in trials]
             todo.reverse()          # pop() takes them in the oracle's order
 
-            def run(scorer):
+            def run(scorer: Any) -> None:
                 try:
                     while True:
                         with self._lock:
@@ -386,11 +391,11 @@ class OraclePool:
 
             threads = [threading.Thread(target=run, args=(scorer,), daemon=True)
                        for scorer in [None] + list(self.helpers)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                while t.is_alive():
-                    t.join(timeout=0.05)     # stays interruptible by signals
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(timeout=0.05)     # stays interruptible by signals
         for scorer, exc in errors:
             if scorer is None:
                 raise exc if isinstance(exc, OracleError) else OracleError(str(exc))

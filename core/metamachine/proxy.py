@@ -27,7 +27,9 @@ from __future__ import annotations
 import signal
 import sys
 import time
-from typing import BinaryIO, TextIO
+from collections.abc import Callable
+from types import FrameType
+from typing import BinaryIO, NoReturn, TextIO
 
 from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, read_commands, write_response
@@ -130,7 +132,7 @@ class MetaMachine:
             if t.key is not None and (best.key is None or t.key > best.key):
                 best = t
         if self.debug:
-            by = (lambda t: f" by {t.by}") if self.pool.helpers else (lambda t: "")
+            by: Callable[[Trial], str] = (lambda t: f" by {t.by}") if self.pool.helpers else (lambda t: "")
             listed = ", ".join(f"{t.vertex} (top_moves {t.prior}, estimate_score "
                                f"{t.estimate.split()[0] if t.estimate else '-'}{by(t)})" for t in trials)
             self._say(f"{color} candidates: {listed}; plays {best.vertex}; "
@@ -149,7 +151,7 @@ class MetaMachine:
             return self._run(instream, outstream)
 
     def _run(self, instream: BinaryIO, outstream: TextIO) -> int:
-        def on_term(signum, frame):
+        def on_term(signum: int, frame: FrameType | None) -> NoReturn:
             raise Terminated()
 
         previous = signal.signal(signal.SIGTERM, on_term)

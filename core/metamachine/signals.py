@@ -22,7 +22,9 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from types import TracebackType
+from collections.abc import Callable
+from types import FrameType, TracebackType
+from typing import Any
 
 POKE = signal.SIGWINCH
 """The signal that interrupts the main thread. Its default action is to
@@ -45,10 +47,10 @@ class MainThreadWakeup:
     """
 
     def __init__(self) -> None:
-        self._read_fd: int | None = None
-        self._write_fd: int | None = None
+        self._read_fd = -1
+        self._write_fd = -1
         self._previous_fd = -1
-        self._previous_poke = None
+        self._previous_poke: Callable[[int, FrameType | None], Any] | int | None = None
         self._relay: threading.Thread | None = None
 
     def __enter__(self) -> MainThreadWakeup:

@@ -1,5 +1,5 @@
 """An engine for the NBoard Othello GUI (NBoard protocol v2; see docs/engines.md
-and ``shared/data/formats/README.md``).
+and ``tests/data/formats/README.md``).
 
 Commands are one line each; anything unknown is ignored. A line longer
 than ``MAX_LINE_BYTES`` is skipped as it arrives and answered ``status line
@@ -391,7 +391,7 @@ class NBoardFrontend:
                 scored.sort(key=lambda s: -s[0])
                 order = [s[1] for s in scored]
                 solved = board.empties - 1 <= self.exact_empties
-                for score, _, pv, exact in scored[:count]:
+                for score, _, pv, _exact in scored[:count]:
                     self.emit(search_line(pv, score, depth, solved))
                 self.emit(f"nodestats {self._nodes} {time.monotonic() - started:.3f}")
         finally:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Optional, Union
 
 from genethello.core.records.files import (
     MAX_RECORD_FILE_BYTES,
     gunzip_bounded,
+    read_maybe_gzipped,
     read_regular_file,
     suffix_format,
 )
@@ -35,6 +36,7 @@ from genethello.core.records.ggf import parse_ggf_move, read_ggf, write_ggf
 from genethello.core.records.sgf import parse_sgf_point, read_sgf, write_sgf
 from genethello.core.records.transcript import (
     move_grid,
+    parse_move_line,
     read_moves,
     read_transcript,
     write_moves,
@@ -44,13 +46,14 @@ from genethello.core.records.transcript import (
 __all__ = [
     "GameRecord", "RecordError", "START_BLACK", "START_WHITE", "result_from_score", "score_from_result",
     "read_sgf", "write_sgf", "parse_sgf_point", "read_ggf", "write_ggf", "parse_ggf_move",
-    "read_moves", "write_moves", "read_transcript", "write_transcript", "move_grid",
-    "read_record", "write_record", "detect_format", "FORMATS", "read_regular_file", "MAX_RECORD_FILE_BYTES",
+    "read_moves", "parse_move_line", "write_moves", "read_transcript", "write_transcript", "move_grid",
+    "read_record", "write_record", "detect_format", "FORMATS", "read_regular_file", "read_maybe_gzipped",
+    "MAX_RECORD_FILE_BYTES",
 ]
 
 _READERS = {"sgf": read_sgf, "ggf": read_ggf, "moves": read_moves, "transcript": read_transcript}
-_WRITERS = {"sgf": write_sgf, "ggf": write_ggf, "moves": write_moves, "transcript": write_transcript,
-            "grid": move_grid}
+_WRITERS: dict[str, Callable[[GameRecord], str]] = {
+    "sgf": write_sgf, "ggf": write_ggf, "moves": write_moves, "transcript": write_transcript, "grid": move_grid}
 FORMATS = tuple(_WRITERS)
 _EXTENSIONS = {".sgf": "sgf", ".ggf": "ggf"}
 
@@ -74,7 +77,7 @@ def detect_format(text: str) -> str:
     return "moves"
 
 
-def _load(source, max_bytes: int) -> tuple:
+def _load(source: str | os.PathLike[str] | bytes, max_bytes: int) -> tuple[str, str | None]:
     """(text, format from the extension or None); a path must name a
     regular file of at most ``max_bytes`` (gunzipped too)."""
     path = None
@@ -92,12 +95,13 @@ def _load(source, max_bytes: int) -> tuple:
     else:
         raise RecordError(f"read_record needs a path or text, not {type(source).__name__}")
     if path is None:
+        assert isinstance(source, str)      # a path-like became a path above
         return source, None
     data = read_regular_file(path, max_bytes)
     gzipped, suffix = suffix_format(path)
     if gzipped:
         data = gunzip_bounded(data, str(path), max_bytes)
-    return _decode(data), _EXTENSIONS.get(suffix)
+    return _decode(data), (_EXTENSIONS.get(suffix) if suffix else None)
 
 
 def _decode(data: bytes) -> str:
@@ -107,8 +111,8 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def read_record(path_or_text: str | os.PathLike | bytes, format: str | None = None,
-                max_bytes: int = MAX_RECORD_FILE_BYTES) -> list:
+def read_record(path_or_text: str | os.PathLike[str] | bytes, format: str | None = None,
+                max_bytes: int = MAX_RECORD_FILE_BYTES) -> list[GameRecord]:
     """All games in a file (path) or text, as a list of :class:`GameRecord`.
 
     The format is ``format`` if given, else the file extension (``.sgf``,

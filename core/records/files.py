@@ -3,7 +3,8 @@
 A path given by a user or a GTP controller may name anything: a FIFO (whose
 ``open`` blocks until a writer comes, hanging the engine), ``/dev/zero``
 (endless bytes), a directory, or a gzip file that inflates a thousandfold.
-:func:`read_regular_file` and :func:`gunzip_bounded` read only what is
+:func:`read_regular_file`, :func:`gunzip_bounded` and
+:func:`read_maybe_gzipped` read only what is
 meant to be read and say in one line why they refuse the rest.
 """
 
@@ -29,7 +30,7 @@ def _size_text(count: int) -> str:
     return f"{count} bytes" if count < 1024 * 1024 else f"{count / (1024 * 1024):.1f} MiB"
 
 
-def read_regular_file(path: str | os.PathLike, max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
+def read_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``max_bytes``.
 
     The file is opened without blocking (a FIFO swapped in after the check
@@ -93,6 +94,19 @@ def gunzip_bounded(data: bytes, where: str, max_bytes: int = MAX_RECORD_FILE_BYT
     return out
 
 
+def read_maybe_gzipped(path: str | os.PathLike[str], max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, gunzipped when they start with
+    the gzip magic (whatever the name says), each side at most ``max_bytes``.
+
+    Raises:
+        RecordError: as :func:`read_regular_file` and :func:`gunzip_bounded`.
+    """
+    data = read_regular_file(path, max_bytes)
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip_bounded(data, os.fspath(path), max_bytes)
+    return data
+
+
 def _reason(exc: BaseException) -> str:
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
@@ -106,7 +120,7 @@ def _kind(mode: int) -> str:
     return "a special file"
 
 
-def suffix_format(path: str | os.PathLike) -> tuple[bool, str | None]:
+def suffix_format(path: str | os.PathLike[str]) -> tuple[bool, str | None]:
     """(gzipped, the lower-case suffix before any ``.gz``) of a path."""
     suffixes = [s.lower() for s in Path(path).suffixes]
     gzipped = bool(suffixes) and suffixes[-1] == ".gz"

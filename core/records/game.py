@@ -20,7 +20,9 @@ from __future__ import annotations
 import copy as _copy
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from genethello.core.board import Board, IllegalMoveError
 from genethello.core.squares import PASS, parse_square, square_name
@@ -65,7 +67,7 @@ class RecordError(ValueError):
         super().__init__(self._text())
 
     @classmethod
-    def at(cls, text: str, offset: int, problem: str, **kw) -> RecordError:
+    def at(cls, text: str, offset: int, problem: str, **kw: int | None) -> RecordError:
         """An error at character ``offset`` of ``text`` (line/column computed)."""
         line, column = line_col(text, offset)
         return cls(problem, line=line, column=column, offset=offset, **kw)
@@ -80,12 +82,13 @@ class RecordError(ValueError):
             where.append(f"character {self.offset + 1}")
         return (", ".join(where) + ": " if where else "") + self.problem
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., RecordError], tuple[Any, ...]]:
         return (_rebuild_error, (self.problem, self.line, self.column, self.offset,
                                  self.move_number, self.game))
 
 
-def _rebuild_error(problem, line, column, offset, move_number, game):
+def _rebuild_error(problem: str, line: int | None, column: int | None, offset: int | None,
+                   move_number: int | None, game: int | None) -> RecordError:
     return RecordError(problem, line=line, column=column, offset=offset,
                        move_number=move_number, game=game)
 
@@ -131,7 +134,7 @@ class GameRecord:
     index to GGF's ``eval/time`` tail (``B[d3//0.01]`` -> ``'/0.01'``).
     """
 
-    moves: list = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
     black: int = START_BLACK
     white: int = START_WHITE
     side_to_move: str = "black"
@@ -147,9 +150,9 @@ class GameRecord:
     comment: str | None = None
     black_chromosome: str | None = None
     white_chromosome: str | None = None
-    properties: dict = field(default_factory=dict)
-    move_comments: dict = field(default_factory=dict)
-    move_annotations: dict = field(default_factory=dict)
+    properties: dict[str, Any] = field(default_factory=dict)
+    move_comments: dict[int, str] = field(default_factory=dict)
+    move_annotations: dict[int, str] = field(default_factory=dict)
 
     # ----------------------------------------------------------- positions
     def start_board(self) -> Board:
@@ -169,7 +172,7 @@ class GameRecord:
                 and self.side_to_move == "black")
 
     @classmethod
-    def from_board(cls, board: Board, **info) -> GameRecord:
+    def from_board(cls, board: Board, **info: Any) -> GameRecord:
         """The record of ``board``'s game: its set-up position (all moves
         taken back) and its history; ``info`` sets the other fields."""
         start = board.copy()
@@ -232,12 +235,16 @@ class GameRecord:
             return None
         return result_from_score(board.final_score())
 
-    def squares_played(self) -> list:
+    def squares_played(self) -> list[int]:
         """The moves without the passes."""
         return [m for m in self.moves if m != PASS]
 
 
 # ------------------------------------------------------------------ builder
+#: ``where(problem)``: the RecordError that places ``problem`` in the text.
+PlaceError = Callable[[str], RecordError]
+
+
 class GameBuilder:
     """Replays moves as a reader meets them, inserting forced passes.
 
@@ -250,16 +257,16 @@ class GameBuilder:
 
     def __init__(self, board: Board):
         self.board = board
-        self.moves: list = []
+        self.moves: list[int] = []
 
-    def _error(self, where, problem: str, number: int) -> RecordError:
+    def _error(self, where: PlaceError | None, problem: str, number: int) -> RecordError:
         if where is None:
             return RecordError(problem, move_number=number)
         err = where(problem)
         err.move_number = number
         return err
 
-    def add(self, move: int, color: str | None = None, where=None) -> int:
+    def add(self, move: int, color: str | None = None, where: PlaceError | None = None) -> int:
         """Play ``move`` (square or PASS); returns its index in ``moves``."""
         board = self.board
         number = len(self.moves) + 1

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import partial
 
 from genethello.core.board import Board
 from genethello.core.records.game import (
@@ -73,7 +74,7 @@ def _skip_ws(text: str, i: int) -> int:
     return i
 
 
-def read_ggf(text: str) -> list:
+def read_ggf(text: str) -> list[GameRecord]:
     """All games in GGF text, as :class:`GameRecord`.
 
     Raises:
@@ -84,7 +85,7 @@ def read_ggf(text: str) -> list:
         raise RecordError(f"read_ggf needs text (str), not {type(text).__name__}")
     n = len(text)
     i = 1 if text.startswith("\ufeff") else 0
-    records = []
+    records: list[GameRecord] = []
     while True:
         i = _skip_ws(text, i)
         if i >= n:
@@ -109,7 +110,7 @@ def read_ggf(text: str) -> list:
     return records
 
 
-def _read_game(text: str, start: int) -> tuple:
+def _read_game(text: str, start: int) -> tuple[GameRecord, int]:
     n = len(text)
     i = start + 2
     tags = []        # (name, value, name offset, value offset)
@@ -137,7 +138,7 @@ def _read_game(text: str, start: int) -> tuple:
     return _build(text, tags), i
 
 
-def _parse_board(text: str, value: str, at: int) -> tuple:
+def _parse_board(text: str, value: str, at: int) -> tuple[int, int, str]:
     parts = value.split(None, 1)
     if len(parts) != 2 or parts[0] != "8":
         raise RecordError.at(text, at, f"BO[{value}]: expected the size 8, then 64 squares and the side to move")
@@ -179,7 +180,7 @@ def _result(rec: GameRecord, value: str) -> None:
         rec.properties["RE"] = v
 
 
-def _build(text: str, tags: list) -> GameRecord:
+def _build(text: str, tags: list[tuple[str, str, int, int]]) -> GameRecord:
     rec = GameRecord()
     seen = {}
     black, white, side = START_BLACK, START_WHITE, "black"
@@ -232,7 +233,7 @@ def _build(text: str, tags: list) -> GameRecord:
         except ValueError as exc:
             raise RecordError.at(text, value_at, f"{name}[{value}]: {exc}") from None
         index = builder.add(sq, "black" if name == "B" else "white",
-                            where=lambda problem, at=name_at: RecordError.at(text, at, problem))
+                            where=partial(RecordError.at, text, name_at))
         if slash:
             rec.move_annotations[index] = tail
     builder.finish()
@@ -242,7 +243,8 @@ def _build(text: str, tags: list) -> GameRecord:
 
 
 # ------------------------------------------------------------------ writing
-def _tag(name: str, value) -> str:
+def _tag(name: str, value: object) -> str:
+    """``NAME[value]``."""
     value = str(value)
     if "]" in value:
         raise RecordError(f"GGF cannot hold ']' in a value (tag {name}: {value!r}); GGF has no escapes")
@@ -251,7 +253,7 @@ def _tag(name: str, value) -> str:
 
 def _result_value(rec: GameRecord) -> str:
     if rec.result is None:
-        return rec.properties.get("RE", "?")
+        return str(rec.properties.get("RE", "?"))
     score = score_from_result(rec.result)
     if score is not None:
         return f"{score:+.3f}"

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from functools import partial
 
 from genethello.core.records.game import (
     START_BLACK,
@@ -60,28 +61,28 @@ _NUMBER_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 class _Prop:
     __slots__ = ("name", "values", "offset", "value_offsets")
 
-    def __init__(self, name, offset):
+    def __init__(self, name: str, offset: int):
         self.name = name
-        self.values = []
+        self.values: list[str] = []
         self.offset = offset
-        self.value_offsets = []
+        self.value_offsets: list[int] = []
 
 
 class _Tree:
     __slots__ = ("nodes", "children", "offset")
 
-    def __init__(self, offset):
-        self.nodes = []     # each node: list of _Prop
-        self.children = []
+    def __init__(self, offset: int):
+        self.nodes: list[list[_Prop]] = []     # each node: list of _Prop
+        self.children: list[_Tree] = []
         self.offset = offset
 
 
-def _parse_collection(text: str) -> list:
+def _parse_collection(text: str) -> list[_Tree]:
     """The game trees of an SGF collection (iterative: no recursion limit)."""
     n = len(text)
     i = 1 if text.startswith("\ufeff") else 0
-    trees = []
-    stack = []
+    trees: list[_Tree] = []
+    stack: list[_Tree] = []
     while True:
         while i < n and text[i].isspace():
             i += 1
@@ -123,14 +124,14 @@ def _parse_collection(text: str) -> list:
     return trees
 
 
-def _lc(text, offset):
+def _lc(text: str, offset: int) -> str:
     line = text.count("\n", 0, offset) + 1
     return f"{line}, column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
 
 
 def _parse_node(text: str, i: int, tree: _Tree) -> int:
     n = len(text)
-    node = []
+    node: list[_Prop] = []
     tree.nodes.append(node)
     while True:
         while i < n and text[i].isspace():
@@ -160,7 +161,7 @@ def _parse_node(text: str, i: int, tree: _Tree) -> int:
         node.append(prop)
 
 
-def _parse_value(text: str, i: int) -> tuple:
+def _parse_value(text: str, i: int) -> tuple[str, int]:
     """The value starting at the '[' at ``i`` (escapes resolved), and the
     offset after its ']'."""
     n = len(text)
@@ -236,7 +237,7 @@ def _point_list(text: str, prop: _Prop) -> int:
 
 
 # ------------------------------------------------------------------ reading
-def read_sgf(text: str) -> list:
+def read_sgf(text: str) -> list[GameRecord]:
     """All games of an SGF collection, as :class:`GameRecord` (main lines).
 
     Raises:
@@ -259,8 +260,8 @@ def read_sgf(text: str) -> list:
     return records
 
 
-def _main_line(tree: _Tree) -> list:
-    nodes = []
+def _main_line(tree: _Tree) -> list[list[_Prop]]:
+    nodes: list[list[_Prop]] = []
     while True:
         nodes.extend(tree.nodes)
         if not tree.children:
@@ -288,7 +289,7 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
             v = _single(text, prop).strip()
             if v not in ("8", "8:8"):
                 raise RecordError.at(text, prop.value_offsets[0], f"SZ[{v}]: an Othello board is 8x8 (SZ[8])")
-    info: dict = {}
+    info: dict[str, _Prop] = {}
     black, white = START_BLACK, START_WHITE
     side: str | None = None
     start_side = "black"
@@ -350,7 +351,7 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
                 start_side = side or color
                 builder = GameBuilder(Board.from_bitboards(black, white, start_side))
             off = move.offset
-            index = builder.add(sq, color, where=lambda problem, off=off: RecordError.at(text, off, problem))
+            index = builder.add(sq, color, where=partial(RecordError.at, text, off))
         elif builder is not None and builder.moves:
             index = len(builder.moves) - 1
         if move_comment and index is not None and "C" in seen:
@@ -370,7 +371,7 @@ _TEXT_FIELDS = {"PB": "black_name", "PW": "white_name", "BR": "black_rating", "W
                 "DT": "date", "EV": "event", "PC": "place"}
 
 
-def _apply_info(text: str, rec: GameRecord, info: dict) -> None:
+def _apply_info(text: str, rec: GameRecord, info: dict[str, _Prop]) -> None:
     for name, prop in info.items():
         value = prop.values[0] if len(prop.values) == 1 else list(prop.values)
         if name in ("FF", "CA", "GM", "SZ"):
@@ -408,7 +409,7 @@ def _apply_info(text: str, rec: GameRecord, info: dict) -> None:
         rec.time_settings = ot_text
 
 
-def _as_float(text: str):
+def _as_float(text: str) -> float | None:
     try:
         return float(text)
     except ValueError:
@@ -428,7 +429,7 @@ def _read_comment(rec: GameRecord, value: str) -> None:
         rec.comment = rest
 
 
-def parse_clock(text: str):
+def parse_clock(text: str) -> tuple[float, float, float] | None:
     """(main, increment, grace) seconds of a GGS-style clock
     ``main[/increment[/grace]]`` with times as ``s``, ``m:s`` or ``h:m:s``
     (empty fields 0); None if the text is not one."""
@@ -449,7 +450,7 @@ def parse_clock(text: str):
         out.append(secs)
     while len(out) < 3:
         out.append(0.0)
-    return tuple(out)
+    return out[0], out[1], out[2]
 
 
 def comment_text(rec: GameRecord) -> str | None:
@@ -469,7 +470,7 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _prop(name: str, value) -> str:
+def _prop(name: str, value: object) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             raise RecordError(f"property {name} has an empty list of values")

@@ -6,6 +6,9 @@
   side to move has no legal move (an explicit ``PA``/``pass``/``ps`` is read
   too). :func:`read_moves` reads one game per non-empty line;
   :func:`write_moves` writes lower case without passes.
+  :func:`parse_move_line` reads the strict form of game corpora (one game a
+  line, lower case, no separators, no passes) at numpy speed, for files of
+  millions of moves that are replayed in bulk (``patterns.replay_games``).
 * Numbered transcript, GeneThello's form of the unstandardised
   ``N. <black> [- ]<white>`` grammar (formats README)::
 
@@ -32,12 +35,15 @@ standard start, and the writers refuse other records.
 from __future__ import annotations
 
 import re
+from functools import partial
+
+import numpy as np
 
 from genethello.core.board import Board
 from genethello.core.records.game import GameBuilder, GameRecord, RecordError
 from genethello.core.squares import PASS, square_name
 
-__all__ = ["read_moves", "write_moves", "read_transcript", "write_transcript", "move_grid"]
+__all__ = ["read_moves", "parse_move_line", "write_moves", "read_transcript", "write_transcript", "move_grid"]
 
 _SQUARE = re.compile(r"[a-hA-H][1-8]")
 _PASS_WORD = re.compile(r"(?i:pass|pa|ps)(?![a-z0-9])")
@@ -49,7 +55,32 @@ def _require_standard(record: GameRecord, what: str) -> None:
 
 
 # ------------------------------------------------------------------ move lists
-def read_moves(text: str) -> list:
+def parse_move_line(text: str) -> list[int]:
+    """The squares (0 = a1 ... 63 = h8) of one strict move-list line
+    (``f5d6c3...``: lower case, two characters a move, nothing between).
+
+    Legality is not checked here: a corpus is replayed in bulk afterwards.
+
+    Raises:
+        RecordError: for an empty line, or naming the move number
+            (``move_number``) and the two characters that are not a square.
+    """
+    if not text:
+        raise RecordError("empty line (expected a move list like f5d6c3...)")
+    raw = text.encode("ascii", "replace")
+    codes = np.frombuffer(raw, dtype=np.uint8)
+    cols, rows = codes[0::2], codes[1::2]
+    if len(raw) % 2 or ((cols < 97) | (cols > 104)).any() or ((rows < 49) | (rows > 56)).any():
+        for i in range(0, len(text), 2):
+            pair = text[i:i + 2]
+            if len(pair) < 2 or pair[0] not in "abcdefgh" or pair[1] not in "12345678":
+                raise RecordError(f"move {i // 2 + 1} {pair!r} is not a square a1..h8 (bad character)",
+                                  move_number=i // 2 + 1)
+    squares: list[int] = ((rows.astype(np.int64) - 49) * 8 + (cols.astype(np.int64) - 97)).tolist()
+    return squares
+
+
+def read_moves(text: str) -> list[GameRecord]:
     """One :class:`GameRecord` per non-empty line of plain move lists (text
     with no moves at all gives one record of the start position).
 
@@ -84,7 +115,7 @@ def read_moves(text: str) -> list:
                     raise RecordError.at(text, at, f"{line[i:i + 2]!r} is not a move: expected a square a1..h8")
                 sq = PASS
                 i = m.end()
-            builder.add(sq, None, where=lambda problem, at=at: RecordError.at(text, at, problem))
+            builder.add(sq, None, where=partial(RecordError.at, text, at))
         builder.finish()
         records.append(GameRecord(moves=builder.moves))
     if not records:
@@ -109,7 +140,7 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 
 
-def read_transcript(text: str) -> list:
+def read_transcript(text: str) -> list[GameRecord]:
     """Games of numbered transcripts (``1. f5 - d6`` ...), one record each.
 
     Raises:
@@ -153,7 +184,8 @@ def read_transcript(text: str) -> list:
             raise RecordError.at(text, at, f"move {m.group()!r} without a move number: "
                                  f"expected '{expected}.' first (a pair holds two moves)")
         sq = PASS if kind == "pass" else "abcdefgh".index(text[at].lower()) + 8 * (int(text[at + 1]) - 1)
-        builder.add(sq, slot, where=lambda problem, at=at: RecordError.at(text, at, problem))
+        assert builder is not None   # the pair number that set the slot made one
+        builder.add(sq, slot, where=partial(RecordError.at, text, at))
         slot = "white" if slot == "black" else None
     if builder is not None and (builder.moves or not records):
         builder.finish()

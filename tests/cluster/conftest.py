@@ -177,8 +177,8 @@ def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, 
             return [tuple(r) for r in conn.execute(sql, (run_id,)).fetchall()]
 
         players = sorted(
-            (t, birth, death, _round(elo), w, l, d, _round(ys))
-            for t, birth, death, elo, w, l, d, ys in rows(
+            (t, birth, death, _round(elo), w, lost, d, _round(ys))
+            for t, birth, death, elo, w, lost, d, ys in rows(
                 "SELECT text, birth, death, elo, wins, losses, draws, yardstick FROM chromosomes WHERE run_id = ?"))
         population = sorted((g, slot, text[pid]) for g, slot, pid in rows(
             "SELECT generation, slot, player_id FROM population WHERE run_id = ?"))
@@ -191,12 +191,12 @@ def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, 
                        for g, i, b, w, score, bd, wd, moves, nodes in rows(
                            "SELECT generation, pair_index, black_id, white_id, score, black_discs, white_discs, "
                            "moves, nodes FROM games WHERE run_id = ?"))
-        ratings = sorted((g, text[pid], _round(elo), _round(bt), _round(se), w, l, d)
-                         for g, pid, elo, bt, se, w, l, d in rows(
+        ratings = sorted((g, text[pid], _round(elo), _round(bt), _round(se), w, lost, d)
+                         for g, pid, elo, bt, se, w, lost, d in rows(
                              "SELECT generation, player_id, elo, bt_rating, bt_stderr, wins, losses, draws "
                              "FROM rating_history WHERE run_id = ?"))
-        yardstick = sorted((g, text[pid], opp, games_, _round(points), w, d, l)
-                           for g, pid, opp, games_, points, w, d, l in rows(
+        yardstick = sorted((g, text[pid], opp, games_, _round(points), w, d, lost)
+                           for g, pid, opp, games_, points, w, d, lost in rows(
                                "SELECT generation, player_id, opponent, games, points, wins, draws, losses "
                                "FROM yardstick_results WHERE run_id = ?"))
         hall_members = sorted((text[pid], entered) for pid, entered in rows(

@@ -122,7 +122,7 @@ def test_evolve_then_every_report(tmp_path, home):
     assert [p["elo"] for p in best] == sorted((p["elo"] for p in best), reverse=True)
     assert best[0]["elo"] == max(e for _, e, *_ in players)
     assert {p["chromosome"]: (p["elo"], p["wins"], p["losses"], p["draws"]) for p in best} == {
-        t: (e, w, l, d) for t, e, w, l, d in players if t in {p["chromosome"] for p in best}}
+        t: (e, w, lost, d) for t, e, w, lost, d in players if t in {p["chromosome"] for p in best}}
     # By default best ranks the hall of fame: its members, by their latest
     # hall rating (relative to generation 1's champion), with errors.
     hall = json.loads(out["hall"])

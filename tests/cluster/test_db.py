@@ -12,7 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -126,21 +126,22 @@ def test_insert_run_with_players_and_games(db: Database):
     a, b, c = add_players(db, run_id)
     with db.session() as session:
         session.add_all([game(run_id, a, b, 0), game(run_id, b, c, 1), game(run_id, c, a, 2)])
-        session.add_all(PopulationSlot(run_id=run_id, generation=1, slot=i, player_id=p) for i, p in enumerate((a, b, c)))
+        session.add_all(PopulationSlot(run_id=run_id, generation=1, slot=i, player_id=p)
+                        for i, p in enumerate((a, b, c)))
         session.add(Generation(run_id=run_id, number=1, status="playing", games_total=3, games_done=3,
-                               started_at=datetime.now(timezone.utc), best_player_id=a))
+                               started_at=datetime.now(UTC), best_player_id=a))
         session.add(RatingRecord(run_id=run_id, generation=1, player_id=a, elo=1516.0, wins=1))
         session.add(YardstickResult(run_id=run_id, generation=1, player_id=a, opponent="edax-1",
                                     games=2, points=1.5, score=0.75))
         session.get(Run, run_id).generation = 1
     with db.session() as session:
         run = session.get(Run, run_id)
-        assert run.generation == 1 and run.created_at.tzinfo is timezone.utc
+        assert run.generation == 1 and run.created_at.tzinfo is UTC
         assert [p.text for p in run.players] == ["W_0_0:49:3", "W_0_1:49:3", "W_0_2:49:3"]
         games = session.scalars(select(Game).where(Game.run_id == run_id).order_by(Game.pair_index)).all()
         assert [(g.black.id, g.white.id) for g in games] == [(a, b), (b, c), (c, a)]
         assert session.get(PlayerRow, a).wins == 0  # server/default 0
-        assert session.get(Generation, (run_id, 1)).started_at.tzinfo is timezone.utc
+        assert session.get(Generation, (run_id, 1)).started_at.tzinfo is UTC
     # Deleting a run deletes everything of it (ON DELETE CASCADE, foreign_keys=ON).
     with db.session() as session:
         session.delete(session.get(Run, run_id))
@@ -334,7 +335,8 @@ def test_lease_refused_while_live_and_taken_after_expiry(db: Database):
     with db.session() as session:
         updated_at = session.get(Run, run_id).updated_at
     lease = acquire_lease(db, run_id, "coord-a", ttl=30, now=now)
-    assert (lease.owner, lease.host, lease.pid, lease.expires) == ("coord-a", socket.gethostname(), os.getpid(), now + 30)
+    assert (lease.owner, lease.host, lease.pid, lease.expires) == ("coord-a", socket.gethostname(), os.getpid(),
+                                                                   now + 30)
     assert acquire_lease(db, run_id, "coord-a", ttl=30, now=now + 1).expires == now + 31  # same owner
     with pytest.raises(LeaseHeldError, match="coord-a") as info:
         acquire_lease(db, run_id, "coord-b", ttl=30, now=now + 10)

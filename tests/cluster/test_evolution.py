@@ -130,7 +130,7 @@ def test_end_to_end_run(ray_cluster, tmp_path, reference):
 
     # Populations: P distinct players in every generation.
     population = defaultdict(list)
-    for g, slot, text in snap["population"]:
+    for g, _slot, text in snap["population"]:
         population[g].append(text)
     assert sorted(population) == [1, 2, 3]
     for g, members in population.items():
@@ -148,26 +148,26 @@ def test_end_to_end_run(ray_cluster, tmp_path, reference):
         assert {(b, w) for _, b, w in by_gen[g]} == {(b, w) for b in population[g] for w in population[g] if b != w}
 
     # W/L/D: each player's record is its games; in all, two results a game.
-    players = {t: (birth, death, elo, w, l, d) for t, birth, death, elo, w, l, d, _ in snap["players"]}
+    players = {t: (birth, death, elo, w, lost, d) for t, birth, death, elo, w, lost, d, _ in snap["players"]}
     gens_of = defaultdict(list)
     for g, members in population.items():
         for text in members:
             gens_of[text].append(g)
     assert set(players) == set(gens_of)
-    for text, (birth, death, elo, w, l, d) in players.items():
-        assert w + l + d == 2 * (P - 1) * len(gens_of[text]), text
+    for text, (birth, death, _elo, w, lost, d) in players.items():
+        assert w + lost + d == 2 * (P - 1) * len(gens_of[text]), text
         assert death == max(gens_of[text]) and birth == Chromosome.parse(text).birth
-    assert sum(w + l + d for *_, w, l, d in players.values()) == 2 * 3 * GAMES
+    assert sum(w + lost + d for *_, w, lost, d in players.values()) == 2 * 3 * GAMES
 
     # Rating history: per generation, W/L/D of that generation only; Elo is
     # zero-sum, so the Elo changes of a generation's members add up to 0.
     history = defaultdict(dict)
-    for g, text, elo, bt, se, w, l, d in snap["ratings"]:
-        history[g][text] = (elo, w, l, d)
+    for g, text, elo, _bt, _se, w, lost, d in snap["ratings"]:
+        history[g][text] = (elo, w, lost, d)
     last_elo: dict[str, float] = {}
     for g in (1, 2, 3):
         assert set(history[g]) == set(population[g])
-        assert sum(w + l + d for _, w, l, d in history[g].values()) == 2 * GAMES
+        assert sum(w + lost + d for _, w, lost, d in history[g].values()) == 2 * GAMES
         changes = [elo - last_elo.get(text, START) for text, (elo, *_) in history[g].items()]
         assert abs(sum(changes)) < 1e-6, (g, sum(changes))
         mean = sum(elo for elo, *_ in history[g].values()) / P

@@ -9,7 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -23,8 +23,8 @@ from genethello.core.records import read_moves, read_record, result_from_score
 CHROMOSOMES = ["fmc_0_5:3:1", "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "dmc_0_2:6:9"]
 #: (generation, pair_index, black, white, opening seed)
 SCHEDULE = [(1, 0, 0, 1, 1), (1, 1, 1, 2, 2), (1, 2, 2, 0, 3), (2, 0, 1, 0, 4), (2, 1, 0, 2, 5)]
-FINISHED = datetime(2024, 5, 17, 13, 45, tzinfo=timezone.utc)
-STARTED = datetime(2024, 5, 18, 9, 0, tzinfo=timezone.utc)     # generation 2 has not finished
+FINISHED = datetime(2024, 5, 17, 13, 45, tzinfo=UTC)
+STARTED = datetime(2024, 5, 18, 9, 0, tzinfo=UTC)     # generation 2 has not finished
 DROPPED = (1, 2)     # (generation, pair) of the game whose moves retention dropped
 
 
@@ -42,7 +42,8 @@ def database(tmp_path_factory):
     games = {}
     try:
         with db.session() as s:
-            run = Run(name="r 1", seed=1, status="finished", software_version="0", core_hash="x", generation=2, max_generations=2,
+            run = Run(name="r 1", seed=1, status="finished", software_version="0", core_hash="x", generation=2,
+                      max_generations=2,
                       config_json=json.dumps({"games": {"depth": 1, "exact_empties": 4, "random_plies": 2}}))
             s.add(run)
             s.flush()

@@ -123,14 +123,14 @@ def test_load_ggf_board(doc_game):
 # ----------------------------------------------------------------- sessions
 def test_handshake_ping_learn_and_unknown_commands(session):
     session.send("nboard 2")
-    assert session.until(lambda l: l.startswith("set myname")) == ["set myname genethello"]
+    assert session.until(lambda line: line.startswith("set myname")) == ["set myname genethello"]
     session.send("set depth 3")
-    session.until(lambda l: l == "set myname genethello3")
+    session.until(lambda line: line == "set myname genethello3")
     session.send("frobnicate the widget")     # ignored, no answer
     session.send("ping 7")
-    assert session.until(lambda l: l.startswith("pong")) == ["pong 7"]
+    assert session.until(lambda line: line.startswith("pong")) == ["pong 7"]
     session.send("learn")
-    assert session.until(lambda l: l == "learned") == ["learned"]
+    assert session.until(lambda line: line == "learned") == ["learned"]
 
 
 def test_set_game_hint_go_move(session, doc_game):
@@ -139,12 +139,12 @@ def test_set_game_hint_go_move(session, doc_game):
     session.send("set depth 4")
     session.send(f"set game {doc_game}")
     session.send("ping 1")
-    session.until(lambda l: l == "pong 1")
+    session.until(lambda line: line == "pong 1")
 
     session.send("hint 3")
-    lines = session.until(lambda l: l == "status")
-    searches = [l for l in lines if l.startswith("search ")]
-    statuses = [l for l in lines if l.startswith("status ")]
+    lines = session.until(lambda line: line == "status")
+    searches = [line for line in lines if line.startswith("search ")]
+    statuses = [line for line in lines if line.startswith("status ")]
     assert statuses and searches
     assert len(searches) == 3 * 4           # the top 3 after each of depths 1..4
     last = searches[-3:]
@@ -153,23 +153,23 @@ def test_set_game_hint_go_move(session, doc_game):
         assert words[3] == "0" and words[4] == "4"
         float(words[2])
         assert board.is_legal(move_of(words[1]))
-    assert len({move_of(l.split()[1]) for l in last}) == 3
-    evals = [float(l.split()[2]) for l in last]
+    assert len({move_of(line.split()[1]) for line in last}) == 3
+    evals = [float(line.split()[2]) for line in last]
     assert evals == sorted(evals, reverse=True)
 
     session.send("go")
-    lines = session.until(lambda l: l.startswith("==="))
+    lines = session.until(lambda line: line.startswith("==="))
     move_text, eval_text, time_text = lines[-1].split()[1].split("/")
     chosen = parse_square(move_text)
     assert board.is_legal(chosen)
     float(eval_text), float(time_text)
-    assert any(l.startswith("search ") for l in lines)
-    session.until(lambda l: l == "status")
+    assert any(line.startswith("search ") for line in lines)
+    session.until(lambda line: line == "status")
     # go does not play the move: a hint still answers for the same position
     session.send(f"move {move_text}/{eval_text}/{time_text}")
     board.play(chosen)
     session.send("hint 1")
-    last = [l for l in session.until(lambda l: l == "status") if l.startswith("search ")][-1]
+    last = [line for line in session.until(lambda line: line == "status") if line.startswith("search ")][-1]
     assert board.is_legal(move_of(last.split()[1]))
 
 
@@ -180,7 +180,7 @@ def test_game_with_passes_and_bare_moves(session, data_dir):
     session.send("set depth 2")
     session.send(f"set game {text}")
     session.send("go")
-    move_text = session.until(lambda l: l.startswith("==="))[-1].split()[1].split("/")[0]
+    move_text = session.until(lambda line: line.startswith("==="))[-1].split()[1].split("/")[0]
     assert move_text == "PA" if board.must_pass() else board.is_legal(parse_square(move_text))
     # a fresh game and NBoard 1.1's bare moves
     session.send("set game (;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O"
@@ -188,7 +188,7 @@ def test_game_with_passes_and_bare_moves(session, data_dir):
     session.send("F5")
     session.send("move d6")
     session.send("go")
-    move_text = session.until(lambda l: l.startswith("==="))[-1].split()[1].split("/")[0]
+    move_text = session.until(lambda line: line.startswith("==="))[-1].split()[1].split("/")[0]
     assert Board.from_moves([parse_square("f5"), parse_square("d6")]).is_legal(parse_square(move_text))
 
 
@@ -197,10 +197,10 @@ def test_ping_stops_a_deep_hint(session, doc_game):
     session.send("set depth 40")
     session.send(f"set game {doc_game}")
     session.send("hint 2")
-    session.until(lambda l: l.startswith("search "))    # it is thinking
+    session.until(lambda line: line.startswith("search "))    # it is thinking
     t0 = time.monotonic()
     session.send("ping 3")
-    lines = session.until(lambda l: l.startswith("pong"), timeout=10)
+    lines = session.until(lambda line: line.startswith("pong"), timeout=10)
     assert lines[-1] == "pong 3"
     assert "status" in lines            # the hint ended before the pong
     assert time.monotonic() - t0 < 5
@@ -211,6 +211,6 @@ def test_analyze(session, doc_game):
     session.send("set depth 2")
     session.send(f"set game {doc_game}")
     session.send("analyze")
-    lines = session.until(lambda l: l == "analysis 0" or l.startswith("analysis 0 "))
-    made = [int(l.split()[1]) for l in lines if l.startswith("analysis ")]
+    lines = session.until(lambda line: line == "analysis 0" or line.startswith("analysis 0 "))
+    made = [int(line.split()[1]) for line in lines if line.startswith("analysis ")]
     assert made == list(range(8, -1, -1))

@@ -34,7 +34,7 @@ def reference_indices(mover: int, other: int, shapes) -> list:
 def test_v2_layout_is_v1_then_the_lines_back_to_back():
     g = pt.GEOMETRIES[pt.V2]
     end = 0
-    for _, squares, transforms, offset, size in g["shapes"]:
+    for _, squares, _transforms, offset, size in g["shapes"]:
         assert offset == end and size == 3 ** len(squares)
         end += size
     assert end == g["stage_size"] == 167_265

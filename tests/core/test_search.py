@@ -36,7 +36,8 @@ MIDGAME = Board.from_moves("f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1")     # 18 move
 
 # Positions found by random play-outs, checked by the brute-force solver below.
 BLACK_MUST_PASS_4 = "OOOOOXXXOOOOXXXXOOOOXXXXOOXXOOXX-XXXOXOXXXXXXOXX--XXOXXX-XXXXXXX X;"   # 4 empties, black must pass
-MANY_PASSES_6 = "OXXXOOOOOXXX-XOOXOXXXXXOXXXOOXXOXXXXXOXOXXOOOOOO--X-XOOO-X-XXXOO X;"      # 6 empties, 29 passes in the tree
+# 6 empties, 29 passes in the tree
+MANY_PASSES_6 = "OXXXOOOOOXXX-XOOXOXXXXXOXXXOOXXOXXXXXOXOXXOOOOOO--X-XOOO-X-XXXOO X;"
 OVER_WITH_EMPTIES = "OOOOOOOOOOXXOOOOOXOOOOOOOXOOOXOOOXOOOOOOOOOOXOOOOOOXXOOO-OOOOOO- X;"  # finished, 2 empties
 
 

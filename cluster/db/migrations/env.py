@@ -10,7 +10,10 @@ autogenerate write SQLite-safe batch operations (table rebuilds) for ALTERs.
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from alembic import context
+from alembic.autogenerate.api import AutogenContext
 
 from genethello.cluster.db.models import Base, UTCDateTime
 
@@ -18,7 +21,7 @@ config = context.config
 target_metadata = Base.metadata
 
 
-def _render_item(kind: str, obj: object, autogen_context: object) -> str | bool:
+def _render_item(kind: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
     """Autogenerate writes UTCDateTime as sa.DateTime(): a revision must not
     import the models, which change after it is written."""
     if kind == "type" and isinstance(obj, UTCDateTime):
@@ -26,7 +29,7 @@ def _render_item(kind: str, obj: object, autogen_context: object) -> str | bool:
     return False
 
 
-def _configure(**kwargs: object) -> None:
+def _configure(**kwargs: Any) -> None:
     context.configure(
         target_metadata=target_metadata,
         render_as_batch=True,

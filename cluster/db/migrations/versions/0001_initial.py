@@ -39,7 +39,8 @@ def upgrade() -> None:
     sa.Column('lease_host', sa.String(), nullable=True),
     sa.Column('lease_pid', sa.Integer(), nullable=True),
     sa.Column('lease_expires', sa.Float(), nullable=True),
-    sa.CheckConstraint("status IN ('running', 'stopped', 'converged', 'finished', 'failed')", name=op.f('ck_runs_status')),
+    sa.CheckConstraint("status IN ('running', 'stopped', 'converged', 'finished', 'failed')",
+                       name=op.f('ck_runs_status')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_runs')),
     sa.UniqueConstraint('name', name=op.f('uq_runs_name'))
     )
@@ -76,7 +77,8 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['run_id'], ['runs.id'], name=op.f('fk_games_run_id_runs'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['white_id'], ['chromosomes.id'], name=op.f('fk_games_white_id_chromosomes')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_games')),
-    sa.UniqueConstraint('run_id', 'generation', 'black_id', 'white_id', name=op.f('uq_games_run_id_generation_black_id_white_id')),
+    sa.UniqueConstraint('run_id', 'generation', 'black_id', 'white_id',
+                        name=op.f('uq_games_run_id_generation_black_id_white_id')),
     sa.UniqueConstraint('run_id', 'generation', 'pair_index', name=op.f('uq_games_run_id_generation_pair_index'))
     )
     op.create_index('ix_games_run_id_generation', 'games', ['run_id', 'generation'], unique=False)
@@ -92,7 +94,8 @@ def upgrade() -> None:
     sa.Column('mean_elo', sa.Float(), nullable=True),
     sa.Column('stats_json', sa.Text(), nullable=True),
     sa.CheckConstraint("status IN ('playing', 'rated', 'bred')", name=op.f('ck_generations_status')),
-    sa.ForeignKeyConstraint(['best_player_id'], ['chromosomes.id'], name=op.f('fk_generations_best_player_id_chromosomes')),
+    sa.ForeignKeyConstraint(['best_player_id'], ['chromosomes.id'],
+                            name=op.f('fk_generations_best_player_id_chromosomes')),
     sa.ForeignKeyConstraint(['run_id'], ['runs.id'], name=op.f('fk_generations_run_id_runs'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('run_id', 'number', name=op.f('pk_generations'))
     )

@@ -1,0 +1,45 @@
+"""Type stub of the Python face of game.pyx (Engine, play_game)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from genethello.core.board import Move
+from genethello.core.chromosome import Chromosome
+from genethello.core.evaluation import Evaluator
+from genethello.core.search import Searcher
+
+class Engine:
+    @property
+    def searcher(self) -> Searcher: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def exact_empties(self) -> int: ...
+    @property
+    def time(self) -> float: ...
+    def __init__(self, evaluator: Evaluator | Chromosome, depth: int | None = None, time: float | None = None,
+                 exact_empties: int = 0, algorithm: str = "negascout-soft", tt_bits: int = 16,
+                 hashing: bool = True, ordering: bool = True) -> None: ...
+    @property
+    def evaluator(self) -> Evaluator: ...
+    def use_evaluator(self, evaluator: Evaluator | Chromosome) -> None: ...
+
+@dataclass(frozen=True)
+class GameResult:
+    moves: tuple[int, ...]
+    black_discs: int
+    white_discs: int
+    score: int
+    opening_plies: int
+    black_seconds: float
+    white_seconds: float
+    time_loss: str | None
+    nodes: int
+    @property
+    def winner(self) -> str | None: ...
+    @property
+    def black_points(self) -> float: ...
+    def move_list(self) -> str: ...
+
+def random_opening(plies: int, seed: int | None) -> list[int]: ...
+def play_game(black: Engine, white: Engine, opening: Sequence[Move] = (), clear_tables: bool = True) -> GameResult: ...

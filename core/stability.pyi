@@ -1,0 +1,3 @@
+"""Type stub of the Python face of stability.pyx."""
+
+def stable(own: int, other: int) -> int: ...
