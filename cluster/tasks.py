@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 ItemT = TypeVar("ItemT", contravariant=True)
-OutcomeT = TypeVar("OutcomeT", covariant=True)
+OutcomeT = TypeVar("OutcomeT")
 
 
 class Task(Protocol[ItemT, OutcomeT]):

@@ -6,7 +6,7 @@
 from libc.stdint cimport uint64_t, int16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from genethello.core.bitboard cimport popcount, flips
-from genethello.core.evaluation cimport EvalWeights, EVAL_WIN
+from genethello.core.evaluation cimport LeafEval, EVAL_WIN
 from genethello.core.ttable cimport TTable, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT
 from genethello.core.move cimport Move, Child, make_move
 
@@ -17,7 +17,7 @@ cdef enum:
 
 
 cdef struct SearchContext:
-    const EvalWeights* w
+    LeafEval evaluator         # how leaves are valued (evaluation.pxd); what it points to is the Searcher's
     TTable* tt
     uint64_t nodes
     uint64_t node_limit        # 0 = none
@@ -29,7 +29,7 @@ cdef struct SearchContext:
     bint scout                 # negascout / PVS (else plain alpha-beta)
     bint ordering              # order moves: by static evaluation, or below a plain root by the
                                # memory of cut-offs below (else board order)
-    const int16_t* order_table # a pattern table the exact solver orders its top nodes by (NULL: none)
+    const int16_t* order_table  # a pattern table the exact solver orders its top nodes by (NULL: none)
     int order_geometry         # its geometry
     # What the shallow searches remember of their cut-offs to order moves
     # without evaluating them (ordering.pxd): kept across a game's searches,

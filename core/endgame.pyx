@@ -332,7 +332,6 @@ cdef RootResult endgame_root(SearchContext* c, uint64_t P, uint64_t O,
     return r
 
 
-
 cdef RootResult endgame_windows(SearchContext* c, uint64_t P, uint64_t O, int guess) noexcept nogil:
     """Exact best move and score by windows of two around a guess. Every
     final score is even (64 squares; the empties go to the winner), so the

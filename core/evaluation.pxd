@@ -1,25 +1,19 @@
-# GeneThello's evaluation: seven features of the position right after a move,
-# from the point of view of the player who made it (the mover), weighted per
-# game phase, in integer arithmetic so every machine computes the same value.
+# The evaluation every search calls: one C interface over the kinds of
+# evaluator (the leaf evaluation), and the Python evaluator objects that fill
+# it in. A search holds a LeafEval (a kind and that kind's data) and values
+# positions only through the functions below, which switch on the kind: the
+# kind is the same at every leaf of a search, so the branch is predicted and
+# no leaf pays a call through a pointer. Today's one kind is GeneThello's
+# weighted features (features.pxd); a second kind adds its tag, its field in
+# LeafEval, a case in leaf_frame and leaf_partial, and a BaseEvaluator
+# subclass that fills in its LeafEval.
+#
+# Values are from the point of view of the player who just moved (the
+# mover), within +-EVAL_LIMIT; the search negates as negamax requires.
 
-from libc.stdint cimport uint64_t, int16_t
-from genethello.core.bitboard cimport (
-    popcount, legal_moves, CORNERS, NOT_FILE_A, NOT_FILE_H,
-)
-from genethello.core.patterns cimport pattern_eval, pattern_eval_at, PATTERN_SHIFT
-
-cdef enum:
-    F_FLIPS = 0
-    F_DISCS = 1
-    F_MOBILITY = 2
-    F_XSQUARES = 3
-    F_CORNERS = 4
-    F_PATTERN = 5
-    F_PARITY = 6
-    N_FEATURES = 7
-
-cdef enum:
-    N_PHASES = 3
+from libc.stdint cimport uint64_t
+from genethello.core.bitboard cimport popcount, CORNERS
+from genethello.core.features cimport EvalWeights, F_MOBILITY, phase_weights, score_without_mobility
 
 # The value scale, exported to Python (genethello.core.evaluation.EVAL_LIMIT,
 # EVAL_WIN) so the engine protocols read it from here instead of copying it.
@@ -29,59 +23,29 @@ cpdef enum:
     EVAL_LIMIT = 4000
     EVAL_WIN = 4096
 
-
-cdef struct EvalWeights:
-    int weight[N_PHASES][N_FEATURES]   # per phase, in FEATURES order "fdmxcpr"
-    int phase_of_move[61]              # move number 0..60 -> phase 0..2
-    bint use_pattern                   # any pattern weight non-zero
-    const int16_t* pattern_table       # the shared pattern table (patterns.pxd); NULL = 0
-    int pattern_geometry               # its geometry (patterns.pxd GEOMETRY_V1 / GEOMETRY_V2)
+cdef enum EvaluatorKind:
+    NO_KIND = 0                        # a LeafEval not filled in (a fresh BaseEvaluator): never searched
+    FEATURES_KIND = 1                  # GeneThello's weighted features (features.pxd)
 
 
-cdef inline uint64_t _grow8(uint64_t r) noexcept nogil:
-    return (r | ((r << 1) & NOT_FILE_A) | ((r >> 1) & NOT_FILE_H) | (r << 8) | (r >> 8)
-            | ((r << 9) & NOT_FILE_A) | ((r >> 9) & NOT_FILE_H)
-            | ((r << 7) & NOT_FILE_H) | ((r >> 7) & NOT_FILE_A))
+cdef struct LeafEval:
+    int kind                           # an EvaluatorKind: which field below is set
+    const EvalWeights* features        # FEATURES_KIND: the weights (inside the Evaluator object)
 
 
-cdef inline int parity_feature(uint64_t empty) noexcept nogil:
-    """Even empty regions minus odd ones (regions are 8-connected)."""
-    cdef int balance = 0
-    cdef uint64_t region, grown
-    while empty:
-        region = empty & ((<uint64_t>0) - empty)
-        while True:
-            grown = _grow8(region) & empty
-            if grown == region:
-                break
-            region = grown
-        balance += -1 if popcount(region) & 1 else 1
-        empty ^= region
-    return balance
-
-
-cdef inline uint64_t exposed_x_squares(uint64_t empty) noexcept nogil:
-    """X-squares (b2, g2, b7, g7) whose adjacent corner is empty."""
-    cdef uint64_t ec = empty & CORNERS
-    return (((ec & 0x1ULL) << 9) | ((ec & 0x80ULL) << 7)
-            | ((ec & 0x0100000000000000ULL) >> 7) | ((ec & 0x8000000000000000ULL) >> 9))
-
-
-cdef inline int evaluate_after_move(const EvalWeights* w, uint64_t mover, uint64_t other,
-                                    int flipped, uint64_t other_moves) noexcept nogil:
-    """Score of the position right after `mover` played a move that flipped
-    `flipped` discs; `other_moves` are the legal moves of the side to move
-    next (the mover's opponent). Positive is good for the mover."""
-    cdef int move_number = popcount(mover | other) - 4
-    cdef const int* k = w.weight[w.phase_of_move[move_number]]
-    return clamp_evaluation(score_without_mobility(w, k, mover, other, flipped, move_number,
-                                                   popcount(mover & CORNERS) - popcount(other & CORNERS))
-                            - k[F_MOBILITY] * popcount(other_moves))
+cdef struct LeafFrame:
+    # What leaves of one move number share, worked out once for all of them
+    # (the children of one node, or a lone leaf): leaf_frame, then for each
+    # leaf leaf_partial and leaf_complete.
+    int move_number                    # the leaves' discs - 4
+    int mobility_weight                # the value is partial less this times the other side's move count
+    const int* k                       # FEATURES_KIND: the phase's weights
+    int corner_balance                 # FEATURES_KIND: the mover's corners less the other's, before the move
 
 
 cdef inline int clamp_evaluation(int score) noexcept nogil:
-    """A raw weighted sum brought within +-EVAL_LIMIT (so a decided game
-    always outranks it). Monotone: a bound on the sum bounds the result."""
+    """A raw value brought within +-EVAL_LIMIT (so a decided game always
+    outranks it). Monotone: a bound on the raw value bounds the result."""
     if score > EVAL_LIMIT:
         return EVAL_LIMIT
     if score < -EVAL_LIMIT:
@@ -89,38 +53,61 @@ cdef inline int clamp_evaluation(int score) noexcept nogil:
     return score
 
 
-cdef inline int score_without_mobility(const EvalWeights* w, const int* k, uint64_t mover, uint64_t other,
-                                       int flipped, int move_number, int corner_balance) noexcept nogil:
-    """The weighted sum of every feature but mobility (the opponent's legal
-    moves, the one that needs a move generation), unclamped, with `k` the
-    phase's weights, the position's move number (discs - 4) and the mover's
-    corners less the other side's given. The whole evaluation is this less
-    k[F_MOBILITY] times the opponent's move count. A node whose children are
-    leaves knows both counts for all of them from its own position (one
-    disc more; corners never flip), and bounds each child by this sum
-    before paying for the move generation (midgame.pyx)."""
-    cdef uint64_t occupied = mover | other
-    cdef uint64_t xs
-    # Features with a zero weight in this phase are skipped: most chromosome
-    # types use three or four of the seven, and popcounts dominate the cost.
-    cdef int score = k[F_FLIPS] * flipped
-    if k[F_DISCS]:
-        score += k[F_DISCS] * (popcount(mover) - popcount(other))
-    if k[F_CORNERS]:
-        score += k[F_CORNERS] * corner_balance
-    if k[F_XSQUARES]:
-        xs = exposed_x_squares(~occupied)
-        score -= k[F_XSQUARES] * (popcount(mover & xs) - popcount(other & xs))
-    if k[F_PARITY]:
-        score += k[F_PARITY] * parity_feature(~occupied)
-    if k[F_PATTERN] and w.pattern_table != NULL:
-        # the predicted final disc difference for the mover, in discs
-        score += k[F_PATTERN] * (pattern_eval_at(w.pattern_table, w.pattern_geometry, mover, other, move_number)
-                                 >> PATTERN_SHIFT)
-    return score
+cdef inline LeafFrame leaf_frame(const LeafEval* e, int move_number, int corner_balance) noexcept nogil:
+    """The frame of leaves at `move_number`, the mover's corners less the
+    other's being `corner_balance` before the move that made the leaf."""
+    cdef LeafFrame f
+    f.move_number = move_number
+    f.mobility_weight = 0
+    if e.kind == FEATURES_KIND:
+        f.k = phase_weights(e.features, move_number)
+        f.mobility_weight = f.k[F_MOBILITY]
+        f.corner_balance = corner_balance
+    return f
 
 
-cdef class Evaluator:
+cdef inline LeafFrame children_frame(const LeafEval* e, uint64_t P, uint64_t O) noexcept nogil:
+    """The frame of the leaves one move below a node where P is to move."""
+    return leaf_frame(e, popcount(P | O) - 3, popcount(P & CORNERS) - popcount(O & CORNERS))
+
+
+cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mover, uint64_t other,
+                             uint64_t flipped, uint64_t placed) noexcept nogil:
+    """The one place a leaf is valued: the position right after `mover`
+    placed the disc `placed` (a bit; 0 when the frame already counts it)
+    and turned `flipped`, less its mobility term, unclamped. The leaf's
+    value is leaf_complete of this. With f.mobility_weight >= 0 this bounds
+    the value from above (a search may skip generating the other side's
+    moves when the bound is no better than what it has)."""
+    if e.kind == FEATURES_KIND:
+        return score_without_mobility(e.features, f.k, mover, other, popcount(flipped), f.move_number,
+                                      f.corner_balance + (1 if placed & CORNERS else 0))
+    return 0
+
+
+cdef inline int leaf_complete(const LeafFrame* f, int partial, uint64_t other_moves) noexcept nogil:
+    """A leaf's value from its partial value and the legal moves of the side
+    to move next (the mover's opponent)."""
+    return clamp_evaluation(partial - f.mobility_weight * popcount(other_moves))
+
+
+cdef inline int evaluate_leaf(const LeafEval* e, uint64_t mover, uint64_t other, uint64_t flipped,
+                              uint64_t other_moves) noexcept nogil:
+    """The value of the position right after `mover` played a move that
+    turned `flipped`; `other_moves` are the legal moves of the side to move
+    next (the mover's opponent). Positive is good for the mover."""
+    cdef LeafFrame f = leaf_frame(e, popcount(mover | other) - 4,
+                                  popcount(mover & CORNERS) - popcount(other & CORNERS))
+    return leaf_complete(&f, leaf_partial(e, &f, mover, other, flipped, 0), other_moves)
+
+
+cdef class BaseEvaluator:
+    # What a Searcher searches with: any evaluator object fills in its
+    # LeafEval and keeps alive what that points to.
+    cdef LeafEval leaf
+
+
+cdef class Evaluator(BaseEvaluator):
     cdef EvalWeights w
     cdef readonly object chromosome   # the Chromosome it was built from, or None
     cdef readonly tuple phase_bounds  # (o, e)

@@ -1,4 +1,9 @@
-"""The evaluation function of a chromosome.
+"""The evaluators: the objects a search values positions with.
+
+``BaseEvaluator`` is what every kind derives from (a Searcher takes any); it
+holds the C-level leaf evaluation the searches call (evaluation.pxd).
+``Evaluator`` is GeneThello's kind, the evaluation function of a chromosome
+(its features are in features.pxd):
 
 score = wf*Flips + wd*Discs - wm*Mobility + wc*Corners - wx*XSquares
         + wr*Parity + wp*Pattern
@@ -15,6 +20,8 @@ process and shared by every evaluator that weighs it.
 
 from libc.stdint cimport uint64_t, int16_t
 from genethello.core.bitboard cimport popcount, legal_moves, flips, square_bit, CORNERS
+from genethello.core.features cimport F_PATTERN, exposed_x_squares, parity_feature
+from genethello.core.patterns cimport pattern_eval, PATTERN_SHIFT
 from genethello.core.board cimport Board
 from genethello.core.move cimport Child, make_move
 
@@ -22,7 +29,13 @@ FEATURES = "fdmxcpr"
 FEATURE_NAMES = ("flips", "discs", "mobility", "xsquares", "corners", "pattern", "parity")
 
 
-cdef class Evaluator:
+cdef class BaseEvaluator:
+    """What a Searcher searches with: an evaluator of some kind, which fills
+    in the C-level leaf evaluation (evaluation.pxd) in its constructor. Not
+    usable by itself."""
+
+
+cdef class Evaluator(BaseEvaluator):
     """Weights of one player: phase bounds (o, e) and 3x7 integer weights.
 
     Weights belong to the evaluator object, so a worker can hold many players
@@ -60,6 +73,8 @@ cdef class Evaluator:
         for m in range(61):
             self.w.phase_of_move[m] = 0 if m <= o else (1 if m <= e else 2)
         self.w.use_pattern = any(r[F_PATTERN] for r in rows)
+        self.leaf.kind = FEATURES_KIND
+        self.leaf.features = &self.w
         self.w.pattern_table = NULL
         self.pattern_array = None
         self.pattern_version = ""
@@ -143,5 +158,5 @@ cdef class Evaluator:
             raise ValueError(f"square {sq} is not a legal move here")
         f = flips(P, O, sq)
         child = make_move(P, O, sq, f)
-        return evaluate_after_move(&self.w, child.opponent, child.player, popcount(f),
-                                   legal_moves(child.player, child.opponent))
+        return evaluate_leaf(&self.leaf, child.opponent, child.player, f,
+                             legal_moves(child.player, child.opponent))

@@ -204,7 +204,8 @@ def parse_kind(name: str) -> Kind:
     Raises:
         ValueError: naming ``name`` and what is wrong with it.
     """
-    return family_of_kind(name).parse_kind(name)
+    kind: Kind = family_of_kind(name).parse_kind(name)
+    return kind
 
 
 def parse_individual(text: str, payload: bytes | None = None) -> Individual:
@@ -213,7 +214,8 @@ def parse_individual(text: str, payload: bytes | None = None) -> Individual:
     Raises:
         ValueError: naming the field, the bad value and the whole text.
     """
-    return family_of_text(text).parse(text, payload)
+    individual: Individual = family_of_text(text).parse(text, payload)
+    return individual
 
 
 def evaluator_of(individual: Individual, patterns: str | None = None) -> Evaluator:

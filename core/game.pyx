@@ -8,11 +8,11 @@ import random
 from dataclasses import dataclass
 
 from libc.stdint cimport uint64_t
-from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount
+from genethello.core.bitboard cimport PASS, legal_moves, flips, popcount
 from genethello.core.board cimport Board, BLACK
 from genethello.core.search cimport Searcher
 from genethello.core.context cimport RootResult, monotonic_seconds
-from genethello.core.evaluation cimport Evaluator
+from genethello.core.evaluation cimport BaseEvaluator, Evaluator
 from genethello.core.move cimport Child, make_move
 from genethello.core.midgame cimport PLAIN_ROOT_DEPTH
 from genethello.core.endgame cimport HASH_EMPTIES
@@ -26,7 +26,8 @@ cdef class Engine:
     """A player: an evaluator searched with given limits.
 
     Args:
-        evaluator: an Evaluator, or a Chromosome (its evaluator is built).
+        evaluator: an evaluator of any kind (a BaseEvaluator, such as
+            GeneThello's Evaluator), or a Chromosome (its evaluator is built).
         depth: plies per move (fixed-depth play: node counts decide, so
             games are reproducible).
         time: seconds on this player's clock for the whole game.
@@ -44,7 +45,7 @@ cdef class Engine:
 
     def __init__(self, evaluator, depth=None, time=None, int exact_empties=0,
                  str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True):
-        if not isinstance(evaluator, Evaluator):
+        if not isinstance(evaluator, BaseEvaluator):
             evaluator = Evaluator.from_chromosome(evaluator)
         if depth is None and time is None:
             raise ValueError("an engine needs a depth or a time (seconds per game)")
@@ -69,9 +70,9 @@ cdef class Engine:
         return self.searcher.evaluator
 
     def use_evaluator(self, evaluator) -> None:
-        """Play with other weights (an Evaluator or a Chromosome) from the
+        """Play with other weights (an evaluator or a Chromosome) from the
         next game on; the table is cleared at the start of every game."""
-        if not isinstance(evaluator, Evaluator):
+        if not isinstance(evaluator, BaseEvaluator):
             evaluator = Evaluator.from_chromosome(evaluator)
         self.searcher.use_evaluator(evaluator)
 

@@ -4,7 +4,7 @@
 
 from libc.stdint cimport uint64_t
 from genethello.core.bitboard cimport legal_moves
-from genethello.core.evaluation cimport evaluate_after_move, EVAL_WIN
+from genethello.core.evaluation cimport evaluate_leaf, EVAL_WIN
 from genethello.core.context cimport SearchContext, RootResult, final_margin
 
 cdef enum:
@@ -14,14 +14,14 @@ cdef enum:
                                  # (bench_games, depth 4: 1.16x the games/s; at depth 7 they pay: 0.74x without)
 
 
-cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, int last_flips) noexcept nogil:
+cdef inline int leaf_value(SearchContext* c, uint64_t P, uint64_t O, uint64_t last_flipped) noexcept nogil:
     """Value for the side to move P of the position after O's last move,
-    which turned `last_flips` discs."""
+    which turned the discs `last_flipped`."""
     cdef uint64_t moves = legal_moves(P, O)
     c.nodes += 1
     if moves == 0 and legal_moves(O, P) == 0:
         return final_margin(P, O) * EVAL_WIN
-    return -evaluate_after_move(c.w, O, P, last_flips, moves)
+    return -evaluate_leaf(&c.evaluator, O, P, last_flipped, moves)
 
 
 # Value of P to move, `depth` (>= 0) plies deep, in the window (alpha, beta);
@@ -33,4 +33,4 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
 cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth,
                              int alpha, int beta) noexcept nogil
 # Plain negamax without pruning, ordering or hashing: the reference.
-cdef int minimax_value(SearchContext* c, uint64_t P, uint64_t O, int depth, int last_flips) noexcept nogil
+cdef int minimax_value(SearchContext* c, uint64_t P, uint64_t O, int depth, uint64_t last_flipped) noexcept nogil

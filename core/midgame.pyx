@@ -14,10 +14,10 @@ depth-1 node values its leaves in place (children_are_leaves).
 from libc.stdint cimport uint64_t
 
 from genethello.core.bitboard cimport (
-    PASS, NO_MOVE, CORNERS, legal_moves, flips, popcount, gt_lowest_square, square_bit, moves_in_direction,
+    PASS, NO_MOVE, legal_moves, flips, popcount, gt_lowest_square, square_bit, moves_in_direction,
 )
 from genethello.core.evaluation cimport (
-    EVAL_WIN, F_MOBILITY, score_without_mobility, clamp_evaluation,
+    EVAL_WIN, LeafFrame, children_frame, leaf_partial, leaf_complete, clamp_evaluation,
 )
 from genethello.core.ttable cimport TTEntry, tt_probe, tt_store, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT
 from genethello.core.move cimport MAX_MOVES, Move, Child, make_move, list_moves, list_squares
@@ -49,20 +49,18 @@ cdef int children_are_leaves(SearchContext* c, uint64_t P, uint64_t O, uint64_t 
     first (leaf killers: the cheapest ordering there is, and it saves a
     fifth of bench_games' leaves), the rest in square order.
 
-    A leaf's evaluation is a sum without mobility, less the mobility weight
-    times the opponent's move count. With a mobility weight >= 0 the sum
-    bounds the leaf from above (clamping is monotone), so a leaf whose sum
-    is no better than the best so far cannot change the node's value or
-    cause its cut-off: its replies are not generated. The one exception is
-    a leaf where the game is over (its value is the final margin, which no
-    sum bounds): a leaf is skipped only when a cheap test shows its side to
-    move has a move (surely_has_move), else it is valued in full. Skipping
-    changes nothing but the node count (about 1% fewer leaves valued)."""
+    A leaf's evaluation is a partial value less the mobility weight times
+    the opponent's move count (evaluation.pxd's leaf frame). With a mobility
+    weight >= 0 the partial value bounds the leaf from above (clamping is
+    monotone), so a leaf whose bound is no better than the best so far
+    cannot change the node's value or cause its cut-off: its replies are not
+    generated. The one exception is a leaf where the game is over (its value
+    is the final margin, which no evaluation bounds): a leaf is skipped only
+    when a cheap test shows its side to move has a move (surely_has_move),
+    else it is valued in full. Skipping changes nothing but the node count
+    (about 1% fewer leaves valued)."""
     cdef int discs = popcount(P | O)
-    cdef int move_number = discs - 3                   # the leaves': one disc more, less the 4 of the start
-    cdef int corners = popcount(P & CORNERS) - popcount(O & CORNERS)   # corners never flip
-    cdef const int* k = c.w.weight[c.w.phase_of_move[move_number]]
-    cdef int mobility_weight = k[F_MOBILITY]
+    cdef LeafFrame frame = children_frame(&c.evaluator, P, O)
     cdef int v, raw, best = -INF, sq
     cdef uint64_t f, replies
     cdef uint64_t first = moves & leaf_killer_mask(c, discs) if c.ordering else 0
@@ -77,16 +75,16 @@ cdef int children_are_leaves(SearchContext* c, uint64_t P, uint64_t O, uint64_t 
             rest &= rest - 1
         f = flips(P, O, sq)
         child = make_move(P, O, sq, f)
-        raw = score_without_mobility(c.w, k, child.opponent, child.player, popcount(f), move_number,
-                                     corners + (1 if square_bit(sq) & CORNERS else 0))
-        if mobility_weight >= 0 and clamp_evaluation(raw) <= best and surely_has_move(child.player, child.opponent):
+        raw = leaf_partial(&c.evaluator, &frame, child.opponent, child.player, f, square_bit(sq))
+        if (frame.mobility_weight >= 0 and clamp_evaluation(raw) <= best
+                and surely_has_move(child.player, child.opponent)):
             continue
         c.nodes += 1
         replies = legal_moves(child.player, child.opponent)
         if replies == 0 and legal_moves(child.opponent, child.player) == 0:
             v = -final_margin(child.player, child.opponent) * EVAL_WIN
         else:
-            v = clamp_evaluation(raw - mobility_weight * popcount(replies))
+            v = leaf_complete(&frame, raw, replies)
         if v > best:
             best = v
             if v >= beta:
@@ -106,7 +104,7 @@ cdef int midgame(SearchContext* c, uint64_t P, uint64_t O, int depth, int alpha,
     cdef Move listed[MAX_MOVES]
     cdef TTEntry* e
     if depth == 0:
-        v = leaf_value(c, P, O, popcount(last_flipped))
+        v = leaf_value(c, P, O, last_flipped)
         return v if c.soft else clamp(v, alpha, beta)
     if out_of_budget(c):
         return 0
@@ -195,14 +193,14 @@ cdef RootResult midgame_root(SearchContext* c, uint64_t P, uint64_t O, int depth
     return r
 
 
-cdef int minimax_value(SearchContext* c, uint64_t P, uint64_t O, int depth, int last_flips) noexcept nogil:
+cdef int minimax_value(SearchContext* c, uint64_t P, uint64_t O, int depth, uint64_t last_flipped) noexcept nogil:
     """Plain negamax, every move in board order, no pruning: the reference
     that every search variant must agree with (same leaf and pass rules)."""
     cdef uint64_t moves, f
     cdef int best = -INF, v, sq
     cdef Child child
     if depth == 0:
-        return leaf_value(c, P, O, last_flips)
+        return leaf_value(c, P, O, last_flipped)
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
@@ -213,7 +211,7 @@ cdef int minimax_value(SearchContext* c, uint64_t P, uint64_t O, int depth, int 
         moves &= moves - 1
         f = flips(P, O, sq)
         child = make_move(P, O, sq, f)
-        v = -minimax_value(c, child.player, child.opponent, depth - 1, popcount(f))
+        v = -minimax_value(c, child.player, child.opponent, depth - 1, f)
         if v > best:
             best = v
     return best

@@ -7,7 +7,7 @@ from libc.stdint cimport uint64_t
 from genethello.core.bitboard cimport (
     legal_moves, flips, popcount, square_bit, gt_lowest_square, CORNERS, NOT_FILE_A, NOT_FILE_H,
 )
-from genethello.core.evaluation cimport evaluate_after_move
+from genethello.core.evaluation cimport evaluate_leaf
 from genethello.core.context cimport SearchContext, INF
 from genethello.core.move cimport MAX_MOVES, Move, Child, make_move
 
@@ -100,8 +100,8 @@ cdef inline int order_moves(SearchContext* c, uint64_t P, uint64_t O, uint64_t m
             key = SQUARE_CLASS[sq]
         else:
             child = make_move(P, O, sq, f)
-            key = evaluate_after_move(c.w, child.opponent, child.player, popcount(f),
-                                      legal_moves(child.player, child.opponent))
+            key = evaluate_leaf(&c.evaluator, child.opponent, child.player, f,
+                                legal_moves(child.player, child.opponent))
         insert_by_key(keys, out, n, key, sq, f)
         n += 1
     return n

@@ -2,7 +2,7 @@
 # context they share is in context.pxd.
 
 from libc.stdint cimport uint64_t
-from genethello.core.evaluation cimport Evaluator
+from genethello.core.evaluation cimport BaseEvaluator
 from genethello.core.ttable cimport TranspositionTable
 from genethello.core.context cimport SearchContext, RootResult
 
@@ -15,7 +15,7 @@ cdef enum Algorithm:
 
 cdef class Searcher:
     cdef SearchContext ctx
-    cdef readonly Evaluator evaluator
+    cdef readonly BaseEvaluator evaluator
     cdef readonly TranspositionTable table
     cdef readonly str algorithm
     cdef readonly bint hashing

@@ -25,7 +25,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint64_t
 
 from genethello.core.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount, square_bit, gt_lowest_square
-from genethello.core.evaluation cimport Evaluator, EVAL_WIN, EVAL_LIMIT
+from genethello.core.evaluation cimport BaseEvaluator, Evaluator, LeafEval, NO_KIND, EVAL_WIN, EVAL_LIMIT
 from genethello.core.ttable cimport TTEntry, TranspositionTable, tt_probe, ENDGAME_DEPTH
 from genethello.core.board cimport Board
 from genethello.core.move cimport Child, make_move
@@ -48,6 +48,18 @@ ALGORITHMS = {
     "negascout-hard": NEGASCOUT_HARD,
     "negascout-soft": NEGASCOUT_SOFT,
 }
+
+
+cdef LeafEval leaf_evaluation(BaseEvaluator evaluator) except *:
+    """The leaf evaluation a search copies from an evaluator object (which
+    the search then keeps alive: the copy points into it).
+
+    Raises:
+        TypeError: for an evaluator that fills in none (a bare BaseEvaluator).
+    """
+    if evaluator is None or evaluator.leaf.kind == NO_KIND:
+        raise TypeError(f"{type(evaluator).__name__} is not an evaluator a search can use")
+    return evaluator.leaf
 
 
 # ------------------------------------------------------------- Python face
@@ -107,7 +119,9 @@ cdef class Searcher:
     """An engine: one evaluator, one algorithm, one transposition table.
 
     Args:
-        evaluator: the player's weights.
+        evaluator: the player's evaluation: an evaluator of any kind
+            (``genethello.core.evaluation.BaseEvaluator``; today GeneThello's
+            ``Evaluator``).
         algorithm: 'alphabeta-hard', 'alphabeta-soft', 'negascout-hard' or
             'negascout-soft' (the default).
         tt_bits: log2 of the transposition table's buckets (16: 3 MiB).
@@ -116,16 +130,17 @@ cdef class Searcher:
             naive baseline the benchmarks compare against).
     Raises:
         ValueError: for an unknown algorithm name.
+        TypeError: for an evaluator of no kind (a bare BaseEvaluator).
     """
 
-    def __init__(self, Evaluator evaluator, str algorithm="negascout-soft", int tt_bits=16,
+    def __init__(self, BaseEvaluator evaluator, str algorithm="negascout-soft", int tt_bits=16,
                  bint hashing=True, bint ordering=True):
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown search algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
+        self.ctx.evaluator = leaf_evaluation(evaluator)
         self.evaluator = evaluator
         self.algorithm = algorithm
         self.table = TranspositionTable(tt_bits)
-        self.ctx.w = &evaluator.w
         self.hashing = hashing
         self.ordering = ordering
         self.ctx.tt = &self.table.table if hashing else NULL
@@ -139,12 +154,12 @@ cdef class Searcher:
     def __reduce__(self):
         return (Searcher, (self.evaluator, self.algorithm, self.table.bits, self.hashing, self.ordering))
 
-    def use_evaluator(self, Evaluator evaluator) -> None:
+    def use_evaluator(self, BaseEvaluator evaluator) -> None:
         """Search with other weights from now on (clear the table first:
         its values belong to the old weights). Lets a worker keep two
         searchers, and their tables, for all the players it hosts."""
+        self.ctx.evaluator = leaf_evaluation(evaluator)
         self.evaluator = evaluator
-        self.ctx.w = &evaluator.w
 
     def clear(self) -> None:
         """Forget the transposition table and the cut-offs the shallow
@@ -348,7 +363,7 @@ cdef class Searcher:
                     r = endgame_root(&self.ctx, child.player, child.opponent, -DISC_INF, DISC_INF)
                     v = -r.value
                 elif depth == 1:
-                    v = -leaf_value(&self.ctx, child.player, child.opponent, popcount(f))
+                    v = -leaf_value(&self.ctx, child.player, child.opponent, f)
                 else:
                     v = -midgame(&self.ctx, child.player, child.opponent, depth - 1, -INF, INF, f)
             out.append((sq, v))
@@ -385,13 +400,12 @@ cdef class Searcher:
         return tuple(line)
 
 
-def minimax(Board board, Evaluator evaluator, int depth) -> int:
+def minimax(Board board, BaseEvaluator evaluator, int depth) -> int:
     """Plain negamax without pruning, ordering or hashing: the reference that
     every search variant must agree with (same leaf and pass rules)."""
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
     cdef SearchContext c
-    c.w = &evaluator.w
+    c.evaluator = leaf_evaluation(evaluator)
     c.nodes = 0
     return minimax_value(&c, board.pos.player, board.pos.opponent, depth, 0)
-

@@ -62,9 +62,10 @@ def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
     """Every generation of the run in order (one transaction)."""
     with db.session() as s:
         gens = s.scalars(select(Generation).where(Generation.run_id == run_id).order_by(Generation.number)).all()
-        players = {pid: (text, elo) for pid, text, elo in s.execute(
+        players: dict[int | None, tuple[str | None, float | None]] = {pid: (text, elo) for pid, text, elo in s.execute(
             select(PlayerRow.id, PlayerRow.text, PlayerRow.elo).where(PlayerRow.run_id == run_id)).all()}
-        hall = {(g, pid): (rating, err) for g, pid, rating, err in s.execute(
+        hall: dict[tuple[int, int | None], tuple[float | None, float | None]] = {
+            (g, pid): (rating, err) for g, pid, rating, err in s.execute(
             select(HallRating.generation, HallRating.player_id, HallRating.rating, HallRating.stderr)
             .where(HallRating.run_id == run_id))}
         measured: dict[int, list[YardstickRow]] = {}

@@ -152,7 +152,7 @@ def games_with_moves(db: Database, run_id: int) -> int:
         return s.scalar(select(func.count(Game.id)).where(Game.run_id == run_id, Game.moves.is_not(None))) or 0
 
 
-def change_key(db: Database, run_id: int) -> tuple:
+def change_key(db: Database, run_id: int) -> tuple[object, ...]:
     """A few cheap numbers that change whenever anything shown of the run
     would: status, generation, games committed, generations' progress and
     their two newest statuses, yardstick rows. (None,) for no such run."""

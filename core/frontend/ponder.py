@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from genethello.core.board import Board
+from genethello.core.search import Searcher
 from genethello.core.squares import square_name
 
 
@@ -97,7 +98,7 @@ class Ponderer:
     Searcher itself: one Searcher cannot run two searches at once.
     """
 
-    def __init__(self, searcher, log: TextIO | None = None):
+    def __init__(self, searcher: Searcher, log: TextIO | None = None) -> None:
         self.searcher = searcher
         self.log = log if log is not None else sys.stderr
         self.stats = PonderStats()

@@ -7,7 +7,7 @@ import pytest
 
 from genethello.core import PASS, Board, IllegalMoveError
 from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
+from genethello.core.evaluation import BaseEvaluator, Evaluator
 from genethello.core.game import Engine, GameResult, play_game, random_opening
 
 PLAYER_A = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")
@@ -124,6 +124,15 @@ def test_engine_validation(limits, message):
 def test_engine_accepts_an_evaluator():
     engine = Engine(Evaluator(), depth=2)
     assert engine.depth == 2 and engine.time == 0.0
+
+
+def test_engine_takes_any_evaluator_kind_and_refuses_one_of_no_kind():
+    """An evaluator of any kind (a BaseEvaluator) is searched as given, not
+    read as a chromosome; the bare base, of no kind, is refused in one line."""
+    evaluator = Evaluator.from_chromosome(PLAYER_A)
+    assert Engine(evaluator, depth=2).evaluator is evaluator
+    with pytest.raises(TypeError, match="BaseEvaluator is not an evaluator a search can use"):
+        Engine(BaseEvaluator(), depth=2)
 
 
 @pytest.mark.parametrize("limits", [

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from genethello.core import PASS, Board, parse_square
 from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, Evaluator
+from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, BaseEvaluator, Evaluator
 from genethello.core.search import ALGORITHMS, Searcher, SearchResult, disc_score, minimax
 from tests.reference import brute_force, child_value, mover_score
 from tests.strategies import endgames, evaluators, positions
@@ -439,6 +439,23 @@ def test_bad_depths_of_the_other_entry_points_raise():
 def test_unknown_algorithm_is_named():
     with pytest.raises(ValueError, match="minimax-deluxe"):
         Searcher(EVALUATOR, "minimax-deluxe")
+
+
+def test_a_search_refuses_an_evaluator_of_no_kind():
+    """Every evaluator kind derives from BaseEvaluator and fills in its
+    leaf evaluation; the bare base fills in none, and is refused in one line
+    wherever a search would take it (the searcher keeps its evaluator)."""
+    assert isinstance(EVALUATOR, BaseEvaluator)
+    refused = "BaseEvaluator is not an evaluator a search can use"
+    with pytest.raises(TypeError, match=refused):
+        Searcher(BaseEvaluator())
+    with pytest.raises(TypeError, match=refused):
+        minimax(Board(), BaseEvaluator(), 2)
+    s = Searcher(EVALUATOR)
+    with pytest.raises(TypeError, match=refused):
+        s.use_evaluator(BaseEvaluator())
+    assert s.evaluator is EVALUATOR
+    assert s.search(Board(), depth=3).value == Searcher(EVALUATOR).search(Board(), depth=3).value
 
 
 def test_stop_from_another_thread_ends_a_long_search():
