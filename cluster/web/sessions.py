@@ -24,7 +24,7 @@ from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.search import Searcher, SearchResult, disc_score
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, Colour, square_name
 from genethello.core.timecontrol import move_budget
 
 #: Plies of the searches behind a hint (each move searched one ply less).
@@ -109,7 +109,7 @@ def top_moves(searcher: Searcher, board: Board, depth: int, cancel: threading.Ev
         after.play(square)
         if after.is_game_over():
             margin = after.final_score()
-            score, exact = (margin if mover == "black" else -margin), True
+            score, exact = (margin if mover == BLACK else -margin), True
         else:
             result = searcher.search(after, depth=max(1, depth - 1), exact_empties=play.EXACT_EMPTIES)
             score, exact = disc_score(-result.value, result.exact), result.exact
@@ -142,13 +142,13 @@ class PlaySession:
         self._hint_searcher: Searcher | None = None
         self.events: list[str] = ["New game: Black to move."]
         self.last_search: dict | None = None
-        self.thinking: str | None = None
+        self.thinking: Colour | None = None
         self.epoch = 0
         self.closed = False
         self._job: _Job | None = None
         self.touched = time.monotonic()
         if settings.seconds is not None:
-            self.clocks.start("black", time.monotonic())
+            self.clocks.start(BLACK, time.monotonic())
 
     # ------------------------------------------------------------------ view
     def view(self) -> dict:
