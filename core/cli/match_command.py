@@ -173,7 +173,8 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
         a_note, b_text = patterns_note(ea.evaluator), f"{b}{patterns_note(eb.evaluator)}"
         score = play_match(chromosome_games(ea, eb), openings, args.games, report)
     limit = f"depth {args.depth}" if args.depth is not None else f"{args.time:g} s a game"
-    print(f"A = {a} ({limit}, exact {args.exact}{a_note})\nB = {b_text}\n"
+    searched_by = "A" if args.gtp is not None else "both"
+    print(f"A = {a}{a_note}\nB = {b_text}\n{searched_by}: {limit}, exact {args.exact}\n"
           f"A {score.points:g} - {args.games - score.points:g} B "
           f"({counted(args.games, 'game')} in {duration(time.perf_counter() - t0)})\n"
           f"{summary(score, len(openings))}")
