@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
-Player = Hashable
+#: Whatever names one player in a rating table (a database id, a
+#: chromosome's text): a key, not the move-picking ``core.players.Player``.
+Contestant = Hashable
 
 #: Allowed game results from black's point of view: win, draw, loss.
 SCORES = (1.0, 0.5, 0.0)
@@ -61,7 +63,7 @@ class EloTable:
             raise ValueError(f"k={k!r} must be positive")
         self.start_rating = float(start_rating)
         self.k = float(k)
-        self._ratings: dict[Player, float] = {}
+        self._ratings: dict[Contestant, float] = {}
 
     def __contains__(self, player: object) -> bool:
         return player in self._ratings
@@ -72,7 +74,7 @@ class EloTable:
     def __repr__(self) -> str:
         return f"EloTable(start_rating={self.start_rating}, k={self.k}, players={len(self)})"
 
-    def add(self, player: Player, rating: float | None = None) -> None:
+    def add(self, player: Contestant, rating: float | None = None) -> None:
         """Enter a new player at ``rating`` (the start rating when None).
 
         Raises:
@@ -83,7 +85,7 @@ class EloTable:
             raise ValueError(f"player {player!r} is already in the table, rated {self._ratings[player]}")
         self._ratings[player] = self.start_rating if rating is None else float(rating)
 
-    def rating(self, player: Player) -> float:
+    def rating(self, player: Contestant) -> float:
         """The player's current rating.
 
         Raises:
@@ -94,11 +96,11 @@ class EloTable:
         except KeyError:
             raise KeyError(f"player {player!r} is not in the Elo table") from None
 
-    def ratings(self) -> dict[Player, float]:
+    def ratings(self) -> dict[Contestant, float]:
         """A copy of all ratings, in the order players were added."""
         return dict(self._ratings)
 
-    def update(self, black: Player, white: Player, score_black: float) -> tuple[float, float]:
+    def update(self, black: Contestant, white: Contestant, score_black: float) -> tuple[float, float]:
         """Apply one game's result to both players' ratings.
 
         Black gains ``k * (score_black - expected_score(black, white))`` and
@@ -131,7 +133,7 @@ class EloTable:
         return self._ratings[black], self._ratings[white]
 
 
-def apply_in_order(table: EloTable, results: Iterable[tuple[Player, Player, float]]) -> EloTable:
+def apply_in_order(table: EloTable, results: Iterable[tuple[Contestant, Contestant, float]]) -> EloTable:
     """Apply ``(black, white, score_black)`` results to ``table`` in the
     order given.
 

@@ -15,7 +15,7 @@ from typing import TypeVar, overload
 
 import numpy as np
 
-Player = TypeVar("Player", bound=Hashable)
+ContestantT = TypeVar("ContestantT", bound=Hashable)
 T = TypeVar("T")
 
 
@@ -106,7 +106,7 @@ class RoundRobin(Sequence[tuple[int, int]]):
         return f"RoundRobin({self.players})"
 
 
-def round_robin_pairs(players: Sequence[Player]) -> list[tuple[Player, Player]]:
+def round_robin_pairs(players: Sequence[ContestantT]) -> list[tuple[ContestantT, ContestantT]]:
     """Every ordered pair ``(black, white)`` of distinct players, once.
 
     Canonical order: for each player ``i`` in the given order, for each

@@ -30,7 +30,7 @@ from genethello.cluster.db.models import (
     HallGame,
     HallMember,
     HallRating,
-    Player,
+    PlayerRow,
     PopulationSlot,
     RatingRecord,
     Run,
@@ -145,7 +145,7 @@ class RunStore:
         """(player id, chromosome text) of generation g, in slot order."""
         with self.db.session() as s:
             return [tuple(row) for row in s.execute(
-                select(Player.id, Player.text).join(PopulationSlot, PopulationSlot.player_id == Player.id)
+                select(PlayerRow.id, PlayerRow.text).join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
                 .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
                 .order_by(PopulationSlot.slot)).all()]
 
@@ -172,11 +172,11 @@ class RunStore:
             if g > 1:
                 s.get(Generation, (self.run_id, g - 1)).status = "bred"
             texts = [family_of(c).text(c) for c in members]
-            existing = dict(s.execute(select(Player.text, Player.id)
-                                      .where(Player.run_id == self.run_id, Player.text.in_(texts))).all())
+            existing = dict(s.execute(select(PlayerRow.text, PlayerRow.id)
+                                      .where(PlayerRow.run_id == self.run_id, PlayerRow.text.in_(texts))).all())
             for m, text in zip(stored, texts):
                 if text not in existing:
-                    player = Player(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth,
+                    player = PlayerRow(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth,
                                     genes=m.genes, elo=start_elo)
                     s.add(player)
                     s.flush()
@@ -184,7 +184,7 @@ class RunStore:
             s.execute(insert(PopulationSlot), [
                 {"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
                 for i, t in enumerate(texts)])
-            s.execute(update(Player).where(Player.id.in_(list(existing.values()))).values(death=g))
+            s.execute(update(PlayerRow).where(PlayerRow.id.in_(list(existing.values()))).values(death=g))
             s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
                              games_total=len(members) * (len(members) - 1), games_done=0))
             s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
@@ -233,8 +233,8 @@ class RunStore:
         in schedule order: the inputs of :func:`rate_generation`."""
         with self.db.session() as s:
             members = [Member(*row) for row in s.execute(
-                select(Player.id, Player.elo, Player.birth, Player.text)
-                .join(PopulationSlot, PopulationSlot.player_id == Player.id)
+                select(PlayerRow.id, PlayerRow.elo, PlayerRow.birth, PlayerRow.text)
+                .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
                 .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
                 .order_by(PopulationSlot.slot)).all()]
             games = [PlayedGame(*row) for row in s.execute(
@@ -251,14 +251,14 @@ class RunStore:
         is the top by Elo."""
         with self.db.session(immediate=True) as s:
             for r in rating.players:
-                s.execute(update(Player).where(Player.id == r.player_id).values(
-                    elo=r.elo, wins=Player.wins + r.wins, losses=Player.losses + r.losses,
-                    draws=Player.draws + r.draws, death=g))
+                s.execute(update(PlayerRow).where(PlayerRow.id == r.player_id).values(
+                    elo=r.elo, wins=PlayerRow.wins + r.wins, losses=PlayerRow.losses + r.losses,
+                    draws=PlayerRow.draws + r.draws, death=g))
             s.execute(insert(RatingRecord), [
                 {"run_id": self.run_id, "generation": g, "player_id": r.player_id, "elo": r.elo,
                  "bt_rating": r.bt_rating, "bt_stderr": r.bt_stderr, "wins": r.wins, "losses": r.losses,
                  "draws": r.draws} for r in rating.players])
-            best = hall_best if has_hall else s.scalars(select(Player.id).where(Player.run_id == self.run_id)
+            best = hall_best if has_hall else s.scalars(select(PlayerRow.id).where(PlayerRow.run_id == self.run_id)
                                                         .order_by(*BEST_FIRST).limit(1)).one()
             gen = s.get(Generation, (self.run_id, g))
             gen.status = "rated"
@@ -387,5 +387,5 @@ class RunStore:
                                       opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score,
                                       wins=sc.result.wins, draws=sc.result.draws, losses=sc.result.losses))
             if scores:
-                s.get(Player, player_id).yardstick = (sum(sc.points for sc in scores)
+                s.get(PlayerRow, player_id).yardstick = (sum(sc.points for sc in scores)
                                                       / sum(sc.games for sc in scores))

@@ -30,14 +30,12 @@ centred ratings (see :func:`fit_bradley_terry`).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from genethello.cluster.elo import check_score
-
-Player = Hashable
+from genethello.cluster.elo import Contestant, check_score
 
 #: Factor from natural-log strength to Elo points: 400 / ln(10).
 ELO_PER_NAT = 400.0 / math.log(10.0)
@@ -61,7 +59,7 @@ class RatingEstimate:
 
 
 def _tally(
-    players: Sequence[Player], games: Iterable[tuple[Player, Player, float]]
+    players: Sequence[Contestant], games: Iterable[tuple[Contestant, Contestant, float]]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Game counts per pair (symmetric matrix) and points per player."""
     index = {player: i for i, player in enumerate(players)}
@@ -138,14 +136,14 @@ def _mm_step(theta: np.ndarray, counts: np.ndarray, wins: np.ndarray, prior_game
 
 
 def fit_bradley_terry(
-    players: Sequence[Player],
-    games: Iterable[tuple[Player, Player, float]],
+    players: Sequence[Contestant],
+    games: Iterable[tuple[Contestant, Contestant, float]],
     *,
     iterations: int = 1_000,
     tolerance: float = 1e-10,
     prior_games: float = 1.0,
-    anchor: Player | None = None,
-) -> dict[Player, RatingEstimate]:
+    anchor: Contestant | None = None,
+) -> dict[Contestant, RatingEstimate]:
     """Bradley–Terry ratings and standard errors for a set of games.
 
     The MM update (Hunter 2004, eq. 3, with the prior's virtual games) is

@@ -11,9 +11,21 @@ from genethello.core.evaluation import Evaluator
 from genethello.core.game import Engine, GameResult, play_game, random_opening
 from genethello.core.perft import perft
 from genethello.core.search import ALGORITHMS, Searcher, SearchResult
-from genethello.core.squares import PASS, BadSquareError, join_move_list, parse_square, split_move_list, square_name
+from genethello.core.squares import (
+    BLACK,
+    PASS,
+    WHITE,
+    BadSquareError,
+    Colour,
+    join_move_list,
+    opponent,
+    parse_square,
+    split_move_list,
+    square_name,
+)
 
 __all__ = [
+    "BLACK", "WHITE", "Colour", "opponent",
     "PASS", "BadSquareError", "parse_square", "square_name", "split_move_list", "join_move_list",
     "Board", "IllegalMoveError", "BadPositionError", "perft",
     "Chromosome", "ChromosomeError", "ChromosomeType", "Evaluator",

@@ -7,6 +7,7 @@ from genethello.core.board import Move
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.search import Searcher
+from genethello.core.squares import Colour
 
 class Engine:
     @property
@@ -33,10 +34,10 @@ class GameResult:
     opening_plies: int
     black_seconds: float
     white_seconds: float
-    time_loss: str | None
+    time_loss: Colour | None
     nodes: int
     @property
-    def winner(self) -> str | None: ...
+    def winner(self) -> Colour | None: ...
     @property
     def black_points(self) -> float: ...
     def move_list(self) -> str: ...

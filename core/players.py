@@ -28,7 +28,7 @@ from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.search import Searcher
-from genethello.core.squares import PASS, SQUARE_WEIGHTS, parse_square, square_name
+from genethello.core.squares import BLACK, PASS, SQUARE_WEIGHTS, parse_square, square_name
 
 
 class IllegalPlayerMoveError(RuntimeError):
@@ -215,11 +215,11 @@ class GtpPlayer(BasePlayer):
         # gtp-rhino answer 'play b pass' with a syntax error.
         if move == PASS:
             return
-        color = "b" if board.side_to_move == "black" else "w"
+        color = "b" if board.side_to_move == BLACK else "w"
         self._ok(f"play {color} {square_name(move)}")
 
     def choose(self, board: Board) -> int:
-        color = "b" if board.side_to_move == "black" else "w"
+        color = "b" if board.side_to_move == BLACK else "w"
         return parse_square(self._ok(f"reg_genmove {color}").strip().lower())
 
     def close(self) -> None:
@@ -253,7 +253,7 @@ def play(black: Player, white: Player, opening: Sequence[int] = (), seed: int = 
             if move == PASS or not board.is_legal(move):
                 raise ValueError(f"opening move {i + 1} ({square_name(move)}) is illegal")
         else:
-            mover = black if board.side_to_move == "black" else white
+            mover = black if board.side_to_move == BLACK else white
             move = mover.choose(board)
             if move == PASS or not board.is_legal(move):
                 raise IllegalPlayerMoveError(f"{mover.name} chose the illegal move {square_name(move)} "

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from genethello.core.board import Board
 from genethello.core.evaluation import Evaluator
 from genethello.core.search import Searcher, disc_score
+from genethello.core.squares import BLACK
 
 DEFAULT_EXACT_EMPTIES = 20
 DEFAULT_SEARCH_DEPTH = 10
@@ -84,7 +85,7 @@ class Labeller:
         """
         if not (0 <= mover < 1 << 64 and 0 <= other < 1 << 64) or mover & other:
             raise ValueError(f"not a position: mover {mover:#x}, other {other:#x}")
-        board = Board.from_bitboards(other, mover, "black")   # the other side is to move
+        board = Board.from_bitboards(other, mover, BLACK)     # the other side is to move
         empties = board.empties
         if empties <= self.exact_empties:
             self._solver.clear()

@@ -2,16 +2,24 @@
 
 Squares are integers 0..63, ``row * 8 + column``, with a1 = 0 at the top left,
 h1 = 7, a8 = 56 and h8 = 63 (standard Othello notation: columns a-h left to
-right, rows 1-8 top to bottom). ``PASS`` (64) stands for a pass. Colours are
-the strings ``'black'`` and ``'white'`` (``Board.side_to_move``'s words).
+right, rows 1-8 top to bottom). ``PASS`` (64) stands for a pass. A
+:data:`Colour` is ``BLACK`` or ``WHITE``, the strings ``'black'`` and
+``'white'``: ``Board.side_to_move``'s words, and the web API's.
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
+#: One side of the board, in the board's own words.
+Colour = Literal["black", "white"]
+BLACK: Colour = "black"
+WHITE: Colour = "white"
+
 PASS = 64
 COLUMNS = "abcdefgh"
 # The colour names the engine protocols accept (any case), to the canonical one.
-COLORS = {"b": "black", "black": "black", "w": "white", "white": "white"}
+COLORS: dict[str, Colour] = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 
 # The classic hand-made square weights (corners good, X- and C-squares bad),
 # a1..h8: the yardstick's positional player and a baseline predictor.
@@ -44,7 +52,12 @@ def square_name(square: int) -> str:
     return COLUMNS[square & 7] + str((square >> 3) + 1)
 
 
-def parse_color(text: str) -> str:
+def opponent(colour: Colour) -> Colour:
+    """The other colour: who moves after ``colour`` unless someone passes."""
+    return WHITE if colour == BLACK else BLACK
+
+
+def parse_color(text: str) -> Colour:
     """'black' or 'white' for b, black, w or white in any case.
 
     Raises:

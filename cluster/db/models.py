@@ -129,16 +129,18 @@ class Run(Base):
     lease_pid: Mapped[int | None] = mapped_column(Integer)
     lease_expires: Mapped[float | None] = mapped_column(Float)
 
-    players: Mapped[list[Player]] = relationship(back_populates="run", passive_deletes=True)
+    players: Mapped[list[PlayerRow]] = relationship(back_populates="run", passive_deletes=True)
 
     def __repr__(self) -> str:
         return f"Run(id={self.id!r}, name={self.name!r}, status={self.status!r}, generation={self.generation!r})"
 
 
-class Player(Base):
-    """A chromosome: one player, unique within its run by its canonical text
-    ``TYPE_BIRTH_GENES``. ``death`` is the last generation it was in (None
-    while alive); ``yardstick`` its latest yardstick score."""
+class PlayerRow(Base):
+    """A chromosome's row: one player, unique within its run by its canonical
+    text ``TYPE_BIRTH_GENES`` (a row, not the move-picking
+    :class:`genethello.core.players.Player`). ``death`` is the last
+    generation it was in (None while alive); ``yardstick`` its latest
+    yardstick score."""
 
     __tablename__ = "chromosomes"
     __table_args__ = (UniqueConstraint("run_id", "text"),)
@@ -159,7 +161,7 @@ class Player(Base):
     run: Mapped[Run] = relationship(back_populates="players")
 
     def __repr__(self) -> str:
-        return f"Player(id={self.id!r}, text={self.text!r}, elo={self.elo!r})"
+        return f"PlayerRow(id={self.id!r}, text={self.text!r}, elo={self.elo!r})"
 
 
 class PopulationSlot(Base):
@@ -219,8 +221,8 @@ class Game(Base):
     moves: Mapped[str | None] = mapped_column(Text)
     nodes: Mapped[int] = mapped_column(Integer)
 
-    black: Mapped[Player] = relationship(foreign_keys=[black_id])
-    white: Mapped[Player] = relationship(foreign_keys=[white_id])
+    black: Mapped[PlayerRow] = relationship(foreign_keys=[black_id])
+    white: Mapped[PlayerRow] = relationship(foreign_keys=[white_id])
 
 
 class RatingRecord(Base):

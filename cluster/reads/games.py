@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from genethello.cluster.db import Database
-from genethello.cluster.db.models import Game, Generation, Player
+from genethello.cluster.db.models import Game, Generation, PlayerRow
 from genethello.cluster.reads.runs import RunInfo
 
 
@@ -54,8 +54,8 @@ def select_games(db: Database, run: RunInfo, generation: int | None = None, game
         if game_id is not None:
             query = query.where(Game.id == game_id)
         rows = s.scalars(query.order_by(Game.generation, Game.pair_index)).all()
-        players = dict(s.execute(select(Player.id, Player.text).where(
-            Player.id.in_({r.black_id for r in rows} | {r.white_id for r in rows}))).all())
+        players = dict(s.execute(select(PlayerRow.id, PlayerRow.text).where(
+            PlayerRow.id.in_({r.black_id for r in rows} | {r.white_id for r in rows}))).all())
         dates = {g.number: _day(g.finished_at or g.started_at) for g in s.scalars(
             select(Generation).where(Generation.run_id == run.id,
                                      Generation.number.in_({r.generation for r in rows})))}

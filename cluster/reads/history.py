@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from genethello.cluster.db import Database
-from genethello.cluster.db.models import Generation, HallRating, Player, YardstickResult
+from genethello.cluster.db.models import Generation, HallRating, PlayerRow, YardstickResult
 from genethello.cluster.intervals import wilson_interval
 
 
@@ -63,7 +63,7 @@ def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
     with db.session() as s:
         gens = s.scalars(select(Generation).where(Generation.run_id == run_id).order_by(Generation.number)).all()
         players: dict[int | None, tuple[str | None, float | None]] = {pid: (text, elo) for pid, text, elo in s.execute(
-            select(Player.id, Player.text, Player.elo).where(Player.run_id == run_id)).all()}
+            select(PlayerRow.id, PlayerRow.text, PlayerRow.elo).where(PlayerRow.run_id == run_id)).all()}
         hall: dict[tuple[int, int | None], tuple[float | None, float | None]] = {
             (g, pid): (rating, err) for g, pid, rating, err in s.execute(
             select(HallRating.generation, HallRating.player_id, HallRating.rating, HallRating.stderr)

@@ -17,14 +17,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from genethello.cluster.db import Database
-from genethello.cluster.db.models import HallGame, HallMember, HallRating, Player, PopulationSlot, RatingRecord, Run
+from genethello.cluster.db.models import HallGame, HallMember, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
 from genethello.core.chromosome import Chromosome
 
 #: The rankings ``best --by`` offers (hall: members only; yardstick: measured players only).
 RANKINGS = ("hall", "elo", "yardstick")
 
 #: Best first: Elo, older birth, text (see the module docstring).
-BEST_FIRST = (Player.elo.desc(), Player.birth, Player.text)
+BEST_FIRST = (PlayerRow.elo.desc(), PlayerRow.birth, PlayerRow.text)
 
 
 @dataclass(frozen=True)
@@ -91,9 +91,9 @@ class Standings:
     hall_games: int                 # hall games the ratings are fitted on
 
 
-_RECORD_COLUMNS = (Player.id, Player.text, Player.elo, Player.wins, Player.losses, Player.draws, Player.birth,
-                   Player.death, Player.yardstick)
-_RANKED_COLUMNS = (Player.id, Player.text, Player.elo, Player.birth)
+_RECORD_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.wins, PlayerRow.losses, PlayerRow.draws,
+                   PlayerRow.birth, PlayerRow.death, PlayerRow.yardstick)
+_RANKED_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.birth)
 
 
 # ------------------------------------------------------------ in a session
@@ -103,13 +103,13 @@ def _hall_ranked(s: Session, run_id: int, limit: int | None = None, generation: 
         generation = s.scalar(select(func.max(HallRating.generation)).where(HallRating.run_id == run_id))
         if generation is None:
             return []
-    query = (select(HallRating.player_id, Player.text, HallMember.entered, HallRating.rating,
+    query = (select(HallRating.player_id, PlayerRow.text, HallMember.entered, HallRating.rating,
                     HallRating.stderr, HallRating.games)
-             .join(Player, Player.id == HallRating.player_id)
+             .join(PlayerRow, PlayerRow.id == HallRating.player_id)
              .join(HallMember, (HallMember.run_id == HallRating.run_id)
                    & (HallMember.player_id == HallRating.player_id))
              .where(HallRating.run_id == run_id, HallRating.generation == generation)
-             .order_by(func.round(HallRating.rating, 9).desc(), HallMember.entered, Player.text))
+             .order_by(func.round(HallRating.rating, 9).desc(), HallMember.entered, PlayerRow.text))
     if limit is not None:
         query = query.limit(limit)
     return [HallEntry(*row) for row in s.execute(query).all()]
@@ -119,11 +119,11 @@ def _records(s: Session, run_id: int, by: str, hall: list[HallEntry], limit: int
     if by == "hall":
         ids = [e.player_id for e in hall][:limit]
         found = {row[0]: PlayerRecord(*row) for row in s.execute(select(*_RECORD_COLUMNS)
-                                                                 .where(Player.id.in_(ids))).all()}
+                                                                 .where(PlayerRow.id.in_(ids))).all()}
         return [found[i] for i in ids]
-    query = select(*_RECORD_COLUMNS).where(Player.run_id == run_id)
+    query = select(*_RECORD_COLUMNS).where(PlayerRow.run_id == run_id)
     if by == "yardstick":
-        query = query.where(Player.yardstick.is_not(None)).order_by(Player.yardstick.desc(), *BEST_FIRST)
+        query = query.where(PlayerRow.yardstick.is_not(None)).order_by(PlayerRow.yardstick.desc(), *BEST_FIRST)
     elif by == "elo":
         query = query.order_by(*BEST_FIRST)
     else:
@@ -164,12 +164,12 @@ def ranked(db: Database, run_id: int, limit: int, *, generation: int | None = No
     players have the given chromosome type."""
     query = select(*_RANKED_COLUMNS)
     if generation is not None:
-        query = query.join(PopulationSlot, PopulationSlot.player_id == Player.id).where(
+        query = query.join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id).where(
             PopulationSlot.run_id == run_id, PopulationSlot.generation == generation)
     elif other_runs_of_type is not None:
-        query = query.where(Player.run_id != run_id, Player.ctype == other_runs_of_type)
+        query = query.where(PlayerRow.run_id != run_id, PlayerRow.ctype == other_runs_of_type)
     else:
-        query = query.where(Player.run_id == run_id)
+        query = query.where(PlayerRow.run_id == run_id)
     with db.session() as s:
         return [RankedPlayer(*row) for row in s.execute(query.order_by(*BEST_FIRST).limit(limit)).all()]
 
@@ -180,9 +180,9 @@ def ranked_by_score(db: Database, run_id: int, generation: int) -> list[RankedPl
     then the older birth, then the text. Elo plays no part."""
     points = (RatingRecord.wins + 0.5 * RatingRecord.draws).label("points")
     query = (select(*_RANKED_COLUMNS)
-             .join(RatingRecord, RatingRecord.player_id == Player.id)
+             .join(RatingRecord, RatingRecord.player_id == PlayerRow.id)
              .where(RatingRecord.run_id == run_id, RatingRecord.generation == generation)
-             .order_by(points.desc(), Player.birth, Player.text))
+             .order_by(points.desc(), PlayerRow.birth, PlayerRow.text))
     with db.session() as s:
         return [RankedPlayer(*row) for row in s.execute(query).all()]
 
@@ -193,8 +193,8 @@ def best(db: Database, run_id: int) -> RankedPlayer | None:
     with db.session() as s:
         hall = _hall_ranked(s, run_id, 1)
         query = select(*_RANKED_COLUMNS)
-        query = (query.where(Player.id == hall[0].player_id) if hall
-                 else query.where(Player.run_id == run_id).order_by(*BEST_FIRST).limit(1))
+        query = (query.where(PlayerRow.id == hall[0].player_id) if hall
+                 else query.where(PlayerRow.run_id == run_id).order_by(*BEST_FIRST).limit(1))
         row = s.execute(query).first()
         return RankedPlayer(*row) if row is not None else None
 
@@ -203,10 +203,10 @@ def hall_members(db: Database, run_id: int) -> list[HallEntry]:
     """The hall in entry order (the first is the rating anchor)."""
     with db.session() as s:
         return [HallEntry(*row) for row in s.execute(
-            select(HallMember.player_id, Player.text, HallMember.entered)
-            .join(Player, Player.id == HallMember.player_id)
+            select(HallMember.player_id, PlayerRow.text, HallMember.entered)
+            .join(PlayerRow, PlayerRow.id == HallMember.player_id)
             .where(HallMember.run_id == run_id)
-            .order_by(HallMember.entered, Player.birth, Player.text)).all()]
+            .order_by(HallMember.entered, PlayerRow.birth, PlayerRow.text)).all()]
 
 
 def hall_ranked(db: Database, run_id: int, limit: int | None = None, generation: int | None = None

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from genethello.cluster.config import RunConfig, config_from_mapping
 from genethello.cluster.db import Database, RunNotFoundError
-from genethello.cluster.db.models import Game, Generation, Player, Run, YardstickResult
+from genethello.cluster.db.models import Game, Generation, PlayerRow, Run, YardstickResult
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def list_runs(db: Database) -> list[RunListing]:
         runs = s.scalars(select(Run).order_by(Run.id)).all()
         last = dict(s.execute(select(Generation.run_id, func.max(Generation.number))
                               .group_by(Generation.run_id)).all())
-        best = dict(s.execute(select(Player.run_id, func.max(Player.elo)).group_by(Player.run_id)).all())
+        best = dict(s.execute(select(PlayerRow.run_id, func.max(PlayerRow.elo)).group_by(PlayerRow.run_id)).all())
         return [RunListing(_run_info(r), last.get(r.id), best.get(r.id)) for r in runs]
 
 
@@ -178,7 +178,7 @@ def player_text(db: Database, player_id: int) -> str:
         ValueError: no player has that id.
     """
     with db.session() as s:
-        text = s.scalar(select(Player.text).where(Player.id == player_id))
+        text = s.scalar(select(PlayerRow.text).where(PlayerRow.id == player_id))
     if text is None:
         raise ValueError(f"no chromosome with id {player_id} in {db.path}")
     return text

@@ -16,20 +16,16 @@ from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.frontend import defaults
 from genethello.core.records import GameRecord, result_from_score, write_sgf, write_transcript
-from genethello.core.squares import PASS, BadSquareError, parse_square, square_name
+from genethello.core.squares import BLACK, PASS, WHITE, BadSquareError, Colour, parse_square, square_name
 
 HUMAN, MACHINE = "human", "machine"
-COLOURS = ("black", "white")
+COLOURS: tuple[Colour, Colour] = (BLACK, WHITE)
 MIN_DEPTH, MAX_DEPTH = 1, 15
 MAX_SECONDS = 3600.0
 #: The longest chromosome text a request may carry (real ones are < 100).
 MAX_CHROMOSOME_CHARS = 200
 #: Squares solved exactly, as every command does by default.
 EXACT_EMPTIES = defaults.EXACT_EMPTIES
-
-
-def other(colour: str) -> str:
-    return "white" if colour == "black" else "black"
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,7 @@ class SideSettings:
 
 
 @dataclass(frozen=True)
-class GameSettings:
+class WebGameSettings:
     """Both sides and the clock: ``seconds`` per side for the whole game, or
     None for fixed-depth machines and no clocks."""
 
@@ -58,8 +54,8 @@ class GameSettings:
     white: SideSettings
     seconds: float | None = None
 
-    def side(self, colour: str) -> SideSettings:
-        return self.black if colour == "black" else self.white
+    def side(self, colour: Colour) -> SideSettings:
+        return self.black if colour == BLACK else self.white
 
     @property
     def has_human(self) -> bool:
@@ -97,7 +93,7 @@ def _int_in(value: object, low: int, high: int, field_name: str) -> int:
     return number
 
 
-def parse_side(data: object, colour: str, timed: bool) -> SideSettings:
+def parse_side(data: object, colour: Colour, timed: bool) -> SideSettings:
     """One colour's settings: ``{"kind": "human"}`` or ``{"kind":
     "machine", "chromosome": TEXT, "depth": 1..15}`` (no depth when timed)."""
     if not isinstance(data, dict):
@@ -114,7 +110,7 @@ def parse_side(data: object, colour: str, timed: bool) -> SideSettings:
     return SideSettings(MACHINE, chromosome, depth)
 
 
-def parse_settings(data: object) -> GameSettings:
+def parse_settings(data: object) -> WebGameSettings:
     """A new game's settings from the page's JSON:
     ``{"black": SIDE, "white": SIDE, "seconds": null | 1..3600}``.
 
@@ -129,8 +125,8 @@ def parse_settings(data: object) -> GameSettings:
             raise WebRequestError(f"seconds per side must be 1..{MAX_SECONDS:g}, got {seconds!r}", field="seconds")
         seconds = float(seconds)
     timed = seconds is not None
-    return GameSettings(parse_side(data.get("black"), "black", timed),
-                        parse_side(data.get("white"), "white", timed), seconds)
+    return WebGameSettings(parse_side(data.get("black"), BLACK, timed),
+                           parse_side(data.get("white"), WHITE, timed), seconds)
 
 
 def parse_move(board: Board, text: object) -> int:
@@ -166,7 +162,7 @@ def play_forced_passes(board: Board) -> list[str]:
     return said
 
 
-def plies_to_undo(board: Board, settings: GameSettings) -> int:
+def plies_to_undo(board: Board, settings: WebGameSettings) -> int:
     """How many moves an undo takes back: up to and including the last real
     move by a person, so that this person is to move again.
 
@@ -195,7 +191,7 @@ def result_text(board: Board) -> str | None:
     return result_from_score(board.final_score()) if board.is_game_over() else None
 
 
-def game_sgf(board: Board, settings: GameSettings, when: date | None = None) -> str:
+def game_sgf(board: Board, settings: WebGameSettings, when: date | None = None) -> str:
     """The game as an SGF file, with the players (chromosomes for machines)
     and, once over, the result."""
     info = {
@@ -244,15 +240,15 @@ class Clocks:
     """
 
     seconds: float | None
-    remaining: dict = field(default_factory=dict)
-    running: str | None = None
+    remaining: dict[Colour, float] = field(default_factory=dict)
+    running: Colour | None = None
     since: float = 0.0
 
     def __post_init__(self) -> None:
         if not self.remaining:
             self.remaining = {c: self.seconds or 0.0 for c in COLOURS}
 
-    def start(self, colour: str | None, now: float) -> None:
+    def start(self, colour: Colour | None, now: float) -> None:
         """Stop the running clock (charging it) and start ``colour``'s."""
         self.stop(now)
         self.running, self.since = colour, now
@@ -267,12 +263,12 @@ class Clocks:
         self.running = None
         return spent
 
-    def left(self, colour: str, now: float) -> float:
+    def left(self, colour: Colour, now: float) -> float:
         spent = now - self.since if self.running == colour else 0.0
         return max(0.0, self.remaining[colour] - spent)
 
     def view(self, now: float) -> dict | None:
         if self.seconds is None:
             return None
-        return {"black": round(self.left("black", now), 3), "white": round(self.left("white", now), 3),
+        return {"black": round(self.left(BLACK, now), 3), "white": round(self.left(WHITE, now), 3),
                 "running": self.running, "total": self.seconds}

@@ -1,4 +1,4 @@
-"""Live games: the board, the machines' engines, pondering, and searches
+"""Live games: the board, the machine sides, pondering, and searches
 that can be abandoned.
 
 A :class:`PlaySession` is one game in one tab. Its state changes only on the
@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 
 from genethello.cluster.web import play
 from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
-from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, Lease, SearchPool
+from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, SearchPool, SearchSlot
 from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.search import Searcher, SearchResult, disc_score
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, Colour, square_name
 from genethello.core.timecontrol import move_budget
 
 #: Plies of the searches behind a hint (each move searched one ply less).
@@ -53,15 +53,15 @@ class _Discard:
         pass
 
 
-class MachineEngine:
-    """One machine player: its searcher (and table) and its ponderer."""
+class MachineSide:
+    """One colour the machine plays: its searcher (and table) and its ponderer."""
 
     def __init__(self, chromosome: Chromosome, depth: int | None, patterns: str | None = None) -> None:
         self.chromosome = chromosome
         self.depth = depth
         self.searcher = Searcher(Evaluator.from_chromosome(chromosome, patterns), tt_bits=TT_BITS)
         self.ponderer = Ponderer(self.searcher, log=_Discard())
-        self.ponder_lease: Lease | None = None
+        self.ponder_slot: SearchSlot | None = None
 
 
 @dataclass
@@ -73,7 +73,7 @@ class _Job:
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
-def choose_move(engine: MachineEngine, board: Board, budget: float | None,
+def choose_move(machine: MachineSide, board: Board, budget: float | None,
                 cancel: threading.Event) -> tuple[SearchResult | None, bool]:
     """The machine's move on ``board`` (runs on a pool thread): the pondered
     search when the person played the predicted move (it goes on within the
@@ -82,17 +82,17 @@ def choose_move(engine: MachineEngine, board: Board, budget: float | None,
     Returns:
         (result, pondered); result None when abandoned.
     """
-    if engine.ponderer.active:
-        outcome = engine.ponderer.claim(board, keep_searching=True, budget=budget)
+    if machine.ponderer.active:
+        outcome = machine.ponderer.claim(board, keep_searching=True, budget=budget)
         result = outcome.result if outcome is not None else None
         if (result is not None and result.move is not None and board.is_legal(result.move)
-                and (engine.depth is None or result.exact or result.depth >= engine.depth)):
+                and (machine.depth is None or result.exact or result.depth >= machine.depth)):
             return result, True
     if cancel.is_set():
         return None, False
-    if engine.depth is None:
-        return engine.searcher.search(board, seconds=budget, exact_empties=play.EXACT_EMPTIES), False
-    return engine.searcher.search(board, depth=engine.depth, exact_empties=play.EXACT_EMPTIES), False
+    if machine.depth is None:
+        return machine.searcher.search(board, seconds=budget, exact_empties=play.EXACT_EMPTIES), False
+    return machine.searcher.search(board, depth=machine.depth, exact_empties=play.EXACT_EMPTIES), False
 
 
 def top_moves(searcher: Searcher, board: Board, depth: int, cancel: threading.Event) -> list[dict]:
@@ -109,7 +109,7 @@ def top_moves(searcher: Searcher, board: Board, depth: int, cancel: threading.Ev
         after.play(square)
         if after.is_game_over():
             margin = after.final_score()
-            score, exact = (margin if mover == "black" else -margin), True
+            score, exact = (margin if mover == BLACK else -margin), True
         else:
             result = searcher.search(after, depth=max(1, depth - 1), exact_empties=play.EXACT_EMPTIES)
             score, exact = disc_score(-result.value, result.exact), result.exact
@@ -127,7 +127,7 @@ class PlaySession:
         hint_chromosome: the evaluation behind hints when no machine plays.
     """
 
-    def __init__(self, settings: play.GameSettings, pool: SearchPool, hint_chromosome: Chromosome,
+    def __init__(self, settings: play.WebGameSettings, pool: SearchPool, hint_chromosome: Chromosome,
                  patterns: str | None = None) -> None:
         self.id = secrets.token_urlsafe(12)
         self.patterns = patterns
@@ -135,20 +135,20 @@ class PlaySession:
         self.pool = pool
         self.board = Board()
         self.clocks = play.Clocks(settings.seconds)
-        self.engines = {c: MachineEngine(settings.side(c).chromosome, settings.side(c).depth, patterns)
-                        for c in play.COLOURS if settings.side(c).is_machine}
-        machines = [e.chromosome for e in self.engines.values()]
-        self._hint_chromosome = machines[0] if machines else hint_chromosome
+        self.machines = {c: MachineSide(settings.side(c).chromosome, settings.side(c).depth, patterns)
+                         for c in play.COLOURS if settings.side(c).is_machine}
+        chromosomes = [m.chromosome for m in self.machines.values()]
+        self._hint_chromosome = chromosomes[0] if chromosomes else hint_chromosome
         self._hint_searcher: Searcher | None = None
         self.events: list[str] = ["New game: Black to move."]
         self.last_search: dict | None = None
-        self.thinking: str | None = None
+        self.thinking: Colour | None = None
         self.epoch = 0
         self.closed = False
         self._job: _Job | None = None
         self.touched = time.monotonic()
         if settings.seconds is not None:
-            self.clocks.start("black", time.monotonic())
+            self.clocks.start(BLACK, time.monotonic())
 
     # ------------------------------------------------------------------ view
     def view(self) -> dict:
@@ -158,9 +158,9 @@ class PlaySession:
         for colour in play.COLOURS:
             side = self.settings.side(colour)
             players[colour] = {"kind": side.kind, "name": side.name(), "depth": side.depth}
-            engine = self.engines.get(colour)
-            if engine is not None and engine.searcher.evaluator.pattern_version:
-                players[colour]["patterns"] = engine.searcher.evaluator.pattern_version
+            machine = self.machines.get(colour)
+            if machine is not None and machine.searcher.evaluator.pattern_version:
+                players[colour]["patterns"] = machine.searcher.evaluator.pattern_version
         return {
             "id": self.id,
             "board": play.board_view(self.board),
@@ -212,11 +212,11 @@ class PlaySession:
         now = time.monotonic()
         board.play(square)
         self.events = [f"{colour.capitalize()} plays {square_name(square)}."] + play.play_forced_passes(board)
-        for engine in self.engines.values():
-            if engine.ponderer.active:
-                engine.ponderer.position_changed(board)
-                if not engine.ponderer.active:
-                    self._release_ponder(engine)
+        for machine in self.machines.values():
+            if machine.ponderer.active:
+                machine.ponderer.position_changed(board)
+                if not machine.ponderer.active:
+                    self._release_ponder(machine)
         self._start_clock(now)
         self.touched = now
         return self.view()
@@ -238,22 +238,22 @@ class PlaySession:
         if board.is_game_over():
             raise ConflictError("the game is over; start a new one")
         colour = board.side_to_move
-        engine = self.engines.get(colour)
-        if engine is None:
+        machine = self.machines.get(colour)
+        if machine is None:
             raise ConflictError(f"it is the person's turn ({colour}), not a machine's")
-        lease = engine.ponder_lease
-        engine.ponder_lease = None
-        if lease is None or not self.pool.promote(lease, MOVE):
-            if engine.ponderer.active:
-                engine.ponderer.cancel()
-            lease = self.pool.acquire(MOVE, self.id)
+        slot = machine.ponder_slot
+        machine.ponder_slot = None
+        if slot is None or not self.pool.promote(slot, MOVE):
+            if machine.ponderer.active:
+                machine.ponderer.cancel()
+            slot = self.pool.acquire(MOVE, self.id)
         budget = None
         if self.settings.seconds is not None:
             budget = move_budget(self.clocks.left(colour, time.monotonic()), board.empties)
         epoch = self.epoch
         position = board.copy()
         (result, pondered), started = await self._run(
-            lease, [engine.searcher], lambda cancel: choose_move(engine, position, budget, cancel))
+            slot, [machine.searcher], lambda cancel: choose_move(machine, position, budget, cancel))
         if epoch != self.epoch or result is None:
             raise ConflictError("the search was abandoned")
         now = time.monotonic()
@@ -270,11 +270,11 @@ class PlaySession:
         }
         self._start_clock(now)
         self.touched = now
-        self._maybe_ponder(engine, result)
+        self._maybe_ponder(machine, result)
         return self.view()
 
-    async def _run(self, lease: Lease, searchers: list, work) -> tuple:
-        """Run ``work(cancel)`` on the pool; the lease is given back when its
+    async def _run(self, slot: SearchSlot, searchers: list, work) -> tuple:
+        """Run ``work(cancel)`` on the pool; the slot is given back when its
         thread returns (not before: an abandoned search still holds its
         core until it stops). Returns (work's result, start time)."""
         loop = asyncio.get_running_loop()
@@ -283,10 +283,10 @@ class PlaySession:
         future = loop.run_in_executor(self.pool.executor, work, cancel)
         job = _Job(future, searchers, cancel)
         self._job = job
-        self.thinking = self.board.side_to_move if searchers and lease.kind == MOVE else None
+        self.thinking = self.board.side_to_move if searchers and slot.kind == MOVE else None
 
         def finished(_future: asyncio.Future) -> None:
-            self.pool.release(lease)
+            self.pool.release(slot)
             if self._job is job:
                 self._job = None
                 self.thinking = None
@@ -294,7 +294,7 @@ class PlaySession:
         future.add_done_callback(finished)
         return await asyncio.shield(future), started
 
-    def _maybe_ponder(self, engine: MachineEngine, result: SearchResult) -> None:
+    def _maybe_ponder(self, machine: MachineSide, result: SearchResult) -> None:
         """Think on the person's time about the reply the search predicts,
         if a core is free (pondering is the first thing dropped)."""
         board = self.board
@@ -309,27 +309,27 @@ class PlaySession:
         if after.is_game_over() or after.must_pass():
             return
         try:
-            lease = self.pool.acquire(PONDER, self.id, preempt=lambda: self._drop_ponder(engine))
+            slot = self.pool.acquire(PONDER, self.id, preempt=lambda: self._drop_ponder(machine))
         except BusyError:   # no free core: no pondering
             return
-        engine.ponder_lease = lease
-        engine.ponderer.start(after, predicted, engine.depth or 60, play.EXACT_EMPTIES, origin=board)
-        asyncio.get_running_loop().call_later(PONDER_MAX_SECONDS, self._ponder_timeout, engine, lease)
+        machine.ponder_slot = slot
+        machine.ponderer.start(after, predicted, machine.depth or 60, play.EXACT_EMPTIES, origin=board)
+        asyncio.get_running_loop().call_later(PONDER_MAX_SECONDS, self._ponder_timeout, machine, slot)
 
-    def _ponder_timeout(self, engine: MachineEngine, lease: Lease) -> None:
+    def _ponder_timeout(self, machine: MachineSide, slot: SearchSlot) -> None:
         """Pondering ran its longest: stop it if it is still that one."""
-        if engine.ponder_lease is lease:
-            self.pool.release(lease)
-            self._drop_ponder(engine)
+        if machine.ponder_slot is slot:
+            self.pool.release(slot)
+            self._drop_ponder(machine)
 
-    def _drop_ponder(self, engine: MachineEngine) -> None:
+    def _drop_ponder(self, machine: MachineSide) -> None:
         """Preempted by another game's search: stop pondering now."""
-        engine.ponder_lease = None
-        engine.ponderer.cancel()
+        machine.ponder_slot = None
+        machine.ponderer.cancel()
 
-    def _release_ponder(self, engine: MachineEngine) -> None:
-        self.pool.release(engine.ponder_lease)
-        engine.ponder_lease = None
+    def _release_ponder(self, machine: MachineSide) -> None:
+        self.pool.release(machine.ponder_slot)
+        machine.ponder_slot = None
 
     async def hint(self) -> dict:
         """The engine's top moves for the person to move, with scores."""
@@ -341,10 +341,10 @@ class PlaySession:
             self._hint_searcher = Searcher(Evaluator.from_chromosome(self._hint_chromosome, self.patterns),
                                            tt_bits=16)
         searcher = self._hint_searcher
-        lease = self.pool.acquire(HINT, self.id)
+        slot = self.pool.acquire(HINT, self.id)
         epoch = self.epoch
         position = board.copy()
-        moves, _started = await self._run(lease, [searcher],
+        moves, _started = await self._run(slot, [searcher],
                                           lambda cancel: top_moves(searcher, position, HINT_DEPTH, cancel))
         if epoch != self.epoch:
             raise ConflictError("the hint was abandoned")
@@ -364,9 +364,9 @@ class PlaySession:
                 for searcher in job.searchers:
                     searcher.stop()
                 await asyncio.sleep(0.002)
-        for engine in self.engines.values():
-            engine.ponderer.cancel()
-            self._release_ponder(engine)
+        for machine in self.machines.values():
+            machine.ponderer.cancel()
+            self._release_ponder(machine)
 
     async def undo(self) -> dict:
         """Take back moves up to the person's last one (stopping any search)."""
@@ -400,7 +400,7 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._games)
 
-    async def create(self, settings: play.GameSettings, hint_chromosome: Chromosome) -> PlaySession:
+    async def create(self, settings: play.WebGameSettings, hint_chromosome: Chromosome) -> PlaySession:
         await self._expire()
         game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
         self._games[game.id] = game

@@ -7,7 +7,7 @@ import math
 import time
 from pathlib import Path
 
-from genethello.core import BadPositionError, Board, parse_square, square_name
+from genethello.core import BLACK, WHITE, BadPositionError, Board, parse_square, square_name
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import (
     MAX_PLIES,
@@ -136,7 +136,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
     black_engine = Engine(Evaluator.from_chromosome(black, args.patterns), **limits)
     white_engine = Engine(Evaluator.from_chromosome(white, args.patterns), **limits)
-    for colour, engine in (("black", black_engine), ("white", white_engine)):
+    for colour, engine in ((BLACK, black_engine), (WHITE, white_engine)):
         note = patterns_note(engine.evaluator)
         if note:
             print(f"{colour}: {engine.evaluator.chromosome}{note}", flush=True)

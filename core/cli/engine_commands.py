@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_nboard(args: argparse.Namespace) -> int:
     from genethello.core.chromosome import Chromosome
     from genethello.core.evaluation import Evaluator
-    from genethello.core.nboard import NBoardEngine
+    from genethello.core.nboard import NBoardFrontend
 
     if args.depth > 60:
         raise ValueError(f"--depth must be in 1..60, got {args.depth}")
@@ -61,7 +61,7 @@ def run_nboard(args: argparse.Namespace) -> int:
     evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player), args.patterns)
     if evaluator.pattern_version:
         print(f"genethello nboard: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)
-    engine = NBoardEngine(evaluator, depth=args.depth, exact_empties=args.exact, tt_bits=args.tt_bits)
+    engine = NBoardFrontend(evaluator, depth=args.depth, exact_empties=args.exact, tt_bits=args.tt_bits)
     return engine.run(sys.stdin.buffer)
 
 

@@ -9,7 +9,7 @@ from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
 from genethello.core.evaluation import Evaluator
 from genethello.core.frontend import defaults
-from genethello.core.gtp.engine import GtpEngine
+from genethello.core.gtp.engine import GtpFrontend
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +41,6 @@ def run_gtp(args: argparse.Namespace) -> int:
     evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player), args.patterns)
     if evaluator.pattern_version:
         print(f"genethello gtp: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)
-    engine = GtpEngine(evaluator, depth=args.depth, time=args.time, exact_empties=args.exact,
+    engine = GtpFrontend(evaluator, depth=args.depth, time=args.time, exact_empties=args.exact,
                        ponder=args.ponder, tt_bits=args.tt_bits, verbose=args.verbose)
     return engine.run(sys.stdin.buffer, sys.stdout)

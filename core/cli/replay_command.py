@@ -10,7 +10,7 @@ from pathlib import Path
 
 from genethello.core.cli.arguments import non_negative_float, positive_int
 from genethello.core.records import GameRecord, RecordError, read_record, result_from_score
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, WHITE, opponent, square_name
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +49,7 @@ def _header(rec: GameRecord, number: int, count: int, path: Path) -> str:
                          ("Date", rec.date), ("Place", rec.place), ("Time", rec.time_settings)):
         if value:
             lines.append(f"{label}: {value}")
-    for color in ("black", "white"):
+    for color in (BLACK, WHITE):
         chrom = getattr(rec, f"{color}_chromosome")
         if chrom and chrom != getattr(rec, f"{color}_name"):
             lines.append(f"{color.capitalize()} chromosome: {chrom}")
@@ -94,7 +94,7 @@ def run_replay(args: argparse.Namespace) -> int:
         last = moves[-1] if moves else None
         mover = None
         if moves:
-            mover = "black" if board.side_to_move == "white" else "white"
+            mover = opponent(board.side_to_move)
         print(_position(board, total, total, last, mover), file=out)
         print(_result_line(rec, board), file=out, flush=True)
         return 0

@@ -1,5 +1,6 @@
-"""What every front end of the engine shares: the GTP and NBoard engines,
-the web page's games and the command line.
+"""What every front end of the engine shares: the GTP and NBoard front ends
+(``GtpFrontend``, ``NBoardFrontend``), the web page's games and the command
+line.
 
 * :mod:`~genethello.core.frontend.lines`: a bounded line reader for
   command streams (a huge line is skipped, never held in memory).

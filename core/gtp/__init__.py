@@ -2,7 +2,7 @@
 answers the Othello profile of ``tests/data/formats/gtp``, pondering, and a
 referee that plays GTP engines against each other.
 
-    from genethello.core.gtp import GtpEngine, parse_line, Referee
+    from genethello.core.gtp import GtpFrontend, parse_line, Referee
 
 See docs/gtp.md for the profile and what the engine's answers mean.
 """
@@ -27,16 +27,16 @@ from genethello.core.gtp.protocol import (
 __all__ = [
     "LINE_TOO_LONG", "MAX_ID", "MAX_LINE_BYTES", "Command", "GtpError", "clean_line", "format_failure",
     "format_response", "format_success", "parse_line", "parse_response", "read_commands", "read_lines",
-    "write_response", "GtpEngine", "Referee", "GtpProcess",
+    "write_response", "GtpFrontend", "Referee", "GtpProcess",
 ]
 
 
 def __getattr__(name):
     # The engine and referee pull in the Cython core; import them on demand so
     # that the pure framing stays importable on its own.
-    if name == "GtpEngine":
-        from genethello.core.gtp.engine import GtpEngine
-        return GtpEngine
+    if name == "GtpFrontend":
+        from genethello.core.gtp.engine import GtpFrontend
+        return GtpFrontend
     if name in ("Referee", "GtpProcess"):
         from genethello.core.gtp import referee
         return getattr(referee, name)

@@ -40,7 +40,7 @@ from genethello.core.frontend.ponder import Ponderer
 from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, GtpError, read_commands, write_response
 from genethello.core.search import Searcher, disc_score
-from genethello.core.squares import COLUMNS, PASS, BadColorError, square_name
+from genethello.core.squares import BLACK, COLUMNS, PASS, WHITE, BadColorError, Colour, square_name
 from genethello.core.squares import parse_color as color_name
 from genethello.core.timecontrol import move_budget
 
@@ -67,7 +67,7 @@ def engine_version() -> str:
 
 
 # ---------------------------------------------------------------- arguments
-def parse_color(text: str) -> str:
+def parse_color(text: str) -> Colour:
     """'black'/'white' for b, black, w, white in any case (the GTP
     argument form of :func:`genethello.core.squares.parse_color`).
 
@@ -166,8 +166,8 @@ class GameClock:
     def __init__(self, default_seconds: float | None = None):
         self.default_seconds = default_seconds
         self.settings: tuple[int, int, int] | None = None
-        self.remaining = {"black": 0.0, "white": 0.0}
-        self.stones = {"black": 0, "white": 0}
+        self.remaining: dict[Colour, float] = {BLACK: 0.0, WHITE: 0.0}
+        self.stones: dict[Colour, int] = {BLACK: 0, WHITE: 0}
         self.reset()
 
     def _effective(self) -> tuple[float, float, int] | None:
@@ -188,7 +188,7 @@ class GameClock:
     def reset(self) -> None:
         """Fresh clocks for a new game."""
         eff = self._effective()
-        for color in ("black", "white"):
+        for color in (BLACK, WHITE):
             if eff is None:
                 self.remaining[color], self.stones[color] = 0.0, 0
             elif eff[0] > 0 or eff[1] <= 0:
@@ -200,14 +200,14 @@ class GameClock:
         self.settings = (main, byo, stones)
         self.reset()
 
-    def left(self, color: str, seconds: int, stones: int) -> None:
+    def left(self, color: Colour, seconds: int, stones: int) -> None:
         tracked = self.remaining[color]
         if stones == self.stones[color] and seconds <= tracked < seconds + 1:
             return
         self.remaining[color] = float(seconds)
         self.stones[color] = stones
 
-    def budget(self, color: str, empties: int) -> float | None:
+    def budget(self, color: Colour, empties: int) -> float | None:
         """Seconds to search this move, or None without a time limit."""
         eff = self._effective()
         if eff is None:
@@ -223,7 +223,7 @@ class GameClock:
             share += 0.5 * max(0.0, (byo * 0.95 - 0.01 * byo_stones) / byo_stones)
         return share
 
-    def charge(self, color: str, seconds: float) -> None:
+    def charge(self, color: Colour, seconds: float) -> None:
         eff = self._effective()
         if eff is None:
             return
@@ -258,8 +258,10 @@ class SearchStats:
                 f"nodes {self.nodes} last_depth {self.last_depth}")
 
 
-class GtpEngine:
-    """Answers GTP commands for one player.
+class GtpFrontend:
+    """Answers GTP commands for one player: genethello's GTP front end (what
+    the GTP spec calls the engine; :class:`genethello.core.game.Engine` is
+    the searcher that plays the cluster's games).
 
     Args:
         evaluator: the player's Evaluator.
@@ -320,8 +322,8 @@ class GtpEngine:
             "set_game": self.cmd_set_game,
             "list_games": lambda c: "Othello",
             "top_moves": self.cmd_top_moves,
-            "top_moves_black": lambda c: self.cmd_top_moves(c, "black"),
-            "top_moves_white": lambda c: self.cmd_top_moves(c, "white"),
+            "top_moves_black": lambda c: self.cmd_top_moves(c, BLACK),
+            "top_moves_white": lambda c: self.cmd_top_moves(c, WHITE),
             "estimate_score": self.cmd_estimate_score,
             "genethello-ponder_stats": self.cmd_ponder_stats,
             "genethello-search_stats": lambda c: self.stats.line(),
@@ -385,7 +387,7 @@ class GtpEngine:
         for _ in range(count):
             self.board.undo()
 
-    def _to_turn(self, color: str, refusal: str | None = None) -> int:
+    def _to_turn(self, color: Colour, refusal: str | None = None) -> int:
         """Make ``color`` the side to move by an implicit pass of the other
         side if that side has no legal move; returns the passes played (0 or
         1). Raises GtpError(refusal) if the other side has a move (default
@@ -404,7 +406,7 @@ class GtpEngine:
         self.clock.reset()
         self.searcher.clear()
 
-    def _limits(self, color: str) -> tuple[int, float | None]:
+    def _limits(self, color: Colour) -> tuple[int, float | None]:
         budget = self.clock.budget(color, self.board.empties)
         depth = self.depth if self.depth is not None else 60
         return depth, budget
@@ -474,7 +476,7 @@ class GtpEngine:
             self.ponderer.position_changed(board)
         return ""
 
-    def _choose(self, color: str, charge: bool) -> tuple[int, object]:
+    def _choose(self, color: Colour, charge: bool) -> tuple[int, object]:
         """The move ``color`` (on turn) plays now, PASS when it has none,
         and the search result (None without a search). ``charge``: a real
         genmove (use and count pondering, keep statistics)."""
@@ -625,7 +627,7 @@ class GtpEngine:
         self.undo_stack = entries
         return ""
 
-    def cmd_top_moves(self, cmd: Command, color: str | None = None) -> str:
+    def cmd_top_moves(self, cmd: Command, color: Colour | None = None) -> str:
         args = expect_args(cmd, 0, 1)
         count = parse_int(args[0], unsigned=True) if args else DEFAULT_TOP_MOVES
         if count < 1:
@@ -651,7 +653,7 @@ class GtpEngine:
         self._quiet_searcher()
         r = self.searcher.search(board, depth=self.oracle_depth, exact_empties=self.exact_empties)
         score = r.discs
-        return score_text(score if board.side_to_move == "black" else -score)
+        return score_text(score if board.side_to_move == BLACK else -score)
 
     def cmd_ponder_stats(self, cmd: Command) -> str:
         expect_args(cmd, 0)

@@ -28,7 +28,7 @@ from genethello.core.gtp.client import GtpProcess, ProtocolError
 from genethello.core.gtp.engine import parse_vertex, score_text
 from genethello.core.gtp.protocol import GtpError
 from genethello.core.players import BasePlayer, play
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, WHITE, Colour, square_name
 
 
 @dataclass
@@ -40,7 +40,7 @@ class RefereeGame:
         moves: squares played, passes included.
         board: the final position.
         errors: protocol errors (the game stopped at the first).
-        time_loss: 'black'/'white' if that clock ran out, else None.
+        time_loss: the colour whose clock ran out, else None.
         seconds: wall time each side spent answering genmove.
     """
 
@@ -49,8 +49,8 @@ class RefereeGame:
     moves: list = field(default_factory=list)
     board: Board = field(default_factory=Board)
     errors: list = field(default_factory=list)
-    time_loss: str | None = None
-    seconds: dict = field(default_factory=lambda: {"black": 0.0, "white": 0.0})
+    time_loss: Colour | None = None
+    seconds: dict[Colour, float] = field(default_factory=lambda: {BLACK: 0.0, WHITE: 0.0})
 
     @property
     def finished(self) -> bool:
@@ -62,7 +62,7 @@ class RefereeGame:
         """Black's final margin (WOF) of a finished game; +-64 for a time
         loss; None after a protocol error."""
         if self.time_loss is not None:
-            return -64 if self.time_loss == "black" else 64
+            return -64 if self.time_loss == BLACK else 64
         return self.board.final_score() if self.finished else None
 
     def move_list(self) -> str:
@@ -83,7 +83,7 @@ class RefereedEngine(BasePlayer):
     moves with ``play``, on a clock of its own. Every fault raises
     :class:`EngineFault` (or :class:`TimeLoss`), which ends the game."""
 
-    def __init__(self, engine: GtpProcess, color: str, referee: Referee) -> None:
+    def __init__(self, engine: GtpProcess, color: Colour, referee: Referee) -> None:
         self.engine = engine
         self.color = color
         self.name = engine.name
@@ -161,7 +161,7 @@ class Referee:
     def __init__(self, black: GtpProcess, white: GtpProcess, time_per_side: float | None = None,
                  send_time_left: bool = True, send_passes: bool = False, check_final_score: bool = True,
                  move_timeout: float = 120.0):
-        self.engines = {"black": black, "white": white}
+        self.engines: dict[Colour, GtpProcess] = {BLACK: black, WHITE: white}
         self.time_per_side = time_per_side
         self.send_time_left = send_time_left
         self.send_passes = send_passes
@@ -175,16 +175,16 @@ class Referee:
         Raises:
             ValueError: an illegal opening move.
         """
-        game = RefereeGame(self.engines["black"].name, self.engines["white"].name)
+        game = RefereeGame(self.engines[BLACK].name, self.engines[WHITE].name)
         seats = {color: RefereedEngine(engine, color, self) for color, engine in self.engines.items()}
         setup = ["boardsize 8", "clear_board"]
         if self.time_per_side is not None:
             setup.append(f"time_settings {int(self.time_per_side)} 0 0")
         try:
             for command in setup:
-                for color in ("black", "white"):
+                for color in (BLACK, WHITE):
                     seats[color].send_ok(command)
-            play(seats["black"], seats["white"], opening, board=game.board)
+            play(seats[BLACK], seats[WHITE], opening, board=game.board)
         except EngineFault as exc:
             game.errors.append(str(exc))
         except TimeLoss as exc:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from genethello.core.gtp.client import GtpProcess, ProtocolError, Response
+from genethello.core.squares import BLACK, Colour
 
 # Commands that change an oracle's game state; a helper replays them.
 STATE_COMMANDS = frozenset({"boardsize", "clear_board", "play", "undo", "loadsgf", "komi",
@@ -141,7 +142,7 @@ class Trial:
 Scores = list[tuple[str, str | None]]
 
 
-def score_on(proc: GtpProcess, color: str, vertices: Sequence[str]) -> Scores:
+def score_on(proc: GtpProcess, color: Colour, vertices: Sequence[str]) -> Scores:
     """Play each vertex for ``color`` on ``proc``, ask ``estimate_score``,
     undo; [(vertex, answer or None)]. The oracle's state is unchanged.
 
@@ -220,7 +221,7 @@ class LocalHelper:
     def pids(self) -> list[int]:
         return [self.proc.proc.pid]
 
-    def score(self, log: CommandLog, color: str, vertices: Sequence[str]) -> Scores:
+    def score(self, log: CommandLog, color: Colour, vertices: Sequence[str]) -> Scores:
         replay_on(self.proc, self.sync.pending(log))
         self.sync.mark(log)
         return score_on(self.proc, color, vertices)
@@ -253,7 +254,7 @@ class RayHelper:
     def pids(self) -> list[int]:
         return []       # on another machine, maybe
 
-    def score(self, log: CommandLog, color: str, vertices: Sequence[str]) -> Scores:
+    def score(self, log: CommandLog, color: Colour, vertices: Sequence[str]) -> Scores:
         pending = self.sync.pending(log)
         try:
             out: Scores = self._ray.get(self.actor.score.remote(pending, color, list(vertices)))
@@ -282,7 +283,7 @@ class _OracleActor:
     def __init__(self, argv: Sequence[str], index: int) -> None:
         self.proc = start_oracle(argv, name=f"{os.path.basename(argv[0])}#{index}")
 
-    def score(self, pending: Sequence[str], color: str, vertices: Sequence[str]) -> Scores:
+    def score(self, pending: Sequence[str], color: Colour, vertices: Sequence[str]) -> Scores:
         replay_on(self.proc, pending)
         return score_on(self.proc, color, vertices)
 
@@ -348,12 +349,12 @@ class OraclePool:
             self.log.add(command)
         return r
 
-    def top_moves_command(self, color: str, count: int) -> str:
+    def top_moves_command(self, color: Colour, count: int) -> str:
         if f"top_moves_{color}" in self.commands:
             return f"top_moves_{color} {count}"
         return f"top_moves {count}"
 
-    def score(self, color: str, trials: list[Trial]) -> None:
+    def score(self, color: Colour, trials: list[Trial]) -> None:
         """Fill in each trial's estimate and key (the mover's score).
 
         Without helpers the main oracle tries every candidate. With helpers
@@ -409,7 +410,7 @@ class OraclePool:
         lost = [t for t in trials if t.vertex not in results]
         if lost:
             results.update(score_on(self.main, color, [t.vertex for t in lost]))
-        sign = 1.0 if color == "black" else -1.0
+        sign = 1.0 if color == BLACK else -1.0
         for t in trials:
             t.estimate = results.get(t.vertex)
             t.by = scored_by.get(t.vertex, "main")

@@ -1,13 +1,13 @@
 """An engine for the NBoard Othello GUI (NBoard protocol v2).
 
-    from genethello.core.nboard import NBoardEngine
-    NBoardEngine(evaluator, depth=8).run(sys.stdin.buffer)
+    from genethello.core.nboard import NBoardFrontend
+    NBoardFrontend(evaluator, depth=8).run(sys.stdin.buffer)
 
 See docs/engines.md.
 """
 
 from genethello.core.nboard.engine import (
-    NBoardEngine,
+    NBoardFrontend,
     format_eval,
     format_pv,
     format_square,
@@ -18,6 +18,6 @@ from genethello.core.nboard.engine import (
 )
 
 __all__ = [
-    "NBoardEngine", "format_eval", "format_pv", "format_square", "load_ggf_board", "parse_move_field",
+    "NBoardFrontend", "format_eval", "format_pv", "format_square", "load_ggf_board", "parse_move_field",
     "search_line", "split_command",
 ]

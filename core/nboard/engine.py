@@ -33,7 +33,7 @@ from genethello.core.frontend import defaults
 from genethello.core.frontend.lines import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
 from genethello.core.frontend.safety import internal_error, one_line
 from genethello.core.search import Searcher, disc_score
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, square_name
 
 _BARE_MOVE = re.compile(r"[a-hA-H][1-8]|[pP][aA]")
 ENGINE_NAME = "genethello"
@@ -96,7 +96,7 @@ def search_line(pv, score, depth: int, exact: bool, text: str = "") -> str:
 
 def mover_value(board: Board, black_margin: int) -> int:
     """A Black margin turned to the side to move's view."""
-    return black_margin if board.side_to_move == "black" else -black_margin
+    return black_margin if board.side_to_move == BLACK else -black_margin
 
 
 def load_ggf_board(text: str) -> Board:
@@ -123,8 +123,9 @@ class Cancelled(Exception):
     """A thinking command was stopped by ping, quit or the end of input."""
 
 
-class NBoardEngine:
-    """Answers NBoard protocol commands for one player.
+class NBoardFrontend:
+    """Answers NBoard protocol commands for one player: genethello's NBoard
+    front end (what the GUI calls an engine).
 
     Args:
         evaluator: the player's Evaluator.

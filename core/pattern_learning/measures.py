@@ -19,6 +19,7 @@ from genethello.core.evaluation import Evaluator
 from genethello.core.pattern_learning.fit import pairwise_dot
 from genethello.core.pattern_learning.games import GameSet
 from genethello.core.search import Searcher
+from genethello.core.squares import BLACK
 
 #: ``progress(done, total)`` as exact solves finish.
 SolveProgress = Callable[[int, int], None]
@@ -70,7 +71,7 @@ def _solve_positions(movers: list[int], others: list[int], progress: SolveProgre
     searcher = Searcher(Evaluator(), tt_bits=20)
     out: list[int] = []
     for mover, other in zip(movers, others):
-        out.append(-searcher.solve(Board.from_bitboards(other, mover, "black")).value)
+        out.append(-searcher.solve(Board.from_bitboards(other, mover, BLACK)).value)
         if progress is not None:
             progress(len(out), len(movers))
     return out

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from genethello.core.board import Board, IllegalMoveError
-from genethello.core.squares import PASS, parse_square, square_name
+from genethello.core.squares import BLACK, PASS, Colour, parse_square, square_name
 
 __all__ = [
     "RecordError", "GameRecord", "START_BLACK", "START_WHITE",
@@ -137,7 +137,7 @@ class GameRecord:
     moves: list[int] = field(default_factory=list)
     black: int = START_BLACK
     white: int = START_WHITE
-    side_to_move: str = "black"
+    side_to_move: Colour = BLACK
     black_name: str | None = None
     white_name: str | None = None
     date: str | None = None
@@ -169,7 +169,7 @@ class GameRecord:
 
     def is_standard_start(self) -> bool:
         return (self.black == START_BLACK and self.white == START_WHITE
-                and self.side_to_move == "black")
+                and self.side_to_move == BLACK)
 
     @classmethod
     def from_board(cls, board: Board, **info: Any) -> GameRecord:
@@ -249,7 +249,8 @@ class GameBuilder:
     """Replays moves as a reader meets them, inserting forced passes.
 
     ``add(move, color=None, where=...)``: ``color`` is the colour the file
-    says moves ('black'/'white', or None where the format does not say).
+    says moves (a :data:`~genethello.core.squares.Colour`, or None where the
+    format does not say).
     A move by the other colour than the side to move is accepted only when
     the side to move has no legal move: the pass is inserted. ``where`` is a
     callable ``problem -> RecordError`` that places an error in the text.
@@ -266,7 +267,7 @@ class GameBuilder:
         err.move_number = number
         return err
 
-    def add(self, move: int, color: str | None = None, where: PlaceError | None = None) -> int:
+    def add(self, move: int, color: Colour | None = None, where: PlaceError | None = None) -> int:
         """Play ``move`` (square or PASS); returns its index in ``moves``."""
         board = self.board
         number = len(self.moves) + 1

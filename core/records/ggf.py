@@ -43,7 +43,7 @@ from genethello.core.records.game import (
     score_from_result,
 )
 from genethello.core.records.sgf import _read_comment, comment_text
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
 
 __all__ = ["read_ggf", "write_ggf", "parse_ggf_move"]
 
@@ -138,7 +138,7 @@ def _read_game(text: str, start: int) -> tuple[GameRecord, int]:
     return _build(text, tags), i
 
 
-def _parse_board(text: str, value: str, at: int) -> tuple[int, int, str]:
+def _parse_board(text: str, value: str, at: int) -> tuple[int, int, Colour]:
     parts = value.split(None, 1)
     if len(parts) != 2 or parts[0] != "8":
         raise RecordError.at(text, at, f"BO[{value}]: expected the size 8, then 64 squares and the side to move")
@@ -155,9 +155,9 @@ def _parse_board(text: str, value: str, at: int) -> tuple[int, int, str]:
             raise RecordError.at(text, at, f"BO: square {square_name(k)} is {c!r}; expected '-', '*' or 'O'")
     side = chars[64]
     if side in _BLACK_CHARS:
-        return black, white, "black"
+        return black, white, BLACK
     if side in _WHITE_CHARS:
-        return black, white, "white"
+        return black, white, WHITE
     raise RecordError.at(text, at, f"BO: side to move {side!r}; expected '*' (black) or 'O' (white)")
 
 
@@ -183,7 +183,7 @@ def _result(rec: GameRecord, value: str) -> None:
 def _build(text: str, tags: list[tuple[str, str, int, int]]) -> GameRecord:
     rec = GameRecord()
     seen = {}
-    black, white, side = START_BLACK, START_WHITE, "black"
+    black, white, side = START_BLACK, START_WHITE, BLACK
     for name, value, name_at, value_at in tags:
         if name in ("B", "W"):
             continue
@@ -232,7 +232,7 @@ def _build(text: str, tags: list[tuple[str, str, int, int]]) -> GameRecord:
             sq = parse_ggf_move(move)
         except ValueError as exc:
             raise RecordError.at(text, value_at, f"{name}[{value}]: {exc}") from None
-        index = builder.add(sq, "black" if name == "B" else "white",
+        index = builder.add(sq, BLACK if name == "B" else WHITE,
                             where=partial(RecordError.at, text, name_at))
         if slash:
             rec.move_annotations[index] = tail
@@ -310,11 +310,11 @@ def _write_one(rec: GameRecord) -> str:
     for r in range(8):
         rows.append("".join("*" if rec.black >> (r * 8 + c) & 1 else "O" if rec.white >> (r * 8 + c) & 1
                             else "-" for c in range(8)))
-    out.append(_tag("BO", "8 " + " ".join(rows) + " " + ("*" if rec.side_to_move == "black" else "O")))
+    out.append(_tag("BO", "8 " + " ".join(rows) + " " + ("*" if rec.side_to_move == BLACK else "O")))
     side = rec.side_to_move
     for i, sq in enumerate(rec.moves):
-        name = "B" if side == "black" else "W"
-        side = "white" if side == "black" else "black"
+        name = "B" if side == BLACK else "W"
+        side = opponent(side)
         value = "PA" if sq == PASS else square_name(sq)
         if i in rec.move_annotations:
             value += "/" + str(rec.move_annotations[i])

@@ -44,7 +44,7 @@ from genethello.core.records.game import (
     RecordError,
     score_from_result,
 )
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
 
 __all__ = ["read_sgf", "write_sgf", "parse_sgf_point"]
 
@@ -291,8 +291,8 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
                 raise RecordError.at(text, prop.value_offsets[0], f"SZ[{v}]: an Othello board is 8x8 (SZ[8])")
     info: dict[str, _Prop] = {}
     black, white = START_BLACK, START_WHITE
-    side: str | None = None
-    start_side = "black"
+    side: Colour | None = None
+    start_side: Colour = BLACK
     builder: GameBuilder | None = None
     for node_index, node in enumerate(_main_line(tree)):
         seen = set()
@@ -315,9 +315,9 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
             if name == "PL":
                 v = _single(text, prop).strip().lower()
                 if v in ("b", "black", "1"):
-                    side = "black"
+                    side = BLACK
                 elif v in ("w", "white", "2"):
-                    side = "white"
+                    side = WHITE
                 else:
                     raise RecordError.at(text, prop.value_offsets[0],
                                          f"PL[{prop.values[0]}]: the player must be B or W")
@@ -341,7 +341,7 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
                 info.setdefault(prop.name, prop)
         index = None
         if move is not None:
-            color = "black" if move.name == "B" else "white"
+            color: Colour = BLACK if move.name == "B" else WHITE
             value = _single(text, move)
             try:
                 sq = parse_sgf_point(value)
@@ -357,7 +357,7 @@ def _read_tree(text: str, tree: _Tree) -> GameRecord:
         if move_comment and index is not None and "C" in seen:
             rec.move_comments[index] = next(p for p in node if p.name == "C").values[0]
     if builder is None:
-        start_side = side or "black"
+        start_side = side or BLACK
         builder = GameBuilder(Board.from_bitboards(black, white, start_side))
     builder.finish()
     rec.moves = builder.moves
@@ -456,7 +456,7 @@ def parse_clock(text: str) -> tuple[float, float, float] | None:
 def comment_text(rec: GameRecord) -> str | None:
     """The game comment with the chromosome lines appended (the C value)."""
     lines = [rec.comment] if rec.comment else []
-    for color in ("black", "white"):
+    for color in (BLACK, WHITE):
         chrom = getattr(rec, f"{color}_chromosome")
         if chrom is not None:
             if not chrom or any(c.isspace() for c in chrom):
@@ -533,13 +533,13 @@ def _write_one(rec: GameRecord, explicit_passes: bool) -> str:
         setup.append("AW" + _points(rec.white))
     if not rec.black and not rec.white:
         setup.append("AE" + _points(START_BLACK | START_WHITE))
-    setup.append("PL[B]" if rec.side_to_move == "black" else "PL[W]")
+    setup.append("PL[B]" if rec.side_to_move == BLACK else "PL[W]")
     lines = ["(;" + "".join(head), "".join(setup)]
     side = rec.side_to_move
     nodes = []
     for i, sq in enumerate(rec.moves):
-        color = "B" if side == "black" else "W"
-        side = "white" if side == "black" else "black"
+        color = "B" if side == BLACK else "W"
+        side = opponent(side)
         if sq == PASS and not explicit_passes and i not in rec.move_comments:
             continue
         node = f";{color}[{'' if sq == PASS else square_name(sq)}]"

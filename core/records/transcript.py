@@ -41,7 +41,7 @@ import numpy as np
 
 from genethello.core.board import Board
 from genethello.core.records.game import GameBuilder, GameRecord, RecordError
-from genethello.core.squares import PASS, square_name
+from genethello.core.squares import BLACK, PASS, WHITE, Colour, square_name
 
 __all__ = ["read_moves", "parse_move_line", "write_moves", "read_transcript", "write_transcript", "move_grid"]
 
@@ -152,7 +152,7 @@ def read_transcript(text: str) -> list[GameRecord]:
     records = []
     builder = None
     expected = 1
-    slot = None        # None: expecting a number; 'black' / 'white': the next move's colour
+    slot: Colour | None = None     # None: expecting a number, else the next move's colour
     i, n = 0, len(text)
     while i < n:
         m = _TOKEN.match(text, i)
@@ -178,7 +178,7 @@ def read_transcript(text: str) -> list[GameRecord]:
             if builder is None:
                 builder = GameBuilder(Board())
             expected += 1
-            slot = "black"
+            slot = BLACK
             continue
         if slot is None:
             raise RecordError.at(text, at, f"move {m.group()!r} without a move number: "
@@ -186,7 +186,7 @@ def read_transcript(text: str) -> list[GameRecord]:
         sq = PASS if kind == "pass" else "abcdefgh".index(text[at].lower()) + 8 * (int(text[at + 1]) - 1)
         assert builder is not None   # the pair number that set the slot made one
         builder.add(sq, slot, where=partial(RecordError.at, text, at))
-        slot = "white" if slot == "black" else None
+        slot = WHITE if slot == BLACK else None
     if builder is not None and (builder.moves or not records):
         builder.finish()
         records.append(GameRecord(moves=builder.moves))

@@ -33,7 +33,7 @@ from genethello.cluster.db import (
     LeaseHeldError,
     LeaseLostError,
     NewerSchemaError,
-    Player,
+    PlayerRow,
     PopulationSlot,
     RatingRecord,
     Run,
@@ -89,7 +89,7 @@ def add_run(db: Database, name: str = "run-a") -> int:
 def add_players(db: Database, run_id: int, n: int = 3) -> list[int]:
     with db.session() as session:
         players = [
-            Player(run_id=run_id, text=f"W_0_{i}:49:3", ctype="W", birth=0, genes=f"{i}:49:3", elo=1500.0)
+            PlayerRow(run_id=run_id, text=f"W_0_{i}:49:3", ctype="W", birth=0, genes=f"{i}:49:3", elo=1500.0)
             for i in range(n)
         ]
         session.add_all(players)
@@ -140,13 +140,13 @@ def test_insert_run_with_players_and_games(db: Database):
         assert [p.text for p in run.players] == ["W_0_0:49:3", "W_0_1:49:3", "W_0_2:49:3"]
         games = session.scalars(select(Game).where(Game.run_id == run_id).order_by(Game.pair_index)).all()
         assert [(g.black.id, g.white.id) for g in games] == [(a, b), (b, c), (c, a)]
-        assert session.get(Player, a).wins == 0  # server/default 0
+        assert session.get(PlayerRow, a).wins == 0  # server/default 0
         assert session.get(Generation, (run_id, 1)).started_at.tzinfo is UTC
     # Deleting a run deletes everything of it (ON DELETE CASCADE, foreign_keys=ON).
     with db.session() as session:
         session.delete(session.get(Run, run_id))
     with db.session() as session:
-        for model in (Player, Game, PopulationSlot, Generation, RatingRecord, YardstickResult):
+        for model in (PlayerRow, Game, PopulationSlot, Generation, RatingRecord, YardstickResult):
             assert session.scalar(select(func.count()).select_from(model)) == 0
 
 
@@ -172,7 +172,7 @@ def test_constraints_are_enforced(db: Database):
     run_id = add_run(db)
     with pytest.raises(IntegrityError, match="FOREIGN KEY"):
         with db.session() as session:
-            session.add(Player(run_id=run_id + 99, text="W_0_x", ctype="W", birth=0, genes="x", elo=1500.0))
+            session.add(PlayerRow(run_id=run_id + 99, text="W_0_x", ctype="W", birth=0, genes="x", elo=1500.0))
     with pytest.raises(IntegrityError, match="CHECK"):
         with db.session() as session:
             session.get(Run, run_id).status = "paused"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.db import Database
-from genethello.cluster.db.models import Game, Generation, Player, Run
+from genethello.cluster.db.models import Game, Generation, PlayerRow, Run
 from genethello.core.chromosome import Chromosome
 from genethello.core.game import Engine, play_game, random_opening
 from genethello.core.records import read_moves, read_record, result_from_score
@@ -47,7 +47,7 @@ def database(tmp_path_factory):
                       config_json=json.dumps({"games": {"depth": 1, "exact_empties": 4, "random_plies": 2}}))
             s.add(run)
             s.flush()
-            players = [Player(run_id=run.id, text=t, ctype=t.rsplit("_", 2)[0], birth=int(t.rsplit("_", 2)[1]),
+            players = [PlayerRow(run_id=run.id, text=t, ctype=t.rsplit("_", 2)[0], birth=int(t.rsplit("_", 2)[1]),
                               genes=t.rsplit("_", 1)[1], elo=1500.0) for t in CHROMOSOMES]
             s.add_all(players)
             s.add(Generation(run_id=run.id, number=1, status="bred", started_at=FINISHED, finished_at=FINISHED))

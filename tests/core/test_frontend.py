@@ -109,12 +109,12 @@ def test_the_web_page_and_the_engines_start_from_the_same_defaults():
     import inspect
 
     from genethello.cluster.web import play
-    from genethello.core.gtp.engine import GtpEngine
-    from genethello.core.nboard.engine import NBoardEngine
+    from genethello.core.gtp.engine import GtpFrontend
+    from genethello.core.nboard.engine import NBoardFrontend
 
     assert play.EXACT_EMPTIES == defaults.EXACT_EMPTIES
-    gtp = inspect.signature(GtpEngine).parameters
-    nboard = inspect.signature(NBoardEngine).parameters
+    gtp = inspect.signature(GtpFrontend).parameters
+    nboard = inspect.signature(NBoardFrontend).parameters
     assert gtp["exact_empties"].default == nboard["exact_empties"].default == defaults.EXACT_EMPTIES
     assert gtp["tt_bits"].default == nboard["tt_bits"].default == defaults.TT_BITS
     assert nboard["depth"].default == defaults.DEPTH

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from genethello.core.chromosome import Chromosome
 from genethello.core.evaluation import Evaluator
-from genethello.core.gtp.engine import GtpEngine
+from genethello.core.gtp.engine import GtpFrontend
 from genethello.core.gtp.protocol import LINE_TOO_LONG, read_commands
-from genethello.core.nboard.engine import NBoardEngine, _Job
+from genethello.core.nboard.engine import NBoardFrontend, _Job
 from genethello.core.records import (
     RecordError,
     read_ggf,
@@ -185,7 +185,7 @@ def command_count(session: bytes) -> int:
 
 
 def assert_clean_gtp_run(session: bytes) -> list[str]:
-    engine = GtpEngine(evaluator(), depth=1, exact_empties=4, tt_bits=8, log=io.StringIO())
+    engine = GtpFrontend(evaluator(), depth=1, exact_empties=4, tt_bits=8, log=io.StringIO())
     out = io.StringIO()
     assert engine.run(io.BytesIO(session), out) == 0
     got = answers(out.getvalue())
@@ -226,7 +226,7 @@ def test_an_unexpected_error_inside_a_command_is_one_failure(monkeypatch):
     """The catch-all: a command that raises what nobody planned for (here
     an injected ZeroDivisionError) is answered with one line, and the next
     command is served."""
-    engine = GtpEngine(evaluator(), depth=1, log=io.StringIO())
+    engine = GtpFrontend(evaluator(), depth=1, log=io.StringIO())
     monkeypatch.setitem(engine.commands, "showboard", lambda cmd: 1 // 0)
     out = io.StringIO()
     engine.run(io.BytesIO(b"1 showboard\n2 name\n"), out)
@@ -253,7 +253,7 @@ def nboard_lines(session: str) -> list[str]:
 @given(data=st.data())
 def test_nboard_engine_handles_every_mutated_line(nboard_seeds, data):
     out = io.StringIO()
-    engine = NBoardEngine(evaluator(), depth=1, exact_empties=4, tt_bits=8, out=out, log=io.StringIO())
+    engine = NBoardFrontend(evaluator(), depth=1, exact_empties=4, tt_bits=8, out=out, log=io.StringIO())
     for line in nboard_lines(data.draw(mutated(nboard_seeds))):
         assert engine.handle(_Job(line, 0)) is True
     assert "internal error" not in out.getvalue()
@@ -261,7 +261,7 @@ def test_nboard_engine_handles_every_mutated_line(nboard_seeds, data):
 
 def test_nboard_answers_a_line_too_long_and_goes_on():
     out = io.StringIO()
-    engine = NBoardEngine(evaluator(), depth=1, out=out, log=io.StringIO())
+    engine = NBoardFrontend(evaluator(), depth=1, out=out, log=io.StringIO())
     engine.run(io.BytesIO(b"nboard 2\nset game " + b"x" * 300_000 + b"\nping 7\n"))
     lines = out.getvalue().splitlines()
     assert lines[0] == "set myname genethello"

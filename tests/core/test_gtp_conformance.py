@@ -114,10 +114,10 @@ def test_malformed_session(data_dir):
 def engine(**kw):
     from genethello.core.chromosome import Chromosome
     from genethello.core.evaluation import Evaluator
-    from genethello.core.gtp.engine import GtpEngine
+    from genethello.core.gtp.engine import GtpFrontend
 
     kw.setdefault("depth", 3)
-    return GtpEngine(Evaluator.from_chromosome(Chromosome.parse(PLAYER)), tt_bits=12, **kw)
+    return GtpFrontend(Evaluator.from_chromosome(Chromosome.parse(PLAYER)), tt_bits=12, **kw)
 
 
 def ask(eng, line: str) -> tuple[bool, str]:

@@ -21,13 +21,13 @@ def test_a_move_takes_the_oldest_pondering_slot():
 
 def test_full_of_searches_means_busy():
     pool = SearchPool(1)
-    lease = pool.acquire(MOVE, "a")
+    slot = pool.acquire(MOVE, "a")
     with pytest.raises(BusyError, match="busy"):
         pool.acquire(HINT, "b")
     with pytest.raises(BusyError):
         pool.acquire(PONDER, "b")
-    pool.release(lease)
-    pool.release(lease)                       # twice is harmless
+    pool.release(slot)
+    pool.release(slot)                        # twice is harmless
     assert pool.acquire(HINT, "b") in pool.held()
     pool.shutdown()
 
