@@ -154,7 +154,8 @@ def test_machine_against_machine_and_the_clocks(server, page):
     page.click("#btn-new")
     settle(page)
     clock = page.locator("#clock-black")
-    assert clock.is_visible() and page.locator("#clock-white").inner_text() == "0:30"
+    clock.wait_for(state="visible", timeout=WAIT_MS)   # the new game's first answer shows the clocks
+    assert page.locator("#clock-white").inner_text() == "0:30"
     first = clock.inner_text()
     page.wait_for_timeout(1200)
     assert clock.inner_text() != first and "running" in clock.get_attribute("class")
