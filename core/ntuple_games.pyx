@@ -1,0 +1,396 @@
+"""Fast 1-ply games in batches: networks against networks, the League's WPC
+heuristic or a random player, with no Python per move or per game.
+
+Fitness for evolving n-tuple networks is millions of short games, so
+:func:`play_games` takes a whole batch (who plays Black, who plays White,
+each game's id and start) and plays it in one ``nogil`` loop, returning
+Black's final margin per game; :func:`member_points` sums the points.
+
+The rules of a game here:
+
+* a *network* plays the move after which its value of the position (for
+  itself, the mover) is largest; the *WPC* player the move after which its
+  weighted discs minus the opponent's, on the League's weights in exact
+  hundredths (:data:`genethello.core.league.LEAGUE_WPC_HUNDREDTHS`), are
+  largest; exact ties go to the first square in a1..h8 order, as in
+  :mod:`genethello.core.league`. The *random* player picks uniformly.
+* with probability ``epsilon`` a move of either side is instead a uniformly
+  random legal move (the League's forced randomisation).
+* the random draws come from a counter-based generator: the draws for the
+  move that puts disc number ``n`` on the board (``n`` = discs - 4 before
+  the move, so 0 for the first move from the standard start) in the game
+  with id ``g`` of a batch seeded ``s`` are ``key = mix(mix(mix(s) ^ g) ^ n)``
+  and ``mix(key)``, ``mix`` being splitmix64's finaliser (:func:`mix64`).
+  The coin is ``(key >> 11) / 2**53 < epsilon``; the random move is the
+  ``((mix(key) >> 32) * count) >> 32``-th legal move in a1..h8 order. So a game
+  is a pure function of (players, seed, game id, start): any subset of a
+  batch, in any process, in any split, plays the same games.
+* the score is Black's final disc margin, empty squares to the winner
+  (WOF), as everywhere in genethello; points are 1, ½, 0.
+
+These draws are not those of :mod:`genethello.core.league` (Python's
+Mersenne Twister per player): the two loops play different games from the
+same seed, with the same distribution.
+
+Networks are evaluated incrementally: the loop keeps, for each network
+side, every expanded tuple's LUT index up to date, and values a candidate
+move by the change of the tuples through its placed and flipped squares only
+(``incremental=False`` evaluates every tuple of every candidate instead, with
+the same choices; benchmarks/bench_ntuple.py measures both).
+"""
+
+import numpy as np
+
+from libc.stdint cimport uint64_t, int32_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from genethello.core.bitboard cimport legal_moves, flips, popcount, gt_lowest_square
+from genethello.core.ntuple cimport NTupleNet, NTupleEvaluator, tuple_index, ntuple_value
+
+from genethello.core.board import Board
+from genethello.core.league import LEAGUE_WPC_HUNDREDTHS
+from genethello.core.squares import PASS
+
+cdef enum:
+    KIND_NETWORK = 0
+    KIND_WPC = 1
+    KIND_RANDOM = 2
+
+#: The built-in contestants :func:`play_games` accepts by name.
+BUILT_IN_CONTESTANTS = ("wpc", "random")
+
+cdef int WPC[64]
+for _i in range(64):
+    WPC[_i] = LEAGUE_WPC_HUNDREDTHS[_i]
+
+cdef double TWO_TO_MINUS_53 = 1.0 / 9007199254740992.0
+
+
+cdef inline uint64_t _mix64(uint64_t x) noexcept nogil:
+    """splitmix64: the golden-ratio step, then its finaliser."""
+    x += <uint64_t>0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+def mix64(uint64_t x) -> int:
+    """splitmix64 of ``x`` (what the game loop draws with; for references)."""
+    return _mix64(x)
+
+
+cdef struct Contestant:
+    int kind
+    const NTupleNet* net
+
+
+cdef inline int _nth_move(uint64_t moves, int n) noexcept nogil:
+    while n > 0:
+        moves &= moves - 1
+        n -= 1
+    return gt_lowest_square(moves)
+
+
+cdef inline int64_t _shift_square(const NTupleNet* net, int32_t* idx, const int32_t* lut, int s,
+                                  int delta) noexcept nogil:
+    """Square ``s`` changes by ``delta`` (in digits): move every tuple
+    through it; with a ``lut``, return the change of their LUT entries."""
+    cdef int k, t, old, new
+    cdef int end = net.incidence_begin[s + 1]
+    cdef int64_t change = 0
+    cdef const int32_t* tuples = net.incidence_tuple
+    cdef const int32_t* powers = net.incidence_power
+    if lut != NULL:
+        for k in range(net.incidence_begin[s], end):
+            t = tuples[k]
+            old = idx[t]
+            new = old + powers[k] * delta
+            idx[t] = new
+            change += lut[new] - lut[old]
+    else:
+        for k in range(net.incidence_begin[s], end):
+            idx[tuples[k]] += powers[k] * delta
+    return change
+
+
+cdef inline int64_t _shift_move(const NTupleNet* net, int32_t* idx, const int32_t* lut, int sq, uint64_t flipped,
+                                int mover_digit, int sign) noexcept nogil:
+    """The mover (digit 1 Black, 2 White) places on ``sq`` and turns
+    ``flipped`` (``sign`` 1), or takes that move back (``sign`` -1): update
+    ``idx``; with a ``lut``, return the value change."""
+    cdef int s
+    cdef int flip_delta = sign * (2 * mover_digit - 3)     # the other digit -> the mover's
+    cdef int64_t change = _shift_square(net, idx, lut, sq, sign * mover_digit)
+    while flipped:
+        s = gt_lowest_square(flipped)
+        flipped &= flipped - 1
+        change += _shift_square(net, idx, lut, s, flip_delta)
+    return change
+
+
+cdef inline int64_t _trial_move(const NTupleNet* net, int32_t* idx, const int32_t* lut, int sq, uint64_t flipped,
+                                int mover_digit, const int32_t* current) noexcept nogil:
+    """The value change of the mover's move on ``sq`` turning ``flipped``:
+    the tuples are moved in ``idx`` square by square (a tuple may hold
+    several changed squares), then those entries are copied back from
+    ``current`` (the position's indices), so ``idx`` is left as it was."""
+    cdef int k, t, old, new, s, delta
+    cdef int64_t change = 0
+    cdef const int32_t* tuples = net.incidence_tuple
+    cdef const int32_t* powers = net.incidence_power
+    cdef const int32_t* begin = net.incidence_begin
+    cdef uint64_t squares = flipped | ((<uint64_t>1) << sq)
+    cdef uint64_t left = squares
+    while left:
+        s = gt_lowest_square(left)
+        left &= left - 1
+        delta = mover_digit if s == sq else 2 * mover_digit - 3
+        for k in range(begin[s], begin[s + 1]):
+            t = tuples[k]
+            old = idx[t]
+            new = old + powers[k] * delta
+            idx[t] = new
+            change += lut[new] - lut[old]
+    while squares:
+        s = gt_lowest_square(squares)
+        squares &= squares - 1
+        for k in range(begin[s], begin[s + 1]):
+            t = tuples[k]
+            idx[t] = current[t]
+    return change
+
+
+cdef inline void _reset_indices(const NTupleNet* net, int32_t* idx, uint64_t black, uint64_t white) noexcept nogil:
+    cdef int t
+    for t in range(net.n_tuples):
+        idx[t] = tuple_index(net, t, black, white)
+
+
+cdef int _network_move(const NTupleNet* net, int32_t* idx, uint64_t P, uint64_t O, uint64_t moves,
+                       int mover_digit, bint incremental, int32_t* work) noexcept nogil:
+    """The network's 1-ply choice for the side to move (P), whose colour's
+    digit is ``mover_digit``: the largest value after the move, first square
+    on ties. ``idx`` holds the current position's indices (left unchanged);
+    ``work`` is scratch room for as many."""
+    cdef const int32_t* lut = net.weights if mover_digit == 1 else net.weights_swapped
+    cdef int best_move = -1, sq
+    cdef int64_t best = 0, value
+    cdef uint64_t f, bit
+    if incremental:
+        memcpy(work, idx, net.n_tuples * sizeof(int32_t))
+    while moves:
+        sq = gt_lowest_square(moves)
+        moves &= moves - 1
+        f = flips(P, O, sq)
+        if incremental:
+            value = _trial_move(net, work, lut, sq, f, mover_digit, idx)
+        else:
+            bit = (<uint64_t>1) << sq
+            value = ntuple_value(net, P | bit | f, O & ~f)
+        if best_move < 0 or value > best:
+            best = value
+            best_move = sq
+    return best_move
+
+
+cdef int _wpc_move(uint64_t P, uint64_t O, uint64_t moves) noexcept nogil:
+    """The WPC heuristic's choice: the largest weighted-disc balance after
+    the move (placed square once, each flipped disc twice: it leaves the
+    other side), first square on ties."""
+    cdef int best_move = -1, sq, s, value, best = 0
+    cdef uint64_t f
+    while moves:
+        sq = gt_lowest_square(moves)
+        moves &= moves - 1
+        f = flips(P, O, sq)
+        value = WPC[sq]
+        while f:
+            s = gt_lowest_square(f)
+            f &= f - 1
+            value += 2 * WPC[s]
+        if best_move < 0 or value > best:
+            best = value
+            best_move = sq
+    return best_move
+
+
+cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* idx_black, int32_t* idx_white,
+                   int32_t* work,
+                   uint64_t B, uint64_t W, bint black_to_move, uint64_t seed_key, uint64_t game_id,
+                   double epsilon, bint incremental) noexcept nogil:
+    """One game from Black's discs B, White's W; Black's final margin (WOF)."""
+    cdef const Contestant* mover
+    cdef int32_t* idx
+    cdef uint64_t P, O, moves, key, f
+    cdef int sq, digit, n_moves, margin, empties
+    cdef int side = 0 if black_to_move else 1
+    if black.kind == KIND_NETWORK:
+        _reset_indices(black.net, idx_black, B, W)
+    if white.kind == KIND_NETWORK:
+        _reset_indices(white.net, idx_white, B, W)
+    while True:
+        P = B if side == 0 else W
+        O = W if side == 0 else B
+        moves = legal_moves(P, O)
+        if moves == 0:
+            if legal_moves(O, P) == 0:
+                break
+            side ^= 1
+            continue
+        mover = black if side == 0 else white
+        idx = idx_black if side == 0 else idx_white
+        digit = side + 1
+        key = _mix64(_mix64(seed_key ^ game_id) ^ <uint64_t>(popcount(B | W) - 4))
+        if mover.kind == KIND_RANDOM or <double>(key >> 11) * TWO_TO_MINUS_53 < epsilon:
+            n_moves = popcount(moves)
+            sq = _nth_move(moves, <int>(((_mix64(key) >> 32) * <uint64_t>n_moves) >> 32))
+        elif mover.kind == KIND_NETWORK:
+            sq = _network_move(mover.net, idx, P, O, moves, digit, incremental, work)
+        else:
+            sq = _wpc_move(P, O, moves)
+        f = flips(P, O, sq)
+        if black.kind == KIND_NETWORK:
+            _shift_move(black.net, idx_black, NULL, sq, f, digit, 1)
+        if white.kind == KIND_NETWORK:
+            _shift_move(white.net, idx_white, NULL, sq, f, digit, 1)
+        P |= ((<uint64_t>1) << sq) | f
+        O &= ~f
+        if side == 0:
+            B, W = P, O
+        else:
+            W, B = P, O
+        side ^= 1
+    margin = popcount(B) - popcount(W)
+    empties = 64 - popcount(B | W)
+    if margin > 0:
+        margin += empties
+    elif margin < 0:
+        margin -= empties
+    return margin
+
+
+def _start_positions(openings):
+    """(black, white, black_to_move) arrays for each opening's position."""
+    n = len(openings)
+    black = np.empty(n, dtype=np.uint64)
+    white = np.empty(n, dtype=np.uint64)
+    to_move = np.empty(n, dtype=np.uint8)
+    for i, moves in enumerate(openings):
+        try:
+            board = Board.from_moves(list(moves))
+        except ValueError as exc:
+            raise ValueError(f"opening {i}: {exc}") from None
+        black[i], white[i] = board.black, board.white
+        to_move[i] = board.side_to_move == "black"
+    return black, white, to_move
+
+
+def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilon=0.1, openings=None,
+               opening_index=None, bint incremental=True):
+    """Play a batch of 1-ply games; Black's final margin (WOF) for each.
+
+    Args:
+        contestants: the players, each an ``NTupleEvaluator`` or a built-in
+            name (``"wpc"``, ``"random"``).
+        black, white: for each game, the index in ``contestants`` of the
+            player of Black and of White (equal lengths).
+        game_ids: each game's id, the key of its random draws (a game is a
+            function of its players, start, ``seed`` and id alone).
+        seed: the batch's seed.
+        epsilon: the probability of a random move, for either side.
+        openings: move lists (squares, PASS allowed) whose end positions
+            are the start positions; None: the standard start for every game.
+        opening_index: for each game, the index in ``openings`` of its
+            start (needed with ``openings``).
+        incremental: update tuple indices move by move (False: evaluate
+            every tuple of every candidate; the same games, slower).
+    Returns:
+        numpy int32 array: Black's final margin of each game.
+    Raises:
+        ValueError: one line naming the faulty argument.
+    """
+    cdef int n_players = len(contestants)
+    if n_players == 0:
+        raise ValueError("play_games: no contestants")
+    kinds = []
+    for i, c in enumerate(contestants):
+        if isinstance(c, NTupleEvaluator):
+            kinds.append(KIND_NETWORK)
+        elif c == "wpc":
+            kinds.append(KIND_WPC)
+        elif c == "random":
+            kinds.append(KIND_RANDOM)
+        else:
+            raise ValueError(f"contestant {i} is {c!r}: expected an NTupleEvaluator, 'wpc' or 'random'")
+    b = np.ascontiguousarray(black, dtype=np.int64)
+    w = np.ascontiguousarray(white, dtype=np.int64)
+    g = np.ascontiguousarray(game_ids, dtype=np.uint64)
+    if not (b.ndim == w.ndim == g.ndim == 1 and b.shape[0] == w.shape[0] == g.shape[0]):
+        raise ValueError(f"black, white and game_ids must be 1-d of one length (got {b.shape}, {w.shape}, {g.shape})")
+    if b.size and (b.min() < 0 or w.min() < 0 or b.max() >= n_players or w.max() >= n_players):
+        raise ValueError(f"a player index is outside 0..{n_players - 1}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon {epsilon} is outside 0..1")
+    if openings is None:
+        if opening_index is not None:
+            raise ValueError("opening_index given without openings")
+        starts = _start_positions([()])
+        o = np.zeros(b.shape[0], dtype=np.int64)
+    else:
+        if opening_index is None:
+            raise ValueError("openings given without opening_index")
+        starts = _start_positions(openings)
+        o = np.ascontiguousarray(opening_index, dtype=np.int64)
+        if o.shape != b.shape:
+            raise ValueError(f"opening_index has shape {o.shape}, expected {b.shape}")
+        if o.size and (o.min() < 0 or o.max() >= len(openings)):
+            raise ValueError(f"an opening index is outside 0..{len(openings) - 1}")
+    cdef const int64_t[::1] bv = b, wv = w, ov = o
+    cdef const uint64_t[::1] gv = g
+    cdef const uint64_t[::1] start_black = starts[0], start_white = starts[1]
+    cdef const unsigned char[::1] start_to_move = starts[2]
+    out = np.empty(b.shape[0], dtype=np.int32)
+    cdef int32_t[::1] outv = out
+    cdef Contestant* table = <Contestant*> malloc(n_players * sizeof(Contestant))
+    cdef int max_tuples = 1
+    cdef NTupleEvaluator ev
+    for i, c in enumerate(contestants):
+        table[i].kind = kinds[i]
+        table[i].net = NULL
+        if kinds[i] == KIND_NETWORK:
+            ev = c
+            table[i].net = &ev.net
+            max_tuples = max(max_tuples, ev.net.n_tuples)
+    cdef int32_t* idx_black = <int32_t*> malloc(max_tuples * sizeof(int32_t))
+    cdef int32_t* idx_white = <int32_t*> malloc(max_tuples * sizeof(int32_t))
+    cdef int32_t* work = <int32_t*> malloc(max_tuples * sizeof(int32_t))
+    cdef Py_ssize_t k, n = b.shape[0]
+    cdef uint64_t seed_key = _mix64(seed)
+    try:
+        with nogil:
+            for k in range(n):
+                outv[k] = _play_one(&table[bv[k]], &table[wv[k]], idx_black, idx_white, work,
+                                    start_black[ov[k]], start_white[ov[k]], start_to_move[ov[k]] != 0,
+                                    seed_key, gv[k], epsilon, incremental)
+    finally:
+        free(table)
+        free(idx_black)
+        free(idx_white)
+        free(work)
+    return out
+
+
+def points_from_margins(margins):
+    """Black's points per game (numpy float64): 1 win, 0.5 draw, 0 loss."""
+    m = np.asarray(margins)
+    return np.where(m > 0, 1.0, np.where(m == 0, 0.5, 0.0))
+
+
+def member_points(int n_members, black, white, margins):
+    """Each member's summed points over the games (numpy float64
+    [n_members]): Black's points to ``black[k]``, the rest to ``white[k]``."""
+    pts = points_from_margins(margins)
+    out = np.zeros(n_members, dtype=np.float64)
+    np.add.at(out, np.asarray(black, dtype=np.int64), pts)
+    np.add.at(out, np.asarray(white, dtype=np.int64), 1.0 - pts)
+    return out
