@@ -45,7 +45,7 @@ from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from genethello.core.bitboard cimport legal_moves, flips, popcount, gt_lowest_square
-from genethello.core.ntuple cimport NTupleNet, NTupleEvaluator, tuple_index, ntuple_value
+from genethello.core.ntuple cimport NTupleNet, NTupleEvaluator, ntuple_value
 
 from genethello.core.board import Board
 from genethello.core.league import LEAGUE_WPC_HUNDREDTHS
@@ -91,79 +91,85 @@ cdef inline int _nth_move(uint64_t moves, int n) noexcept nogil:
     return gt_lowest_square(moves)
 
 
-cdef inline int64_t _shift_square(const NTupleNet* net, int32_t* idx, const int32_t* lut, int s,
-                                  int delta) noexcept nogil:
-    """Square ``s`` changes by ``delta`` (in digits): move every tuple
-    through it; with a ``lut``, return the change of their LUT entries."""
-    cdef int k, t, old, new
-    cdef int end = net.incidence_begin[s + 1]
-    cdef int64_t change = 0
-    cdef const int32_t* tuples = net.incidence_tuple
-    cdef const int32_t* powers = net.incidence_power
-    if lut != NULL:
-        for k in range(net.incidence_begin[s], end):
-            t = tuples[k]
-            old = idx[t]
-            new = old + powers[k] * delta
-            idx[t] = new
-            change += lut[new] - lut[old]
-    else:
-        for k in range(net.incidence_begin[s], end):
-            idx[tuples[k]] += powers[k] * delta
-    return change
+cdef inline void _shift_square(const NTupleNet* net, int32_t* idx, int s, int delta) noexcept nogil:
+    """Square ``s``'s digit changes by ``delta``: move every tuple through it."""
+    cdef int k
+    for k in range(net.incidence_begin[s], net.incidence_begin[s + 1]):
+        idx[net.incidence_tuple[k]] += net.incidence_power[k] * delta
 
 
-cdef inline int64_t _shift_move(const NTupleNet* net, int32_t* idx, const int32_t* lut, int sq, uint64_t flipped,
-                                int mover_digit, int sign) noexcept nogil:
-    """The mover (digit 1 Black, 2 White) places on ``sq`` and turns
-    ``flipped`` (``sign`` 1), or takes that move back (``sign`` -1): update
-    ``idx``; with a ``lut``, return the value change."""
+cdef inline void _play_move(const NTupleNet* net, int32_t* idx, int sq, uint64_t flipped,
+                            int mover_digit) noexcept nogil:
+    """The mover (digit 1 Black, 2 White) places on ``sq`` and turns ``flipped``."""
     cdef int s
-    cdef int flip_delta = sign * (2 * mover_digit - 3)     # the other digit -> the mover's
-    cdef int64_t change = _shift_square(net, idx, lut, sq, sign * mover_digit)
+    _shift_square(net, idx, sq, mover_digit)
     while flipped:
         s = gt_lowest_square(flipped)
         flipped &= flipped - 1
-        change += _shift_square(net, idx, lut, s, flip_delta)
-    return change
+        _shift_square(net, idx, s, 2 * mover_digit - 3)     # the other side's digit -> the mover's
 
 
-cdef inline int64_t _trial_move(const NTupleNet* net, int32_t* idx, const int32_t* lut, int sq, uint64_t flipped,
-                                int mover_digit, const int32_t* current) noexcept nogil:
-    """The value change of the mover's move on ``sq`` turning ``flipped``:
-    the tuples are moved in ``idx`` square by square (a tuple may hold
-    several changed squares), then those entries are copied back from
-    ``current`` (the position's indices), so ``idx`` is left as it was."""
-    cdef int k, t, old, new, s, delta
-    cdef int64_t change = 0
+cdef inline int _trial_move(const NTupleNet* net, int32_t* idx, const int32_t* lut, int sq, uint64_t flipped,
+                            int mover_digit, const int32_t* current) noexcept nogil:
+    """The value change of the mover's move on ``sq`` turning ``flipped``,
+    ``idx`` being the position's indices, left as they were on return. A
+    tuple may hold several changed squares, so the flipped squares' tuples
+    are moved in ``idx`` one square after another; the placed square comes
+    last and is only read, and the flipped squares' entries are then copied
+    back from ``current`` (the position's indices, the same as ``idx``).
+    (Sums fit an int: every value is below EVAL_LIMIT in size.)"""
+    cdef Py_ssize_t k, end, t, old, new
+    cdef int s
+    cdef int change = 0
+    cdef int flip_delta = 2 * mover_digit - 3             # the other side's digit -> the mover's
     cdef const int32_t* tuples = net.incidence_tuple
     cdef const int32_t* powers = net.incidence_power
     cdef const int32_t* begin = net.incidence_begin
-    cdef uint64_t squares = flipped | ((<uint64_t>1) << sq)
-    cdef uint64_t left = squares
+    cdef uint64_t left = flipped
     while left:
         s = gt_lowest_square(left)
         left &= left - 1
-        delta = mover_digit if s == sq else 2 * mover_digit - 3
-        for k in range(begin[s], begin[s + 1]):
+        k = begin[s]
+        end = begin[s + 1]
+        while k < end:
             t = tuples[k]
             old = idx[t]
-            new = old + powers[k] * delta
-            idx[t] = new
+            new = old + powers[k] * flip_delta
+            idx[t] = <int32_t>new
             change += lut[new] - lut[old]
-    while squares:
-        s = gt_lowest_square(squares)
-        squares &= squares - 1
-        for k in range(begin[s], begin[s + 1]):
+            k += 1
+    k = begin[sq]
+    end = begin[sq + 1]
+    while k < end:
+        old = idx[tuples[k]]
+        change += lut[old + powers[k] * mover_digit] - lut[old]
+        k += 1
+    while flipped:
+        s = gt_lowest_square(flipped)
+        flipped &= flipped - 1
+        k = begin[s]
+        end = begin[s + 1]
+        while k < end:
             t = tuples[k]
             idx[t] = current[t]
+            k += 1
     return change
 
 
 cdef inline void _reset_indices(const NTupleNet* net, int32_t* idx, uint64_t black, uint64_t white) noexcept nogil:
-    cdef int t
-    for t in range(net.n_tuples):
-        idx[t] = tuple_index(net, t, black, white)
+    """The indices of the position: those of the empty board (each LUT's
+    first entry), then every disc added (a few dozen updates, not a pass
+    over all the tuples' squares)."""
+    cdef int s
+    memcpy(idx, net.base_offset, net.n_tuples * sizeof(int32_t))
+    while black:
+        s = gt_lowest_square(black)
+        black &= black - 1
+        _shift_square(net, idx, s, 1)
+    while white:
+        s = gt_lowest_square(white)
+        white &= white - 1
+        _shift_square(net, idx, s, 2)
 
 
 cdef int _network_move(const NTupleNet* net, int32_t* idx, uint64_t P, uint64_t O, uint64_t moves,
@@ -176,7 +182,7 @@ cdef int _network_move(const NTupleNet* net, int32_t* idx, uint64_t P, uint64_t 
     cdef int best_move = -1, sq
     cdef int64_t best = 0, value
     cdef uint64_t f, bit
-    if incremental:
+    if incremental:   # the trial moves run on a copy of the indices, restored after each
         memcpy(work, idx, net.n_tuples * sizeof(int32_t))
     while moves:
         sq = gt_lowest_square(moves)
@@ -250,9 +256,9 @@ cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* id
             sq = _wpc_move(P, O, moves)
         f = flips(P, O, sq)
         if black.kind == KIND_NETWORK:
-            _shift_move(black.net, idx_black, NULL, sq, f, digit, 1)
+            _play_move(black.net, idx_black, sq, f, digit)
         if white.kind == KIND_NETWORK:
-            _shift_move(white.net, idx_white, NULL, sq, f, digit, 1)
+            _play_move(white.net, idx_white, sq, f, digit)
         P |= ((<uint64_t>1) << sq) | f
         O &= ~f
         if side == 0:
