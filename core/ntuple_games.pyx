@@ -223,12 +223,14 @@ cdef int _wpc_move(uint64_t P, uint64_t O, uint64_t moves) noexcept nogil:
 cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* idx_black, int32_t* idx_white,
                    int32_t* work,
                    uint64_t B, uint64_t W, bint black_to_move, uint64_t seed_key, uint64_t game_id,
-                   double epsilon, bint incremental) noexcept nogil:
-    """One game from Black's discs B, White's W; Black's final margin (WOF)."""
+                   double epsilon, bint incremental, signed char* record) noexcept nogil:
+    """One game from Black's discs B, White's W; Black's final margin (WOF).
+    ``record``: NULL, or room for 60 squares, which get the squares played
+    in order (passes left out), -1 after the last."""
     cdef const Contestant* mover
     cdef int32_t* idx
     cdef uint64_t P, O, moves, key, f
-    cdef int sq, digit, n_moves, margin, empties
+    cdef int sq, digit, n_moves, margin, empties, ply = 0
     cdef int side = 0 if black_to_move else 1
     if black.kind == KIND_NETWORK:
         _reset_indices(black.net, idx_black, B, W)
@@ -254,6 +256,9 @@ cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* id
             sq = _network_move(mover.net, idx, P, O, moves, digit, incremental, work)
         else:
             sq = _wpc_move(P, O, moves)
+        if record != NULL:
+            record[ply] = <signed char>sq
+            ply += 1
         f = flips(P, O, sq)
         if black.kind == KIND_NETWORK:
             _play_move(black.net, idx_black, sq, f, digit)
@@ -266,6 +271,10 @@ cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* id
         else:
             W, B = P, O
         side ^= 1
+    if record != NULL:
+        while ply < 60:
+            record[ply] = -1
+            ply += 1
     margin = popcount(B) - popcount(W)
     empties = 64 - popcount(B | W)
     if margin > 0:
@@ -292,7 +301,7 @@ def _start_positions(openings):
 
 
 def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilon=0.1, openings=None,
-               opening_index=None, bint incremental=True):
+               opening_index=None, bint incremental=True, bint record=False):
     """Play a batch of 1-ply games; Black's final margin (WOF) for each.
 
     Args:
@@ -310,8 +319,11 @@ def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilo
             start (needed with ``openings``).
         incremental: update tuple indices move by move (False: evaluate
             every tuple of every candidate; the same games, slower).
+        record: also return the moves.
     Returns:
-        numpy int32 array: Black's final margin of each game.
+        numpy int32 array: Black's final margin of each game; with
+        ``record``, also a numpy int8 array [games, 60] of the squares
+        played after the start (passes left out), -1 after the last.
     Raises:
         ValueError: one line naming the faulty argument.
     """
@@ -357,6 +369,9 @@ def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilo
     cdef const unsigned char[::1] start_to_move = starts[2]
     out = np.empty(b.shape[0], dtype=np.int32)
     cdef int32_t[::1] outv = out
+    played = np.empty((b.shape[0] if record else 0, 60), dtype=np.int8)
+    cdef signed char[:, ::1] playedv = played
+    cdef signed char* row = NULL
     cdef Contestant* table = <Contestant*> malloc(n_players * sizeof(Contestant))
     cdef int max_tuples = 1
     cdef NTupleEvaluator ev
@@ -375,15 +390,17 @@ def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilo
     try:
         with nogil:
             for k in range(n):
+                if record:
+                    row = &playedv[k, 0]
                 outv[k] = _play_one(&table[bv[k]], &table[wv[k]], idx_black, idx_white, work,
                                     start_black[ov[k]], start_white[ov[k]], start_to_move[ov[k]] != 0,
-                                    seed_key, gv[k], epsilon, incremental)
+                                    seed_key, gv[k], epsilon, incremental, row)
     finally:
         free(table)
         free(idx_black)
         free(idx_white)
         free(work)
-    return out
+    return (out, played) if record else out
 
 
 def points_from_margins(margins):
