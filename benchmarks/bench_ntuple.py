@@ -12,6 +12,8 @@ processes on a shared machine count less than in wall time):
 - ``all-2 (full eval)``: the same games with ``incremental=False`` (every
   tuple of every candidate move evaluated): what the incremental update buys.
 - ``all-2 vs wpc``: a network against the League's WPC heuristic, ε = 0.1.
+- ``all-4+2x2 vs all-4+2x2``: the larger systematic network (2,511 weights),
+  for scale.
 - ``fdmxcp vs p_1_10``: today's typed game loop (``core/game.pyx``
   ``play_game``, one call a game) between the README's best
   ``fdmxcp_52_2:0:6:9:4:5`` and ``p_1_10`` at depth 1 with no exact
@@ -55,16 +57,16 @@ def network_round(contestants: list, chunk: int, first_id: int, seed: int, incre
     return chunk
 
 
-def engine_round(engines: tuple[Engine, Engine], chunk: int, first_id: int, seed: int) -> int:
-    """One chunk of fdmxcp/p_1_10 games through play_game, one call a game."""
+def engine_round(engines: tuple[Engine, Engine], openings: list[list[int]], first_id: int) -> int:
+    """One chunk of fdmxcp/p_1_10 games through play_game, one call a game
+    (the openings drawn beforehand, outside the timing)."""
     a, b = engines
-    for i in range(first_id, first_id + chunk):
-        opening = random_opening(4, seed * 1_000_003 + i)
+    for i, opening in enumerate(openings, start=first_id):
         if i % 2 == 0:
             play_game(a, b, opening)
         else:
             play_game(b, a, opening)
-    return chunk
+    return len(openings)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,16 +81,20 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     arch = architecture("all-2")
     first, second = (Network.random(arch, rng).evaluator() for _ in range(2))
+    big = [Network.random(architecture("all-4+2x2"), rng).evaluator() for _ in range(2)]
     engines = (Engine(Chromosome.parse(FDMXCP), depth=1, exact_empties=0),
                Engine(Chromosome.parse(REFERENCE), depth=1, exact_empties=0))
     engine_chunk = max(2, args.chunk // 4)
     full_chunk = max(2, args.chunk // 4)
+    openings = [[random_opening(4, args.seed * 1_000_003 + i) for i in range(r * engine_chunk, (r + 1) * engine_chunk)]
+                for r in range(args.rounds)]
     runs: dict[str, Callable[[int], int]] = {
         "all-2 vs all-2": lambda r: network_round([first, second], args.chunk, r * args.chunk, args.seed),
         "all-2 (full eval)": lambda r: network_round([first, second], full_chunk, r * full_chunk, args.seed,
                                                       incremental=False),
         "all-2 vs wpc": lambda r: network_round([first, "wpc"], args.chunk, r * args.chunk, args.seed),
-        f"{FDMXCP} vs {REFERENCE}": lambda r: engine_round(engines, engine_chunk, r * engine_chunk, args.seed),
+        "all-4+2x2 vs all-4+2x2": lambda r: network_round(big, args.chunk, r * args.chunk, args.seed),
+        f"{FDMXCP} vs {REFERENCE}": lambda r: engine_round(engines, openings[r], r * engine_chunk),
     }
     games = dict.fromkeys(runs, 0)
     seconds = dict.fromkeys(runs, 0.0)

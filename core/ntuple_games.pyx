@@ -252,6 +252,8 @@ cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* id
         if mover.kind == KIND_RANDOM or <double>(key >> 11) * TWO_TO_MINUS_53 < epsilon:
             n_moves = popcount(moves)
             sq = _nth_move(moves, <int>(((_mix64(key) >> 32) * <uint64_t>n_moves) >> 32))
+        elif moves & (moves - 1) == 0:           # one legal move: nothing to weigh
+            sq = gt_lowest_square(moves)
         elif mover.kind == KIND_NETWORK:
             sq = _network_move(mover.net, idx, P, O, moves, digit, incremental, work)
         else:
