@@ -47,11 +47,22 @@ cdef inline int tuple_index(const NTupleNet* net, int t, uint64_t mine, uint64_t
 
 cdef inline int ntuple_value(const NTupleNet* net, uint64_t mine, uint64_t theirs) noexcept nogil:
     """The network's value of the position for the side owning `mine`: the
-    sum of every expanded tuple's LUT entry. Unclamped: networks.py picks the
-    integer weights so that |value| < EVAL_LIMIT on every position."""
-    cdef int t, total = 0
+    sum of every tuple's LUT entry. Unclamped: networks.py picks the integer
+    weights so that |value| < EVAL_LIMIT on every position. (The squares'
+    digits are computed once, then each tuple reads them.)"""
+    cdef int digit[64]
+    cdef int s, t, k, idx, total = 0
+    cdef const int32_t* sq
+    for s in range(64):
+        digit[s] = <int>((mine >> s) & 1) + 2 * <int>((theirs >> s) & 1)
     for t in range(net.n_tuples):
-        total += net.weights[tuple_index(net, t, mine, theirs)]
+        sq = net.squares + t * NTUPLE_MAX_LENGTH
+        k = net.length[t] - 1
+        idx = 0
+        while k >= 0:
+            idx = idx * 3 + digit[sq[k]]
+            k -= 1
+        total += net.weights[net.base_offset[t] + idx]
     return total
 
 
