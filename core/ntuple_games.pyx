@@ -33,7 +33,7 @@ Mersenne Twister per player): the two loops play different games from the
 same seed, with the same distribution.
 
 Networks are evaluated incrementally: the loop keeps, for each network
-side, every expanded tuple's LUT index up to date, and values a candidate
+side, every tuple's LUT index up to date, and values a candidate
 move by the change of the tuples through its placed and flipped squares only
 (``incremental=False`` evaluates every tuple of every candidate instead, with
 the same choices; benchmarks/bench_ntuple.py measures both).
@@ -374,19 +374,28 @@ def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilo
     played = np.empty((b.shape[0] if record else 0, 60), dtype=np.int8)
     cdef signed char[:, ::1] playedv = played
     cdef signed char* row = NULL
-    cdef Contestant* table = <Contestant*> malloc(n_players * sizeof(Contestant))
     cdef int max_tuples = 1
     cdef NTupleEvaluator ev
+    for i, c in enumerate(contestants):
+        if kinds[i] == KIND_NETWORK:
+            ev = c
+            max_tuples = max(max_tuples, ev.net.n_tuples)
+    cdef Contestant* table = <Contestant*> malloc(n_players * sizeof(Contestant))
+    cdef int32_t* idx_black = <int32_t*> malloc(max_tuples * sizeof(int32_t))
+    cdef int32_t* idx_white = <int32_t*> malloc(max_tuples * sizeof(int32_t))
+    cdef int32_t* work = <int32_t*> malloc(max_tuples * sizeof(int32_t))
+    if table == NULL or idx_black == NULL or idx_white == NULL or work == NULL:
+        free(table)
+        free(idx_black)
+        free(idx_white)
+        free(work)
+        raise MemoryError("play_games: no memory for the batch's tables")
     for i, c in enumerate(contestants):
         table[i].kind = kinds[i]
         table[i].net = NULL
         if kinds[i] == KIND_NETWORK:
             ev = c
             table[i].net = &ev.net
-            max_tuples = max(max_tuples, ev.net.n_tuples)
-    cdef int32_t* idx_black = <int32_t*> malloc(max_tuples * sizeof(int32_t))
-    cdef int32_t* idx_white = <int32_t*> malloc(max_tuples * sizeof(int32_t))
-    cdef int32_t* work = <int32_t*> malloc(max_tuples * sizeof(int32_t))
     cdef Py_ssize_t k, n = b.shape[0]
     cdef uint64_t seed_key = _mix64(seed)
     try:
