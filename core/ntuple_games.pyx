@@ -82,6 +82,7 @@ def mix64(uint64_t x) -> int:
 cdef struct Contestant:
     int kind
     const NTupleNet* net
+    int layout           # networks of one architecture share a layout number (and so the tuple indices)
 
 
 cdef inline int _nth_move(uint64_t moves, int n) noexcept nogil:
@@ -173,11 +174,12 @@ cdef inline void _reset_indices(const NTupleNet* net, int32_t* idx, uint64_t bla
 
 
 cdef int _network_move(const NTupleNet* net, int32_t* idx, uint64_t P, uint64_t O, uint64_t moves,
-                       int mover_digit, bint incremental, int32_t* work) noexcept nogil:
+                       int mover_digit, bint incremental, int32_t* work, uint64_t* best_flips) noexcept nogil:
     """The network's 1-ply choice for the side to move (P), whose colour's
     digit is ``mover_digit``: the largest value after the move, first square
-    on ties. ``idx`` holds the current position's indices (left unchanged);
-    ``work`` is scratch room for as many."""
+    on ties; its flipped discs go to ``best_flips``. ``idx`` holds the
+    current position's indices (left unchanged); ``work`` is scratch room
+    for as many."""
     cdef const int32_t* lut = net.weights if mover_digit == 1 else net.weights_swapped
     cdef int best_move = -1, sq
     cdef int64_t best = 0, value
@@ -196,27 +198,30 @@ cdef int _network_move(const NTupleNet* net, int32_t* idx, uint64_t P, uint64_t 
         if best_move < 0 or value > best:
             best = value
             best_move = sq
+            best_flips[0] = f
     return best_move
 
 
-cdef int _wpc_move(uint64_t P, uint64_t O, uint64_t moves) noexcept nogil:
+cdef int _wpc_move(uint64_t P, uint64_t O, uint64_t moves, uint64_t* best_flips) noexcept nogil:
     """The WPC heuristic's choice: the largest weighted-disc balance after
     the move (placed square once, each flipped disc twice: it leaves the
-    other side), first square on ties."""
+    other side), first square on ties; its flipped discs go to ``best_flips``."""
     cdef int best_move = -1, sq, s, value, best = 0
-    cdef uint64_t f
+    cdef uint64_t f, left
     while moves:
         sq = gt_lowest_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
         value = WPC[sq]
-        while f:
-            s = gt_lowest_square(f)
-            f &= f - 1
+        left = f
+        while left:
+            s = gt_lowest_square(left)
+            left &= left - 1
             value += 2 * WPC[s]
         if best_move < 0 or value > best:
             best = value
             best_move = sq
+            best_flips[0] = f
     return best_move
 
 
@@ -232,9 +237,13 @@ cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* id
     cdef uint64_t P, O, moves, key, f
     cdef int sq, digit, n_moves, margin, empties, ply = 0
     cdef int side = 0 if black_to_move else 1
+    # Two networks of one architecture read the same tuple indices: one copy, one update a move.
+    cdef bint shared = black.kind == KIND_NETWORK and white.kind == KIND_NETWORK and black.layout == white.layout
+    if shared:
+        idx_white = idx_black
     if black.kind == KIND_NETWORK:
         _reset_indices(black.net, idx_black, B, W)
-    if white.kind == KIND_NETWORK:
+    if white.kind == KIND_NETWORK and not shared:
         _reset_indices(white.net, idx_white, B, W)
     while True:
         P = B if side == 0 else W
@@ -252,19 +261,20 @@ cdef int _play_one(const Contestant* black, const Contestant* white, int32_t* id
         if mover.kind == KIND_RANDOM or <double>(key >> 11) * TWO_TO_MINUS_53 < epsilon:
             n_moves = popcount(moves)
             sq = _nth_move(moves, <int>(((_mix64(key) >> 32) * <uint64_t>n_moves) >> 32))
+            f = flips(P, O, sq)
         elif moves & (moves - 1) == 0:           # one legal move: nothing to weigh
             sq = gt_lowest_square(moves)
+            f = flips(P, O, sq)
         elif mover.kind == KIND_NETWORK:
-            sq = _network_move(mover.net, idx, P, O, moves, digit, incremental, work)
+            sq = _network_move(mover.net, idx, P, O, moves, digit, incremental, work, &f)
         else:
-            sq = _wpc_move(P, O, moves)
+            sq = _wpc_move(P, O, moves, &f)
         if record != NULL:
             record[ply] = <signed char>sq
             ply += 1
-        f = flips(P, O, sq)
         if black.kind == KIND_NETWORK:
             _play_move(black.net, idx_black, sq, f, digit)
-        if white.kind == KIND_NETWORK:
+        if white.kind == KIND_NETWORK and not shared:
             _play_move(white.net, idx_white, sq, f, digit)
         P |= ((<uint64_t>1) << sq) | f
         O &= ~f
@@ -390,12 +400,15 @@ def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilo
         free(idx_white)
         free(work)
         raise MemoryError("play_games: no memory for the batch's tables")
+    layouts = {}
     for i, c in enumerate(contestants):
         table[i].kind = kinds[i]
         table[i].net = NULL
+        table[i].layout = -1
         if kinds[i] == KIND_NETWORK:
             ev = c
             table[i].net = &ev.net
+            table[i].layout = layouts.setdefault(ev.architecture.tuples, len(layouts))
     cdef Py_ssize_t k, n = b.shape[0]
     cdef uint64_t seed_key = _mix64(seed)
     try:
