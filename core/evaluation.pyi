@@ -8,6 +8,7 @@ from genethello.core.chromosome import Chromosome
 
 FEATURES: str
 FEATURE_NAMES: tuple[str, ...]
+EVAL_LIMIT: int
 
 class Evaluator:
     @property

@@ -53,7 +53,7 @@ def scale(arch: Architecture) -> int:
         ValueError: for an architecture too large to fit the range.
     """
     n = len(arch.expanded)
-    s = EVAL_LIMIT - 1 - (n + 1) // 2
+    s: int = EVAL_LIMIT - 1 - (n + 1) // 2
     if s < 100:
         raise ValueError(f"architecture {arch.name!r} has {n} expanded tuples: too many for the "
                          f"evaluation range ±{EVAL_LIMIT}")
@@ -120,7 +120,7 @@ class Network:
 
     architecture: Architecture
     weights: np.ndarray
-    _quantized: list = field(default_factory=list, repr=False)
+    _quantized: list[np.ndarray] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         w = _as_weights(self.architecture, self.weights).copy()
@@ -139,7 +139,8 @@ class Network:
             q = quantize(self.architecture, self.weights)
             q.setflags(write=False)
             self._quantized.append(q)
-        return self._quantized[0]
+        found: np.ndarray = self._quantized[0]
+        return found
 
     def evaluator(self) -> NTupleEvaluator:
         """The typed evaluator on the quantized weights."""

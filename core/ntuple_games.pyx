@@ -49,7 +49,6 @@ from genethello.core.ntuple cimport NTupleNet, NTupleEvaluator, ntuple_value
 
 from genethello.core.board import Board
 from genethello.core.league import LEAGUE_WPC_HUNDREDTHS
-from genethello.core.squares import PASS
 
 cdef enum:
     KIND_NETWORK = 0

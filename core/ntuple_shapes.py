@@ -264,5 +264,5 @@ def read_tuples_file(path: str | Path) -> Architecture:
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise BadTuplesError(f"cannot read tuples file {str(p)!r}: {exc.strerror or exc}") from None
+        raise BadTuplesError(f"cannot read tuples file {str(p)!r}: {getattr(exc, 'strerror', None) or exc}") from None
     return parse_tuples_text(text, f"file:{p.name}", source=str(p))
