@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 from genethello.core.chromosome import GENETHELLO
+from genethello.core.network_family import NETWORKS
 
 if TYPE_CHECKING:
     from genethello.core.evaluation import Evaluator
@@ -158,7 +159,7 @@ class ChromosomeFamily(Protocol[KindT, IndividualT]):
 
 
 #: Every family, in the order texts and kind names are matched against them.
-FAMILIES: tuple[ChromosomeFamily[Any, Any], ...] = (GENETHELLO,)
+FAMILIES: tuple[ChromosomeFamily[Any, Any], ...] = (GENETHELLO, NETWORKS)
 
 #: The family of a kind that no family owns: GeneThello, the family of every
 #: run stored before families existed. Its parser then says what is wrong

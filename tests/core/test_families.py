@@ -84,7 +84,7 @@ def test_the_familys_evaluator_is_the_chromosomes_evaluator():
 
 @pytest.mark.parametrize("text, fragment", [
     ("fmq_1_1:2:3", "type 'fmq': unknown letter(s) 'q'"),
-    ("all-2_1_abc", "type 'all-2'"),
+    ("all-9_1_abc", "type 'all-9'"),
     ("fmc", "TYPE_BIRTH_GENES"),
     ("fmc_1_1:2:11", "gene 2 (wc): 11 is outside 0..10"),
 ])
