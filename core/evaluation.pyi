@@ -10,7 +10,10 @@ FEATURES: str
 FEATURE_NAMES: tuple[str, ...]
 EVAL_LIMIT: int
 
-class Evaluator:
+class BaseEvaluator:
+    """What every evaluator kind derives from; the searches take any of them."""
+
+class Evaluator(BaseEvaluator):
     @property
     def chromosome(self) -> Chromosome | None: ...
     @property

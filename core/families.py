@@ -30,7 +30,7 @@ from genethello.core.chromosome import GENETHELLO
 from genethello.core.network_family import NETWORKS
 
 if TYPE_CHECKING:
-    from genethello.core.evaluation import Evaluator
+    from genethello.core.evaluation import BaseEvaluator
 
 __all__ = [
     "Kind", "Individual", "StoredIndividual", "ChromosomeFamily", "FAMILIES", "DEFAULT_FAMILY",
@@ -148,7 +148,7 @@ class ChromosomeFamily(Protocol[KindT, IndividualT]):
         """An individual of ``kind`` drawn from ``rng`` only (no global random state)."""
         ...
 
-    def evaluator(self, individual: IndividualT, patterns: str | None = None) -> Evaluator:
+    def evaluator(self, individual: IndividualT, patterns: str | None = None) -> BaseEvaluator:
         """The evaluator the searches use to play ``individual`` (``patterns``:
         the pattern table's version, None for the newest)."""
         ...
@@ -219,7 +219,7 @@ def parse_individual(text: str, payload: bytes | None = None) -> Individual:
     return individual
 
 
-def evaluator_of(individual: Individual, patterns: str | None = None) -> Evaluator:
+def evaluator_of(individual: Individual, patterns: str | None = None) -> BaseEvaluator:
     """The evaluator the searches use to play ``individual``."""
     return family_of(individual).evaluator(individual, patterns)
 
