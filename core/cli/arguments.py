@@ -64,6 +64,27 @@ def check_range(option: str, value: int, low: int, high: int) -> None:
         raise ValueError(f"{option} must be in {low}..{high}, got {value}")
 
 
+def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_help: str) -> None:
+    """The options of commands that play games between two players (``selfplay``,
+    ``match``): a search limit (``--depth`` or ``--time``, one required) and
+    ``--exact``, ``--games``, ``--random-plies`` and ``--seed`` with the engine
+    defaults of :mod:`genethello.core.frontend.defaults`, shown by ``--help``."""
+    from genethello.core.frontend import defaults
+
+    limit = parser.add_mutually_exclusive_group(required=True)
+    limit.add_argument("--depth", type=positive_int, help="plies per move")
+    limit.add_argument("--time", type=positive_float, metavar="S",
+                       help="seconds on each player's clock for the whole game")
+    parser.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
+                        help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
+    parser.add_argument("--games", type=positive_int, default=defaults.GAMES, metavar="K",
+                        help=f"{games_help} (default: {defaults.GAMES})")
+    parser.add_argument("--random-plies", type=int, default=defaults.RANDOM_PLIES, metavar="R",
+                        help=f"{openings_help} (default: {defaults.RANDOM_PLIES})")
+    parser.add_argument("--seed", type=int, default=defaults.SEED, metavar="X",
+                        help=f"seed of the random openings (default: {defaults.SEED})")
+
+
 def add_patterns_option(parser: argparse.ArgumentParser) -> None:
     """``--patterns VERSION``: the pattern table a chromosome with a p gene
     weighs (resolved by ``pattern_table.resolve_version``)."""

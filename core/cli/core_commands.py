@@ -12,10 +12,10 @@ from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import (
     MAX_PLIES,
     MAX_TT_BITS,
+    add_game_options,
     add_patterns_option,
     check_range,
     patterns_note,
-    positive_float,
     positive_int,
 )
 from genethello.core.evaluation import Evaluator
@@ -44,17 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="BLACK plays WHITE, each game from its own random opening (no two alike).")
     p.add_argument("--black", required=True, help="chromosome TYPE_BIRTH_GENES for Black")
     p.add_argument("--white", required=True, help="chromosome TYPE_BIRTH_GENES for White")
-    limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int, help="plies per move")
-    limit.add_argument("--time", type=positive_float, help="seconds on each player's clock for the whole game")
-    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
-                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
-    p.add_argument("--games", type=positive_int, default=defaults.GAMES, metavar="K",
-                   help=f"games (default: {defaults.GAMES})")
-    p.add_argument("--random-plies", type=int, default=defaults.RANDOM_PLIES, metavar="R",
-                   help=f"random opening plies per game (default: {defaults.RANDOM_PLIES})")
-    p.add_argument("--seed", type=int, default=defaults.SEED, metavar="X",
-                   help=f"seed of the random openings (default: {defaults.SEED})")
+    add_game_options(p, "games", "random opening plies per game")
     add_patterns_option(p)
     p.set_defaults(handler=run_selfplay)
 

@@ -19,11 +19,10 @@ from genethello.core.board import Board
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import (
     MAX_PLIES,
+    add_game_options,
     add_patterns_option,
     check_range,
     patterns_note,
-    positive_float,
-    positive_int,
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation import Evaluator
@@ -44,17 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("b", nargs="?", help="chromosome TYPE_BIRTH_GENES or a database id (or --gtp)")
     p.add_argument("--gtp", metavar="COMMAND",
                    help="B is this GTP engine, e.g. 'gtp-rhino -l 3' (A searches to --depth)")
-    limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int, help="plies per move")
-    limit.add_argument("--time", type=positive_float, metavar="S", help="seconds per player per game")
-    p.add_argument("--games", type=positive_int, default=defaults.GAMES, metavar="K",
-                   help=f"games, in pairs with both colours (default: {defaults.GAMES})")
-    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
-                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
-    p.add_argument("--random-plies", type=int, default=defaults.RANDOM_PLIES, metavar="R",
-                   help=f"random plies of each pair's opening (default: {defaults.RANDOM_PLIES})")
-    p.add_argument("--seed", type=int, default=defaults.SEED, metavar="X",
-                   help=f"seed of the random openings (default: {defaults.SEED})")
+    add_game_options(p, "games, in pairs with both colours", "random plies of each pair's opening")
     p.add_argument("--db", help="database for players given by id")
     add_patterns_option(p)
     p.set_defaults(handler=takes_context(run_match))
