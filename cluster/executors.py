@@ -20,10 +20,14 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from genethello.cluster.tasks import Task
 from genethello.core.build_info import core_fingerprint
+
+if TYPE_CHECKING:
+    from ray import ObjectRef
 
 ItemT = TypeVar("ItemT")
 OutcomeT = TypeVar("OutcomeT")
@@ -44,11 +48,11 @@ BatchSource = Callable[[int], list[Any]]
 items ([] when none is left)."""
 
 
-def batches_of(specs: Iterable) -> BatchSource:
+def batches_of(specs: Iterable[Any]) -> BatchSource:
     """A BatchSource over ``specs`` (consumed lazily, in order)."""
     pending = iter(specs)
 
-    def next_batch(size: int) -> list:
+    def next_batch(size: int) -> list[Any]:
         return list(itertools.islice(pending, max(1, size)))
     return next_batch
 
@@ -156,7 +160,7 @@ def start_ray(address: str | None = None, workers: int | None = None, *, private
     already = sys.modules.get("ray")
     if already is not None and already.is_initialized():
         return _available_cpus(already, workers)
-    kwargs: dict = dict(include_dashboard=False, logging_level=logging.WARNING, configure_logging=True,
+    kwargs: dict[str, Any] = dict(include_dashboard=False, logging_level=logging.WARNING, configure_logging=True,
                         log_to_driver=False)
     if address:
         _check_reachable(address, connect_timeout)
@@ -195,7 +199,7 @@ def _quiet_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def _private_instance_settings(kwargs: dict) -> None:
+def _private_instance_settings(kwargs: dict[str, Any]) -> None:
     """Settings of a private local instance (see start_ray)."""
     import secrets
 
@@ -214,9 +218,24 @@ def _private_instance_settings(kwargs: dict) -> None:
     kwargs["_system_config"] = {"enable_metrics_collection": False}
 
 
-def _available_cpus(ray, workers: int | None) -> int:
+def _available_cpus(ray: ModuleType, workers: int | None) -> int:
     cpus = int(ray.cluster_resources().get("CPU", 1))
     return max(1, min(cpus, workers) if workers else cpus)
+
+
+_Attempt = tuple[list[Any], int]
+"""A batch of items and how often it was lost with its worker."""
+
+_InFlight = dict["ObjectRef[tuple[list[Any], float]]", _Attempt]
+"""The Ray tasks not yet handled: the reference to each one's result -> its attempt."""
+
+
+class _RemoteBatch(Protocol):
+    """``_run_remote`` as a Ray remote function: ``remote`` submits a batch
+    and returns the reference to its outcomes and seconds at once."""
+
+    def remote(self, fingerprint: str, task: ObjectRef[Task[Any, Any]], items: list[Any], /
+               ) -> ObjectRef[tuple[list[Any], float]]: ...
 
 
 class RayExecutor:
@@ -238,7 +257,7 @@ class RayExecutor:
         self.fingerprint = core_fingerprint()
         # Ray retries tasks lost with their worker by itself (max_retries);
         # on top of that we re-queue batches whose result is lost for good.
-        self._remote = ray.remote(num_cpus=1, max_retries=ray_retries)(_run_remote)
+        self._remote: _RemoteBatch = ray.remote(num_cpus=1, max_retries=ray_retries)(_run_remote)
         self.retried_batches = 0
 
     def _lost_worker_errors(self) -> tuple[type[BaseException], ...]:
@@ -252,8 +271,8 @@ class RayExecutor:
         ray = self._ray
         lost_errors = self._lost_worker_errors()
         task_ref = ray.put(task)       # pickled once; each batch travels alone
-        in_flight: dict = {}           # object ref -> (batch, attempts)
-        retry: deque = deque()
+        in_flight: _InFlight = {}      # object ref -> (batch, attempts)
+        retry: deque[_Attempt] = deque()
         exhausted = False
         while True:
             while not should_stop() and len(in_flight) < self.max_in_flight:
@@ -295,12 +314,12 @@ class RayExecutor:
                 self.sizer.observe(len(batch), seconds)
                 yield outcomes
 
-    def _requeue(self, retry: deque, batch: list[Any], attempts: int, exc: BaseException) -> None:
+    def _requeue(self, retry: deque[_Attempt], batch: list[Any], attempts: int, exc: BaseException) -> None:
         self.retried_batches += 1
         log.warning("a worker was lost (%s); playing its %d games again", type(exc).__name__, len(batch))
         retry.append((batch, attempts + 1))
 
-    def _cancel(self, in_flight: dict) -> None:
+    def _cancel(self, in_flight: _InFlight) -> None:
         for ref in in_flight:
             try:
                 self._ray.cancel(ref, force=True)

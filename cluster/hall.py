@@ -109,8 +109,10 @@ def rate_hall(members: Sequence[int], games: Sequence[HallGameResult]) -> dict[i
         return {}
     if len(members) == 1:
         return {members[0]: RatingEstimate(0.0, 0.0, 0, 0.0)}
-    return fit_bradley_terry(members, ((g.black_id, g.white_id, points_from_margin(g.score)) for g in games),
-                             anchor=members[0])
+    ratings = fit_bradley_terry(members, ((g.black_id, g.white_id, points_from_margin(g.score)) for g in games),
+                                anchor=members[0])
+    # Keyed by the members themselves (the fit keys any hashable player), in members order as before.
+    return {member: ratings[member] for member in members}
 
 
 def hall_order(ratings: dict[int, RatingEstimate], entered: dict[int, int], texts: dict[int, str]) -> list[int]:

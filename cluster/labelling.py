@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from genethello.core.label_file import LabelSettings, format_line
 from genethello.core.pattern_learning import GameSet
 from genethello.core.patterns import move_numbers
 from genethello.core.position_labels import Labeller
+
+if TYPE_CHECKING:
+    from genethello.core.search import Searcher
 
 SELFPLAY_EPSILON = 0.1           # a self-play move is random this often
 SELFPLAY_DEPTH = 2
@@ -123,7 +127,7 @@ def selfplay_game(seed: int, number: int, patterns: str | None = None) -> list[t
     searcher = _selfplay_searcher(patterns)
     board = Board()
     opening = rng.randint(4, 20)
-    out = []
+    out: list[tuple[int, int]] = []
     while not board.is_game_over():
         if board.must_pass():
             board.play(PASS)
@@ -133,16 +137,18 @@ def selfplay_game(seed: int, number: int, patterns: str | None = None) -> list[t
             move = moves[rng.randrange(len(moves))]
         else:
             searcher.clear()
-            move = searcher.search(board, depth=SELFPLAY_DEPTH).move
+            found = searcher.search(board, depth=SELFPLAY_DEPTH).move
+            assert found is not None, "the position has legal moves"
+            move = found
         board.play(move)
         out.append((board.opponent, board.player))
     return out
 
 
-_SELFPLAY: dict = {}
+_SELFPLAY: dict[str | None, Searcher] = {}
 
 
-def _selfplay_searcher(patterns: str | None):
+def _selfplay_searcher(patterns: str | None) -> Searcher:
     """The self-play engine (pattern-only, one per table version)."""
     from genethello.core.evaluation import Evaluator
     from genethello.core.search import Searcher
@@ -212,7 +218,7 @@ def plan_size(games: GameSet, settings: LabelSettings, units: int | None = None)
 class OrderedWriter:
     """Writes outcomes in plan order as they arrive in any order."""
 
-    def __init__(self, stream, next_index: int) -> None:
+    def __init__(self, stream: TextIO, next_index: int) -> None:
         self.stream = stream
         self.next_index = next_index
         self._waiting: dict[int, tuple[PlannedPosition, LabelOutcome]] = {}

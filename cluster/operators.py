@@ -11,7 +11,7 @@ same on every machine and in every process.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -194,7 +194,7 @@ def _change_genes(genes: Sequence[int], ranges: Ranges, chosen: np.ndarray, rng:
     """``genes`` with each chosen gene (whose range allows it) drawn anew as
     another value of its range, in gene order."""
     child = [int(g) for g in genes]
-    for index in np.flatnonzero(chosen):
+    for index in map(int, np.flatnonzero(chosen)):
         low, high = ranges[index]
         if high > low:
             child[index] = _other_value(child[index], low, high, rng)
@@ -221,7 +221,7 @@ class BreedingPlan:
         return self.elites + self.offspring + self.mutants
 
 
-def _fraction_count(fraction: float, n: int, rounding) -> int:
+def _fraction_count(fraction: float, n: int, rounding: Callable[[float], int]) -> int:
     # Round away float noise first so that e.g. 0.35 * 20 counts as exactly 7.
     return int(rounding(round(fraction * n, 9)))
 

@@ -29,7 +29,7 @@ def generation_rng(seed: int, generation: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, generation]))
 
 
-def rank_key(elo: float, birth: int, text: str) -> tuple:
+def rank_key(elo: float, birth: int, text: str) -> tuple[float, int, str]:
     """Sort key, best first: Elo, then the older birth, then the chromosome's
     canonical text, so ties never depend on database ids or dictionary
     order. (The database sorts the same way: ``ORDER BY elo DESC, birth,

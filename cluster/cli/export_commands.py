@@ -12,7 +12,7 @@ from genethello.cluster.reads import find_run
 from genethello.core.cli.arguments import positive_int
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write a run's games as SGF, GGF or move-list files")
     add_db_options(p)
     p.add_argument("--generation", type=positive_int, metavar="G", help="only this generation")

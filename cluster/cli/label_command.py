@@ -13,12 +13,17 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core.position_labels import DEFAULT_EXACT_EMPTIES, DEFAULT_SEARCH_DEPTH
 
+if TYPE_CHECKING:
+    from genethello.cluster.labelling import LabelSpec, PlannedPosition
+    from genethello.core.label_file import LabelSettings
 
-def register(psub: argparse._SubParsersAction) -> None:
+
+def register(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q = psub.add_parser(
         "label", help="label positions with the core's exact margins and deep searches (on Ray; resumable)",
         description="Label positions from the training games of FILE (every --holdout-th line is left "
@@ -53,7 +58,7 @@ def register(psub: argparse._SubParsersAction) -> None:
     q.set_defaults(handler=run_label)
 
 
-def _existing(path: Path, settings) -> int:
+def _existing(path: Path, settings: LabelSettings) -> int:
     """How many complete lines ``path`` holds after checking its header
     against ``settings`` (0 for a new file); a torn last line is cut off."""
     from genethello.core.label_file import LabelFileError, LabelSettings, parse_line
@@ -111,12 +116,12 @@ def run_label(args: argparse.Namespace) -> int:
         workers = start_ray(args.address, args.workers, private=args.address is None)
     executor = RayExecutor(workers, task_seconds=2.0)
     plan = label_plan(games, settings, args.units)
-    planned: dict[int, object] = {}
+    planned: dict[int, PlannedPosition] = {}
     skipped = 0
 
-    def next_batch(size: int) -> list:
+    def next_batch(size: int) -> list[LabelSpec]:
         nonlocal skipped
-        batch = []
+        batch: list[LabelSpec] = []
         for position in plan:
             if position.index < done:
                 skipped += 1

@@ -29,6 +29,7 @@ import signal
 import subprocess
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -46,7 +47,8 @@ def own_sessions_for_started_processes() -> Iterator[None]:
     original = subprocess.Popen.__init__
 
     @functools.wraps(original)
-    def in_own_session(self, *args, **kwargs) -> None:
+    def in_own_session(self: subprocess.Popen[Any], *args: Any, **kwargs: Any) -> None:
+        # Any: the arguments pass through untouched to Popen's own (overloaded) signature.
         kwargs.setdefault("start_new_session", True)
         original(self, *args, **kwargs)
 

@@ -56,7 +56,7 @@ def _resolved(family: int) -> list[str]:
         infos = socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM)
     except OSError:
         return []
-    return [info[4][0] for info in infos]
+    return [str(info[4][0]) for info in infos]   # the host of an AF_INET/AF_INET6 sockaddr is a str already
 
 
 def interface_addresses(family: int = socket.AF_INET) -> list[str]:

@@ -54,7 +54,7 @@ def parse_upload(filename: str, data: bytes) -> list[GameRecord]:
     return games
 
 
-def frames(record: GameRecord) -> list[dict]:
+def frames(record: GameRecord) -> list[dict[str, object]]:
     """The position before the first move and after each move, each with the
     move that led to it (None at the start) and who played it.
 
@@ -66,7 +66,7 @@ def frames(record: GameRecord) -> list[dict]:
         moves = record.normalized().moves
     except RecordError as exc:
         raise WebRequestError(str(exc), field="file") from None
-    out = [dict(board_view(board), move=None, colour=None)]
+    out: list[dict[str, object]] = [dict(board_view(board), move=None, colour=None)]
     for square in moves:
         colour = board.side_to_move
         board.play(square)
@@ -74,7 +74,7 @@ def frames(record: GameRecord) -> list[dict]:
     return out
 
 
-def replay_view(record: GameRecord, title: str) -> dict:
+def replay_view(record: GameRecord, title: str) -> dict[str, object]:
     """What the replay page shows of one game."""
     moves = frames(record)
     try:
@@ -93,7 +93,7 @@ def replay_view(record: GameRecord, title: str) -> dict:
     }
 
 
-def upload_view(filename: str, data: bytes) -> dict:
+def upload_view(filename: str, data: bytes) -> dict[str, object]:
     """Every game of an upload (up to :data:`MAX_GAMES`), ready to replay."""
     games = parse_upload(filename, data)
     shown = games[:MAX_GAMES]

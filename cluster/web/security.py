@@ -16,7 +16,11 @@ from __future__ import annotations
 import hmac
 import secrets
 from http.cookies import SimpleCookie
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 TOKEN_COOKIE = "genethello_token"
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
@@ -66,12 +70,12 @@ class GuardMiddleware:
         token: the access token when bound elsewhere, else None.
     """
 
-    def __init__(self, app, *, loopback: bool, token: str | None) -> None:
+    def __init__(self, app: ASGIApp, *, loopback: bool, token: str | None) -> None:
         self.app = app
         self.loopback = loopback
         self.token = token
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -103,7 +107,7 @@ class GuardMiddleware:
                                         "it printed when it started (ending in ?token=...).")
                 return
 
-        async def send_with_headers(message) -> None:
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = dict(message, headers=list(message.get("headers", [])) + SECURITY_HEADERS)
             await send(message)
@@ -111,7 +115,7 @@ class GuardMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
-async def _plain(send, status: int, text: str, extra: list | None = None) -> None:
+async def _plain(send: Send, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
     body = text.encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"text/plain; charset=utf-8"),

@@ -9,9 +9,13 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from genethello.cluster.web.addresses import reachable_hosts, url_host
 from genethello.cluster.web.security import is_loopback, new_token
+
+if TYPE_CHECKING:
+    import uvicorn
 
 #: Seconds ``--open`` waits for the server to listen before it gives up.
 OPEN_WAIT_SECONDS = 10.0
@@ -73,7 +77,7 @@ def announce(urls: list[str], *, db_target: str, patterns: str, token: str | Non
     return "\n".join(lines)
 
 
-def open_browser_when_up(server, url: str) -> None:
+def open_browser_when_up(server: uvicorn.Server, url: str) -> None:
     """Open ``url`` in the default browser once ``server`` listens (a
     thread); say so in one line when no browser is available."""
     def wait_and_open() -> None:

@@ -7,6 +7,8 @@ referee that plays GTP engines against each other.
 See docs/gtp.md for the profile and what the engine's answers mean.
 """
 
+from typing import TYPE_CHECKING
+
 from genethello.core.gtp.protocol import (
     LINE_TOO_LONG,
     MAX_ID,
@@ -24,6 +26,10 @@ from genethello.core.gtp.protocol import (
     write_response,
 )
 
+if TYPE_CHECKING:   # what __getattr__ hands out, as the type checker should see it
+    from genethello.core.gtp.engine import GtpFrontend
+    from genethello.core.gtp.referee import GtpProcess, Referee
+
 __all__ = [
     "LINE_TOO_LONG", "MAX_ID", "MAX_LINE_BYTES", "Command", "GtpError", "clean_line", "format_failure",
     "format_response", "format_success", "parse_line", "parse_response", "read_commands", "read_lines",
@@ -31,7 +37,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     # The engine and referee pull in the Cython core; import them on demand so
     # that the pure framing stays importable on its own.
     if name == "GtpFrontend":

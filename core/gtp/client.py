@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import IO, Any
 
 from genethello.core.gtp.protocol import parse_response
 
@@ -46,7 +47,7 @@ class GtpProcess:
     """
 
     def __init__(self, argv: Sequence[str], name: str | None = None, cpu: int | None = None,
-                 stderr=None, timeout: float = 60.0):
+                 stderr: IO[Any] | None = None, timeout: float = 60.0) -> None:
         argv = list(argv)
         self.name = name or argv[0].rsplit("/", 1)[-1]
         self.pinned = cpu is not None and shutil.which("taskset") is not None
@@ -56,6 +57,9 @@ class GtpProcess:
         self.timeout = timeout
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=stderr if stderr is not None else subprocess.DEVNULL)
+        assert self.proc.stdin is not None and self.proc.stdout is not None   # both are PIPEs
+        self._stdin: IO[bytes] = self.proc.stdin
+        self._stdout: IO[bytes] = self.proc.stdout
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, name=f"gtp-reader-{self.name}", daemon=True)
         self._reader.start()
@@ -63,7 +67,7 @@ class GtpProcess:
         self.closed = False
 
     def _read(self) -> None:
-        stream = self.proc.stdout
+        stream = self._stdout
         try:
             for line in iter(stream.readline, b""):
                 self._lines.put(line)
@@ -83,8 +87,8 @@ class GtpProcess:
         cid = self._next_id
         self._next_id += 1
         try:
-            self.proc.stdin.write(f"{cid} {command}\n".encode())
-            self.proc.stdin.flush()
+            self._stdin.write(f"{cid} {command}\n".encode())
+            self._stdin.flush()
         except (BrokenPipeError, OSError) as exc:
             raise ProtocolError(f"{self.name}: cannot send {command!r}: {exc}") from None
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
@@ -125,7 +129,7 @@ class GtpProcess:
                 pass
         self.closed = True
         try:
-            self.proc.stdin.close()
+            self._stdin.close()
         except OSError:
             pass
         try:
@@ -134,11 +138,11 @@ class GtpProcess:
             self.proc.kill()
             self.proc.wait()
         self._reader.join(timeout=timeout)
-        self.proc.stdout.close()
+        self._stdout.close()
         return self.proc.returncode
 
     def __enter__(self) -> GtpProcess:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

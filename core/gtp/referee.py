@@ -46,9 +46,9 @@ class RefereeGame:
 
     black: str
     white: str
-    moves: list = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
     board: Board = field(default_factory=Board)
-    errors: list = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
     time_loss: Colour | None = None
     seconds: dict[Colour, float] = field(default_factory=lambda: {BLACK: 0.0, WHITE: 0.0})
 
