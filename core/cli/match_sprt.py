@@ -22,7 +22,8 @@ from genethello.core.sprt import Pentanomial, Sprt, SprtOutcome, elo_estimate, r
 
 DEFAULT_MAX_GAMES = 400
 """The cap on an SPRT's games when --max-games is not given: 200 pairs, as
-many as the default 4 random plies give distinct openings for (226)."""
+many as the default 4 random plies give distinct openings for (226 with
+seed 0)."""
 
 DEFAULT_ERROR_RATE = 0.05
 """--alpha and --beta when not given (Fishtest's and fastchess's default)."""
@@ -146,7 +147,7 @@ def play_sprt(play_one: Callable[[int, list[int], bool], GameOutcome], openings:
         for pair, opening in enumerate(openings):
             last_points = 0.0
             for a_black in (True, False):
-                black_margin = play_one(2 * pair + (not a_black), opening, a_black)[3]
+                black_margin = play_one(2 * pair + (0 if a_black else 1), opening, a_black)[3]
                 margin = black_margin if a_black else -black_margin
                 score = score.add(margin)
                 last_points += points_from_margin(margin)
