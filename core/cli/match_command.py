@@ -25,6 +25,15 @@ from genethello.core.cli.arguments import (
     patterns_note,
 )
 from genethello.core.cli.context import CommandContext, takes_context
+from genethello.core.cli.match_sprt import (
+    add_sprt_options,
+    header,
+    max_games,
+    play_sprt,
+    sprt_from_args,
+    sprt_openings,
+)
+from genethello.core.cli.match_sprt import summary as sprt_summary
 from genethello.core.evaluation import Evaluator
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration
@@ -32,6 +41,7 @@ from genethello.core.game import Engine, play_game
 from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
 from genethello.core.scoring import MatchScore
+from genethello.core.sprt import SprtOutcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,6 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_options(p, "games, in pairs with both colours", "random plies of each pair's opening")
     p.add_argument("--db", help="database for players given by id")
     add_patterns_option(p)
+    add_sprt_options(p)
     p.set_defaults(handler=takes_context(run_match))
 
 
@@ -142,16 +153,26 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
         raise ValueError("--gtp needs --depth (the engine keeps its own time)")
     if args.depth is not None:
         check_range("--depth", args.depth, 1, MAX_PLIES)
-    openings = match_openings(args)
+    sprt = sprt_from_args(args)
+    openings = match_openings(args) if sprt is None else sprt_openings(args)
     a = resolve_player(args.a, args, context)
     t0 = time.perf_counter()
     report = lambda line: print(line, flush=True)  # noqa: E731
+    if sprt is not None:
+        report(header(sprt, max_games(args)))
+
+    def play_all(play_one: Callable[[int, list[int], bool], GameOutcome]) -> tuple[MatchScore, SprtOutcome | None]:
+        if sprt is None:
+            return play_match(play_one, openings, args.games, report), None
+        outcome, score = play_sprt(play_one, openings, sprt, report)
+        return score, outcome
+
     if args.gtp is not None:
         me = ChromosomePlayer(a, args.depth, args.exact, patterns=args.patterns)
         a_note, b_text = patterns_note(me.searcher.evaluator), args.gtp
         engine = GtpPlayer(args.gtp)
         try:
-            score = play_match(gtp_games(me, engine), openings, args.games, report)
+            score, outcome = play_all(gtp_games(me, engine))
         finally:
             engine.close()
     else:
@@ -160,11 +181,14 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
         ea = Engine(Evaluator.from_chromosome(a, args.patterns), **limits)
         eb = Engine(Evaluator.from_chromosome(b, args.patterns), **limits)
         a_note, b_text = patterns_note(ea.evaluator), f"{b}{patterns_note(eb.evaluator)}"
-        score = play_match(chromosome_games(ea, eb), openings, args.games, report)
+        score, outcome = play_all(chromosome_games(ea, eb))
     limit = f"depth {args.depth}" if args.depth is not None else f"{args.time:g} s a game"
     searched_by = "A" if args.gtp is not None else "both"
     print(f"A = {a}{a_note}\nB = {b_text}\n{searched_by}: {limit}, exact {args.exact}\n"
-          f"A {score.points:g} - {args.games - score.points:g} B "
-          f"({counted(args.games, 'game')} in {duration(time.perf_counter() - t0)})\n"
-          f"{summary(score, len(openings))}")
+          f"A {score.points:g} - {score.games - score.points:g} B "
+          f"({counted(score.games, 'game')} in {duration(time.perf_counter() - t0)})")
+    if sprt is None or outcome is None:
+        print(summary(score, len(openings)))
+    else:
+        print(sprt_summary(sprt, outcome, score, max_games(args)))
     return 0
