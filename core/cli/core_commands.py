@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 from genethello.core import BLACK, WHITE, BadPositionError, Board, parse_square, square_name
-from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import (
     MAX_PLIES,
     MAX_TT_BITS,
+    PLAYER_HELP,
     add_patterns_option,
     check_range,
     patterns_note,
@@ -19,9 +19,11 @@ from genethello.core.cli.arguments import (
     positive_int,
 )
 from genethello.core.evaluation import Evaluator
+from genethello.core.families import evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration, rate
 from genethello.core.game import Engine, play_game
+from genethello.core.individual_names import resolve_individual
 from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.perft import perft
 from genethello.core.search import Searcher
@@ -42,8 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("selfplay", help="play games between two chromosomes",
                        description="BLACK plays WHITE, each game from its own random opening (no two alike).")
-    p.add_argument("--black", required=True, help="chromosome TYPE_BIRTH_GENES for Black")
-    p.add_argument("--white", required=True, help="chromosome TYPE_BIRTH_GENES for White")
+    p.add_argument("--black", required=True, metavar="PLAYER", help=f"Black: {PLAYER_HELP}")
+    p.add_argument("--white", required=True, metavar="PLAYER", help=f"White: {PLAYER_HELP}")
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int, help="plies per move")
     limit.add_argument("--time", type=positive_float, help="seconds on each player's clock for the whole game")
@@ -125,8 +127,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_selfplay(args: argparse.Namespace) -> int:
-    black = Chromosome.parse(args.black)
-    white = Chromosome.parse(args.white)
+    black = resolve_individual(args.black)
+    white = resolve_individual(args.white)
     if args.depth is not None:
         check_range("--depth", args.depth, 1, MAX_PLIES)
     if args.time is not None and not math.isfinite(args.time):
@@ -134,12 +136,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     check_range("--exact", args.exact, 0, MAX_PLIES)
     check_range("--random-plies", args.random_plies, 0, MAX_PLIES)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
-    black_engine = Engine(Evaluator.from_chromosome(black, args.patterns), **limits)
-    white_engine = Engine(Evaluator.from_chromosome(white, args.patterns), **limits)
+    black_engine = Engine(evaluator_of(black, args.patterns), **limits)
+    white_engine = Engine(evaluator_of(white, args.patterns), **limits)
     for colour, engine in ((BLACK, black_engine), (WHITE, white_engine)):
         note = patterns_note(engine.evaluator)
         if note:
-            print(f"{colour}: {engine.evaluator.chromosome}{note}", flush=True)
+            print(f"{colour}: {black if colour == BLACK else white}{note}", flush=True)
     try:
         openings = distinct_openings(args.games, args.random_plies, args.seed)
     except TooFewOpeningsError:
