@@ -38,21 +38,22 @@ SHIPPED_DIR = Path(__file__).resolve().parent / "data" / "networks"
 DatabaseLookup = Callable[[str, "int | str"], "tuple[str, bytes | None]"]
 
 
-def shipped_networks() -> dict[str, Path]:
-    """The shipped networks: file stem -> file, sorted by name."""
-    if not SHIPPED_DIR.is_dir():
+def shipped_networks(folder: Path = SHIPPED_DIR) -> dict[str, Path]:
+    """The shipped networks: file stem -> file, sorted by name (``folder``:
+    the package's, or another for tests)."""
+    if not folder.is_dir():
         return {}
-    return {p.stem: p for p in sorted(SHIPPED_DIR.glob("*.json"))}
+    return {p.stem: p for p in sorted(folder.glob("*.json"))}
 
 
-def shipped_network(name: str) -> NetworkIndividual | None:
+def shipped_network(name: str, folder: Path = SHIPPED_DIR) -> NetworkIndividual | None:
     """The shipped network called ``name`` (its file's stem or the network
     text it holds), or None when none is.
 
     Raises:
         NetworkFileError: a shipped file that does not read (a broken install).
     """
-    files = shipped_networks()
+    files = shipped_networks(folder)
     if name in files:
         return read_network_file(files[name])
     if family_of_text(name) is NETWORKS:
@@ -69,7 +70,8 @@ def looks_like_path(spec: str) -> bool:
     return "/" in spec or "\\" in spec or spec.endswith(".json")
 
 
-def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup | None = None) -> Individual:
+def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup | None = None,
+                       shipped: Path = SHIPPED_DIR) -> Individual:
     """The individual ``spec`` names (module docstring: id with ``db``,
     network file, shipped network, network text with ``db``, GeneThello text).
 
@@ -77,6 +79,7 @@ def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup 
         spec: what the user typed.
         db: the run database (``--db``), or None.
         lookup: the cluster side's database lookup (needed with ``db``).
+        shipped: the folder of shipped networks (the package's).
     Raises:
         ValueError: one line naming ``spec`` and what is wrong (including
             NetworkFileError, ChromosomeError, NetworkError).
@@ -90,9 +93,9 @@ def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup 
         return _from_database(int(spec), db, lookup)
     if looks_like_path(spec):
         return read_network_file(spec)
-    shipped = shipped_network(spec)
-    if shipped is not None:
-        return shipped
+    found = shipped_network(spec, shipped)
+    if found is not None:
+        return found
     if db is not None and family_of_text(spec) is NETWORKS:
         return _from_database(spec, db, lookup)
     return parse_individual(spec)

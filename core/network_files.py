@@ -105,7 +105,7 @@ def parse_network_file(text: str, source: str) -> NetworkIndividual:
         if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w):
             raise fail(f"weight {i} is {w!r}, not a finite number")
     if not doc["name"].startswith(network_kind.name + "_"):
-        raise fail(f"name {doc['name']!r} is not a {network_kind.name} network's")
+        raise fail(f"name {doc['name']!r} is not the name of a network of architecture {network_kind.name}")
     payload = np.asarray(weights, dtype="<f8").tobytes()
     try:
         individual: NetworkIndividual = NETWORKS.parse(doc["name"], payload)
