@@ -47,6 +47,12 @@ cdef class NetworkEvaluator(BaseEvaluator):
     def __reduce__(self):
         return (NetworkEvaluator, (self.network, self.individual))
 
+    @property
+    def pattern_version(self) -> str:
+        """'': a network weighs no pattern table (GeneThello's Evaluator
+        names the table version it weighs here)."""
+        return ""
+
     def __repr__(self):
         if self.individual is not None:
             return f"NetworkEvaluator({str(self.individual)!r})"
