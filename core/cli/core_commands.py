@@ -18,12 +18,12 @@ from genethello.core.cli.arguments import (
     positive_float,
     positive_int,
 )
+from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation import Evaluator
 from genethello.core.families import evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration, rate
 from genethello.core.game import Engine, play_game
-from genethello.core.individual_names import resolve_individual
 from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.perft import perft
 from genethello.core.search import Searcher
@@ -57,8 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"random opening plies per game (default: {defaults.RANDOM_PLIES})")
     p.add_argument("--seed", type=int, default=defaults.SEED, metavar="X",
                    help=f"seed of the random openings (default: {defaults.SEED})")
+    p.add_argument("--db", help="run database for players given by id or network text")
     add_patterns_option(p)
-    p.set_defaults(handler=run_selfplay)
+    p.set_defaults(handler=takes_context(run_selfplay))
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -126,9 +127,9 @@ def run_solve(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
-def run_selfplay(args: argparse.Namespace) -> int:
-    black = resolve_individual(args.black)
-    white = resolve_individual(args.white)
+def run_selfplay(args: argparse.Namespace, context: CommandContext) -> int:
+    black = context.individual(args.black, args.db)
+    white = context.individual(args.white, args.db)
     if args.depth is not None:
         check_range("--depth", args.depth, 1, MAX_PLIES)
     if args.time is not None and not math.isfinite(args.time):

@@ -74,6 +74,9 @@ def test_commands_play_database_networks_by_id_and_text(database, network):
     proc = genethello("match", player_id, "3", "--db", database, "--depth", 1, "--games", 2)
     assert proc.returncode == 0, proc.stderr
     assert f"A = {network}" in proc.stdout and "B = oe_fmc_1_12:57:2:10:4:0:8:0:0:9:5" in proc.stdout
+    selfplay = genethello("selfplay", "--black", str(network), "--white", player_id, "--db", database, "--depth", 1,
+                          "--games", 1)
+    assert selfplay.returncode == 0 and "black scored" in selfplay.stdout, selfplay.stderr
     shown = genethello("network", "show", str(network), "--db", database)
     assert shown.returncode == 0, shown.stderr
     assert f"name: {network}" in shown.stdout
