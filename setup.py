@@ -81,7 +81,7 @@ setup(
     packages=mapped_packages(),
     package_dir=PACKAGE_FOLDERS,
     package_data={
-        "genethello.core": ["*.pxd", "*.pyi", "data/*"],
+        "genethello.core": ["*.pxd", "*.pyi", "data/*", "data/networks/*"],
         "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py",
                                "web/static/*", "web/static/js/*", "web/static/vendor/*"],
     },

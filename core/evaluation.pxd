@@ -3,10 +3,11 @@
 # it in. A search holds a LeafEval (a kind and that kind's data) and values
 # positions only through the functions below, which switch on the kind: the
 # kind is the same at every leaf of a search, so the branch is predicted and
-# no leaf pays a call through a pointer. Today's one kind is GeneThello's
-# weighted features (features.pxd); a second kind adds its tag, its field in
-# LeafEval, a case in leaf_frame and leaf_partial, and a BaseEvaluator
-# subclass that fills in its LeafEval.
+# no leaf pays a call through a pointer. The kinds: GeneThello's weighted
+# features (features.pxd) and n-tuple networks (ntuple.pxd, filled in by
+# network_evaluator.pyx). A further kind adds its tag, its field in LeafEval,
+# a case in leaf_frame and leaf_partial, and a BaseEvaluator subclass that
+# fills in its LeafEval.
 #
 # Values are from the point of view of the player who just moved (the
 # mover), within +-EVAL_LIMIT; the search negates as negamax requires.
@@ -14,6 +15,7 @@
 from libc.stdint cimport uint64_t
 from genethello.core.bitboard cimport popcount, CORNERS
 from genethello.core.features cimport EvalWeights, F_MOBILITY, phase_weights, score_without_mobility
+from genethello.core.ntuple cimport NTupleNet, ntuple_value
 
 # The value scale, exported to Python (genethello.core.evaluation.EVAL_LIMIT,
 # EVAL_WIN) so the engine protocols read it from here instead of copying it.
@@ -26,11 +28,13 @@ cpdef enum:
 cdef enum EvaluatorKind:
     NO_KIND = 0                        # a LeafEval not filled in (a fresh BaseEvaluator): never searched
     FEATURES_KIND = 1                  # GeneThello's weighted features (features.pxd)
+    NETWORK_KIND = 2                   # an n-tuple network (ntuple.pxd): no mobility term
 
 
 cdef struct LeafEval:
     int kind                           # an EvaluatorKind: which field below is set
     const EvalWeights* features        # FEATURES_KIND: the weights (inside the Evaluator object)
+    const NTupleNet* network           # NETWORK_KIND: the network (inside the NetworkEvaluator's NTupleEvaluator)
 
 
 cdef struct LeafFrame:
@@ -58,7 +62,7 @@ cdef inline LeafFrame leaf_frame(const LeafEval* e, int move_number, int corner_
     other's being `corner_balance` before the move that made the leaf."""
     cdef LeafFrame f
     f.move_number = move_number
-    f.mobility_weight = 0
+    f.mobility_weight = 0              # NETWORK_KIND: the partial value is the whole value
     if e.kind == FEATURES_KIND:
         f.k = phase_weights(e.features, move_number)
         f.mobility_weight = f.k[F_MOBILITY]
@@ -82,6 +86,11 @@ cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mov
     if e.kind == FEATURES_KIND:
         return score_without_mobility(e.features, f.k, mover, other, popcount(flipped), f.move_number,
                                       f.corner_balance + (1 if placed & CORNERS else 0))
+    if e.kind == NETWORK_KIND:
+        # The network's value for the mover (its discs are digit 1), which
+        # already holds the placed disc; |value| < EVAL_LIMIT by the
+        # quantization (networks.py), so clamping never changes it.
+        return ntuple_value(e.network, mover, other)
     return 0
 
 

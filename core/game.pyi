@@ -4,8 +4,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from genethello.core.board import Move
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
+from genethello.core.evaluation import BaseEvaluator
+from genethello.core.families import Individual
 from genethello.core.search import Searcher
 from genethello.core.squares import Colour
 
@@ -18,12 +18,12 @@ class Engine:
     def exact_empties(self) -> int: ...
     @property
     def time(self) -> float: ...
-    def __init__(self, evaluator: Evaluator | Chromosome, depth: int | None = None, time: float | None = None,
+    def __init__(self, evaluator: BaseEvaluator | Individual, depth: int | None = None, time: float | None = None,
                  exact_empties: int = 0, algorithm: str = "negascout-soft", tt_bits: int = 16,
                  hashing: bool = True, ordering: bool = True) -> None: ...
     @property
-    def evaluator(self) -> Evaluator: ...
-    def use_evaluator(self, evaluator: Evaluator | Chromosome) -> None: ...
+    def evaluator(self) -> BaseEvaluator: ...
+    def use_evaluator(self, evaluator: BaseEvaluator | Individual) -> None: ...
 
 @dataclass(frozen=True)
 class GameResult:

@@ -12,7 +12,7 @@ from genethello.core.bitboard cimport PASS, legal_moves, flips, popcount
 from genethello.core.board cimport Board, BLACK
 from genethello.core.search cimport Searcher
 from genethello.core.context cimport RootResult, monotonic_seconds
-from genethello.core.evaluation cimport BaseEvaluator, Evaluator
+from genethello.core.evaluation cimport BaseEvaluator
 from genethello.core.move cimport Child, make_move
 from genethello.core.midgame cimport PLAIN_ROOT_DEPTH
 from genethello.core.endgame cimport HASH_EMPTIES
@@ -22,12 +22,21 @@ from genethello.core.scoring import points_from_margin
 from genethello.core.timecontrol import move_budget
 
 
+def evaluator_of(individual):
+    """The searches' evaluator of an individual of any family (imported
+    here on first use: the families import the evaluators)."""
+    from genethello.core.families import evaluator_of as family_evaluator
+    return family_evaluator(individual)
+
+
 cdef class Engine:
     """A player: an evaluator searched with given limits.
 
     Args:
         evaluator: an evaluator of any kind (a BaseEvaluator, such as
-            GeneThello's Evaluator), or a Chromosome (its evaluator is built).
+            GeneThello's Evaluator, a NetworkEvaluator), or an individual of
+            any family: a Chromosome, a NetworkIndividual (its family's
+            evaluator is built, ``families.evaluator_of``).
         depth: plies per move (fixed-depth play: node counts decide, so
             games are reproducible).
         time: seconds on this player's clock for the whole game.
@@ -46,7 +55,7 @@ cdef class Engine:
     def __init__(self, evaluator, depth=None, time=None, int exact_empties=0,
                  str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True):
         if not isinstance(evaluator, BaseEvaluator):
-            evaluator = Evaluator.from_chromosome(evaluator)
+            evaluator = evaluator_of(evaluator)
         if depth is None and time is None:
             raise ValueError("an engine needs a depth or a time (seconds per game)")
         if depth is not None and not 1 <= int(depth) <= 60:
@@ -73,7 +82,7 @@ cdef class Engine:
         """Play with other weights (an evaluator or a Chromosome) from the
         next game on; the table is cleared at the start of every game."""
         if not isinstance(evaluator, BaseEvaluator):
-            evaluator = Evaluator.from_chromosome(evaluator)
+            evaluator = evaluator_of(evaluator)
         self.searcher.use_evaluator(evaluator)
 
     def __reduce__(self):

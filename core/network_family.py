@@ -207,8 +207,9 @@ class NetworkFamily:
     def evaluator(self, individual: NetworkIndividual, patterns: str | None = None) -> BaseEvaluator:
         """The evaluator the searches use to play ``individual`` (networks use
         no pattern table: ``patterns`` is ignored)."""
-        raise NetworkError(f"{individual}: networks play only the fast 1-ply games so far; "
-                           "the searches take them once the network evaluator kind is in core/evaluation.pxd")
+        from genethello.core.network_evaluator import NetworkEvaluator
+
+        return NetworkEvaluator(individual.network, individual)
 
     def storage(self, individual: NetworkIndividual) -> StoredIndividual:
         """The architecture, birth and digest as columns; the real weights as payload."""

@@ -25,8 +25,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from genethello.core.board import Board
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
+from genethello.core.families import Individual, evaluator_of
 from genethello.core.search import Searcher
 from genethello.core.squares import BLACK, PASS, SQUARE_WEIGHTS, parse_square, square_name
 
@@ -131,16 +130,16 @@ class SquareWeightsPlayer(WeightedSquaresPlayer):
 
 
 class ChromosomePlayer(BasePlayer):
-    """An evolved chromosome searching to a fixed depth (exact at
-    ``exact_empties`` empties or fewer)."""
+    """An evolved individual of any family (a chromosome, a network)
+    searching to a fixed depth (exact at ``exact_empties`` empties or fewer)."""
 
-    def __init__(self, chromosome: Chromosome, depth: int, exact_empties: int = 8, name: str | None = None,
+    def __init__(self, chromosome: Individual, depth: int, exact_empties: int = 8, name: str | None = None,
                  tt_bits: int = 14, patterns: str | None = None) -> None:
         """``patterns``: the pattern table version (None: the newest)."""
         self.name = name or str(chromosome)
         self.depth = depth
         self.exact = exact_empties
-        self.searcher = Searcher(Evaluator.from_chromosome(chromosome, patterns), tt_bits=tt_bits)
+        self.searcher = Searcher(evaluator_of(chromosome, patterns), tt_bits=tt_bits)
 
     def new_game(self, seed: int) -> None:
         self.searcher.clear()

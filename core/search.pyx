@@ -120,8 +120,8 @@ cdef class Searcher:
 
     Args:
         evaluator: the player's evaluation: an evaluator of any kind
-            (``genethello.core.evaluation.BaseEvaluator``; today GeneThello's
-            ``Evaluator``).
+            (``genethello.core.evaluation.BaseEvaluator``: GeneThello's
+            ``Evaluator`` or a network's ``NetworkEvaluator``).
         algorithm: 'alphabeta-hard', 'alphabeta-soft', 'negascout-hard' or
             'negascout-soft' (the default).
         tt_bits: log2 of the transposition table's buckets (16: 3 MiB).

@@ -65,7 +65,7 @@ def test_mypy_checks_callers_of_the_compiled_modules_through_their_stubs():
     report = _report(result)
     assert result.returncode == 1, report
     assert 'expression has type "int", variable has type "str"' in report, report
-    assert 'Argument 1 to "Searcher" has incompatible type "None"; expected "Evaluator"' in report, report
+    assert 'Argument 1 to "Searcher" has incompatible type "None"; expected "BaseEvaluator"' in report, report
 
 
 def test_cython_lint_finds_nothing():

@@ -36,11 +36,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": (_CORE + "core_commands", "solve OBF positions exactly and check their scores"),
     "selfplay": (_CORE + "core_commands", "play games between two chromosomes"),
     "match": (_CORE + "match_command", "two chromosomes (or one and a GTP engine) play each other with both colours"),
-    "gtp": (_CORE + "gtp_commands", "play a chromosome as a GTP engine (Othello profile) on stdin/stdout"),
-    "nboard": (_CORE + "engine_commands", "play a chromosome as an engine for the NBoard GUI (NBoard protocol v2)"),
+    "gtp": (_CORE + "gtp_commands", "play a chromosome or network as a GTP engine (Othello profile) on stdin/stdout"),
+    "nboard": (_CORE + "engine_commands",
+               "play a chromosome or network as an engine for the NBoard GUI (NBoard protocol v2)"),
     "metamachine": (_CORE + "engine_commands", "a GTP engine that plays the best of its oracle engine's top moves"),
     "replay": (_CORE + "replay_command", "replay a game record (SGF, GGF or move list) move by move"),
     "patterns": (_CORE + "pattern_commands", "learn, check and show the edge/corner pattern tables"),
+    "network": (_CORE + "network_commands", "make, show and export n-tuple network files"),
     "evolve": (_CLUSTER + "run_commands", "start a new evolution run"),
     "resume": (_CLUSTER + "run_commands", "continue a stopped, converged or finished run"),
     "stop": (_CLUSTER + "run_commands", "ask a running evolution to stop cleanly"),
@@ -105,15 +107,15 @@ def start_ray_for_engines(address: str) -> int:
     return start_ray(address)
 
 
-def player_from_database(db_target: str, player_id: int) -> str:
-    """The chromosome text of player ``player_id`` in a run database (for
-    ``match`` players given by id)."""
+def player_from_database(db_target: str, key: int | str) -> tuple[str, bytes | None]:
+    """The text and stored payload of a player of a run database, by id or
+    by text (for engine commands' players given with ``--db``)."""
     from genethello.cluster.cli.run_commands import open_existing
-    from genethello.cluster.reads import player_text
+    from genethello.cluster.reads import player_record
 
     db = open_existing(db_target)
     try:
-        return player_text(db, player_id)
+        return player_record(db, key)
     finally:
         db.dispose()
 

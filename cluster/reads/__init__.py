@@ -43,6 +43,7 @@ from genethello.cluster.reads.runs import (
     find_run,
     games_with_moves,
     list_runs,
+    player_record,
     player_text,
     run_state,
 )
@@ -51,6 +52,6 @@ __all__ = [
     "RANKINGS", "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
     "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
-    "list_runs", "other_halls", "player_text", "ranked", "ranked_by_score", "run_state", "select_games",
-    "standings",
+    "list_runs", "other_halls", "player_record", "player_text", "ranked", "ranked_by_score", "run_state",
+    "select_games", "standings",
 ]

@@ -29,6 +29,8 @@ from genethello.cluster.web.search_pool import SearchPool
 from genethello.cluster.web.security import GuardMiddleware
 from genethello.cluster.web.sessions import PlaySession, SessionStore
 from genethello.core.chromosome import Chromosome
+from genethello.core.families import Individual
+from genethello.core.network_family import NetworkIndividual
 
 STATIC = Path(__file__).parent / "static"
 #: Hints when no machine plays and no run database has players: the
@@ -52,10 +54,15 @@ class WebState:
         self.games = SessionStore(self.pool, patterns)
         self.runs = RunReader(db_target)
 
-    def hint_chromosome(self) -> Chromosome:
+    def hint_chromosome(self) -> Individual:
+        """The newest run's best player (a chromosome or a network), else
+        the README's example chromosome."""
         menu = self.runs.player_menu()
         for run in menu["runs"]:
-            return Chromosome.parse(run["players"][0]["chromosome"])
+            try:
+                return play.parse_chromosome(run["players"][0]["chromosome"], lookup=self.runs.player)
+            except WebRequestError:
+                break
         return Chromosome.parse(FALLBACK_CHROMOSOME)
 
 
@@ -131,14 +138,19 @@ async def players(request: Request) -> Response:
 
 async def check_chromosome(request: Request) -> Response:
     data = await json_body(request)
-    chromosome = play.parse_chromosome(data.get("chromosome"))
-    return JSONResponse({"chromosome": str(chromosome), "type": chromosome.type.name,
+    chromosome = await run_in_threadpool(play.parse_chromosome, data.get("chromosome"), "chromosome",
+                                         state(request).runs.player)
+    if isinstance(chromosome, NetworkIndividual):
+        return JSONResponse({"chromosome": str(chromosome), "type": chromosome.type.name, "family": "network",
+                             "genes": {}})
+    assert isinstance(chromosome, Chromosome)
+    return JSONResponse({"chromosome": str(chromosome), "type": chromosome.type.name, "family": "chromosome",
                          "genes": dict(zip(chromosome.type.gene_names(), chromosome.genes))})
 
 
 async def new_game(request: Request) -> Response:
     web = state(request)
-    settings = play.parse_settings(await json_body(request))
+    settings = await run_in_threadpool(play.parse_settings, await json_body(request), web.runs.player)
     hint_by = await run_in_threadpool(web.hint_chromosome)
     game = await web.games.create(settings, hint_by)
     return JSONResponse(game.view())

@@ -8,13 +8,15 @@ touches a socket: :mod:`genethello.cluster.web.sessions` does that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
 from genethello.cluster.web.errors import ConflictError, WebRequestError
 from genethello.core.board import Board
-from genethello.core.chromosome import Chromosome
+from genethello.core.families import Individual
 from genethello.core.frontend import defaults
+from genethello.core.individual_names import looks_like_path, resolve_individual
 from genethello.core.records import GameRecord, result_from_score, write_sgf, write_transcript
 from genethello.core.squares import BLACK, PASS, WHITE, BadSquareError, Colour, parse_square, square_name
 
@@ -24,17 +26,20 @@ MIN_DEPTH, MAX_DEPTH = 1, 15
 MAX_SECONDS = 3600.0
 #: The longest chromosome text a request may carry (real ones are < 100).
 MAX_CHROMOSOME_CHARS = 200
+#: The served database's lookup of a player by id or text: (text, payload).
+PlayerLookup = Callable[[int | str], tuple[str, bytes | None]]
 #: Squares solved exactly, as every command does by default.
 EXACT_EMPTIES = defaults.EXACT_EMPTIES
 
 
 @dataclass(frozen=True)
 class SideSettings:
-    """Who plays one colour: a person, or a chromosome searching to
-    ``depth`` plies (None when the game is played on the clock)."""
+    """Who plays one colour: a person, or an individual (a chromosome, a
+    network) searching to ``depth`` plies (None when the game is played on
+    the clock)."""
 
     kind: str
-    chromosome: Chromosome | None = None
+    chromosome: Individual | None = None
     depth: int | None = None
 
     @property
@@ -62,11 +67,14 @@ class WebGameSettings:
         return not (self.black.is_machine and self.white.is_machine)
 
 
-def parse_chromosome(text: object, field_name: str = "chromosome") -> Chromosome:
-    """A chromosome from the page's text; the parser's own message on error.
+def parse_chromosome(text: object, field_name: str = "chromosome", lookup: PlayerLookup | None = None) -> Individual:
+    """The player the page's text names, as every command resolves names
+    (``individual_names.resolve_individual``) except that the web reads no
+    file: a chromosome text, a shipped network's name, or with ``lookup``
+    (the served database) a player id or a network text there.
 
     Raises:
-        WebRequestError: naming ``field_name``, with ChromosomeError's text.
+        WebRequestError: naming ``field_name``, with the resolver's message.
     """
     if not isinstance(text, str) or not text.strip():
         raise WebRequestError("give a chromosome TYPE_BIRTH_GENES, e.g. oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3",
@@ -74,8 +82,14 @@ def parse_chromosome(text: object, field_name: str = "chromosome") -> Chromosome
     if len(text) > MAX_CHROMOSOME_CHARS:
         raise WebRequestError(f"chromosome text is {len(text)} characters; at most {MAX_CHROMOSOME_CHARS}",
                               field=field_name)
+    spec = text.strip()
+    if looks_like_path(spec):
+        raise WebRequestError("the web plays a chromosome text, a shipped network's name or a network of its "
+                              "database, not a file", field=field_name)
     try:
-        return Chromosome.parse(text.strip())
+        if lookup is None:
+            return resolve_individual(spec)
+        return resolve_individual(spec, "the served database", lambda _db, key: lookup(key))
     except ValueError as exc:
         raise WebRequestError(str(exc), field=field_name) from None
 
@@ -93,7 +107,7 @@ def _int_in(value: object, low: int, high: int, field_name: str) -> int:
     return number
 
 
-def parse_side(data: object, colour: Colour, timed: bool) -> SideSettings:
+def parse_side(data: object, colour: Colour, timed: bool, lookup: PlayerLookup | None = None) -> SideSettings:
     """One colour's settings: ``{"kind": "human"}`` or ``{"kind":
     "machine", "chromosome": TEXT, "depth": 1..15}`` (no depth when timed)."""
     if not isinstance(data, dict):
@@ -103,16 +117,17 @@ def parse_side(data: object, colour: Colour, timed: bool) -> SideSettings:
         return SideSettings(HUMAN)
     if kind != MACHINE:
         raise WebRequestError(f"{colour}: kind must be 'human' or 'machine', got {kind!r}", field=f"{colour}.kind")
-    chromosome = parse_chromosome(data.get("chromosome"), f"{colour}.chromosome")
+    chromosome = parse_chromosome(data.get("chromosome"), f"{colour}.chromosome", lookup)
     if timed:
         return SideSettings(MACHINE, chromosome)
     depth = _int_in(data.get("depth", defaults.DEPTH), MIN_DEPTH, MAX_DEPTH, f"{colour}.depth")
     return SideSettings(MACHINE, chromosome, depth)
 
 
-def parse_settings(data: object) -> WebGameSettings:
+def parse_settings(data: object, lookup: PlayerLookup | None = None) -> WebGameSettings:
     """A new game's settings from the page's JSON:
-    ``{"black": SIDE, "white": SIDE, "seconds": null | 1..3600}``.
+    ``{"black": SIDE, "white": SIDE, "seconds": null | 1..3600}`` (``lookup``:
+    the served database's players, for machines named by id or network text).
 
     Raises:
         WebRequestError: naming the field that is wrong.
@@ -125,8 +140,8 @@ def parse_settings(data: object) -> WebGameSettings:
             raise WebRequestError(f"seconds per side must be 1..{MAX_SECONDS:g}, got {seconds!r}", field="seconds")
         seconds = float(seconds)
     timed = seconds is not None
-    return WebGameSettings(parse_side(data.get("black"), BLACK, timed),
-                           parse_side(data.get("white"), WHITE, timed), seconds)
+    return WebGameSettings(parse_side(data.get("black"), BLACK, timed, lookup),
+                           parse_side(data.get("white"), WHITE, timed, lookup), seconds)
 
 
 def parse_move(board: Board, text: object) -> int:

@@ -19,9 +19,10 @@ from datetime import UTC, datetime
 from genethello.cluster import reads
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError
 from genethello.cluster.export import game_record
-from genethello.cluster.reads import RunInfo, Standing
+from genethello.cluster.reads import RunInfo, Standing, player_record
 from genethello.cluster.web.errors import NotFoundError
 from genethello.core.chromosome import Chromosome
+from genethello.core.individual_names import shipped_networks
 from genethello.core.records import GameRecord
 
 #: Players listed for a run (the page's table and the Play menu).
@@ -184,14 +185,28 @@ class RunReader:
 
     def player_menu(self) -> dict:
         """The Play page's machine menu: each run's top players, the newest
-        run first; its first player is what ``genethello best`` ranks first."""
+        run first (its first player is what ``genethello best`` ranks
+        first), and the package's shipped networks by name."""
         listing = self.runs()
         menu = []
         for run in listing["runs"][:5]:
             players = self.top_players(run["id"])
             if players:
                 menu.append({"run": run["name"], "run_id": run["id"], "players": players})
-        return {"runs": menu, "problem": listing["problem"]}
+        shipped = [{"name": name} for name in shipped_networks()]
+        return {"runs": menu, "shipped": shipped, "problem": listing["problem"]}
+
+    def player(self, key: int | str) -> tuple[str, bytes | None]:
+        """A player of the served database by id or text: its text and
+        stored payload (a network's weights).
+
+        Raises:
+            ValueError: no database, or no such player.
+        """
+        db = self.database()
+        if db is None:
+            raise ValueError(self.problem or f"no run database at {self.target}")
+        return player_record(db, key)
 
 
 class RateTracker:

@@ -20,8 +20,7 @@ from genethello.cluster.web import play
 from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
 from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, SearchPool, SearchSlot
 from genethello.core.board import Board
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
+from genethello.core.families import Individual, evaluator_of
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.search import Searcher, SearchResult, disc_score
 from genethello.core.squares import BLACK, PASS, Colour, square_name
@@ -56,10 +55,10 @@ class _Discard:
 class MachineSide:
     """One colour the machine plays: its searcher (and table) and its ponderer."""
 
-    def __init__(self, chromosome: Chromosome, depth: int | None, patterns: str | None = None) -> None:
+    def __init__(self, chromosome: Individual, depth: int | None, patterns: str | None = None) -> None:
         self.chromosome = chromosome
         self.depth = depth
-        self.searcher = Searcher(Evaluator.from_chromosome(chromosome, patterns), tt_bits=TT_BITS)
+        self.searcher = Searcher(evaluator_of(chromosome, patterns), tt_bits=TT_BITS)
         self.ponderer = Ponderer(self.searcher, log=_Discard())
         self.ponder_slot: SearchSlot | None = None
 
@@ -127,7 +126,7 @@ class PlaySession:
         hint_chromosome: the evaluation behind hints when no machine plays.
     """
 
-    def __init__(self, settings: play.WebGameSettings, pool: SearchPool, hint_chromosome: Chromosome,
+    def __init__(self, settings: play.WebGameSettings, pool: SearchPool, hint_chromosome: Individual,
                  patterns: str | None = None) -> None:
         self.id = secrets.token_urlsafe(12)
         self.patterns = patterns
@@ -338,7 +337,7 @@ class PlaySession:
         if board.is_game_over() or self.settings.side(board.side_to_move).is_machine:
             raise ConflictError("a hint is for a person to move")
         if self._hint_searcher is None:
-            self._hint_searcher = Searcher(Evaluator.from_chromosome(self._hint_chromosome, self.patterns),
+            self._hint_searcher = Searcher(evaluator_of(self._hint_chromosome, self.patterns),
                                            tt_bits=16)
         searcher = self._hint_searcher
         slot = self.pool.acquire(HINT, self.id)
@@ -400,7 +399,7 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._games)
 
-    async def create(self, settings: play.WebGameSettings, hint_chromosome: Chromosome) -> PlaySession:
+    async def create(self, settings: play.WebGameSettings, hint_chromosome: Individual) -> PlaySession:
         await self._expire()
         game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
         self._games[game.id] = game

@@ -1,6 +1,6 @@
 """The engine commands of ``genethello``: one game and one engine.
 
-perft, solve, selfplay, match, gtp, nboard, metamachine, replay and patterns.
+perft, solve, selfplay, match, gtp, nboard, metamachine, replay, patterns and network.
 Each module has ``register(subparsers)``; the single ``genethello`` entry
 point (``genethello.cluster.cli.main``) registers them lazily, so these
 commands never import SQLAlchemy, Alembic or Ray. Nothing here imports

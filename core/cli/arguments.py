@@ -97,3 +97,8 @@ def patterns_note(evaluator) -> str:
     """', patterns VERSION' for an evaluator that weighs the pattern table, else ''."""
     version = getattr(evaluator, "pattern_version", "")
     return f", patterns {version}" if version else ""
+
+
+#: How a player is named on every command line (individual_names.resolve_individual).
+PLAYER_HELP = ("a chromosome TYPE_BIRTH_GENES, a shipped network's name, a network file (PATH.json), "
+               "or with --db a database id or network text")

@@ -16,6 +16,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from genethello.core.families import Individual
 
 #: A command's handler: the parsed options in, the exit status out.
 Handler = Callable[[argparse.Namespace], int]
@@ -28,8 +32,9 @@ class CommandContext:
 
     #: Join the Ray cluster at ``address`` (HOST:PORT); returns its CPUs.
     start_ray: Callable[[str], int] | None = None
-    #: (database path or URL, player id) -> that player's chromosome text.
-    player_from_database: Callable[[str, int], str] | None = None
+    #: (database path or URL, player id or text) -> that player's text and
+    #: stored payload (a network's weights; None for a chromosome).
+    player_from_database: Callable[[str, int | str], tuple[str, bytes | None]] | None = None
 
     def ray(self) -> Callable[[str], int]:
         """``start_ray``, or a one-line ValueError where it is missing."""
@@ -37,12 +42,20 @@ class CommandContext:
             raise ValueError("--address needs genethello's cluster part (run it through the genethello command)")
         return self.start_ray
 
-    def player_lookup(self) -> Callable[[str, int], str]:
+    def player_lookup(self) -> Callable[[str, int | str], tuple[str, bytes | None]]:
         """``player_from_database``, or a one-line ValueError where it is missing."""
         if self.player_from_database is None:
             raise ValueError("players by database id need genethello's cluster part "
                              "(run this through the genethello command)")
         return self.player_from_database
+
+    def individual(self, spec: str, db: str | None = None) -> Individual:
+        """The player ``spec`` names, resolved the one documented way
+        (:func:`genethello.core.individual_names.resolve_individual`), with
+        ``db`` (``--db``) looked up through this context."""
+        from genethello.core.individual_names import resolve_individual
+
+        return resolve_individual(spec, db, self.player_lookup() if db is not None else None)
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,19 @@ import time
 from pathlib import Path
 
 from genethello.core import BLACK, WHITE, BadPositionError, Board, parse_square, square_name
-from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import (
     MAX_PLIES,
     MAX_TT_BITS,
+    PLAYER_HELP,
     add_game_options,
     add_patterns_option,
     check_range,
     patterns_note,
     positive_int,
 )
+from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation import Evaluator
+from genethello.core.families import evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration, rate
 from genethello.core.game import Engine, play_game
@@ -42,11 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("selfplay", help="play games between two chromosomes",
                        description="BLACK plays WHITE, each game from its own random opening (no two alike).")
-    p.add_argument("--black", required=True, help="chromosome TYPE_BIRTH_GENES for Black")
-    p.add_argument("--white", required=True, help="chromosome TYPE_BIRTH_GENES for White")
+    p.add_argument("--black", required=True, metavar="PLAYER", help=f"Black: {PLAYER_HELP}")
+    p.add_argument("--white", required=True, metavar="PLAYER", help=f"White: {PLAYER_HELP}")
     add_game_options(p, "games", "random opening plies per game")
+    p.add_argument("--db", help="run database for players given by id or network text")
     add_patterns_option(p)
-    p.set_defaults(handler=run_selfplay)
+    p.set_defaults(handler=takes_context(run_selfplay))
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -114,9 +117,9 @@ def run_solve(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
-def run_selfplay(args: argparse.Namespace) -> int:
-    black = Chromosome.parse(args.black)
-    white = Chromosome.parse(args.white)
+def run_selfplay(args: argparse.Namespace, context: CommandContext) -> int:
+    black = context.individual(args.black, args.db)
+    white = context.individual(args.white, args.db)
     if args.depth is not None:
         check_range("--depth", args.depth, 1, MAX_PLIES)
     if args.time is not None and not math.isfinite(args.time):
@@ -124,12 +127,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     check_range("--exact", args.exact, 0, MAX_PLIES)
     check_range("--random-plies", args.random_plies, 0, MAX_PLIES)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
-    black_engine = Engine(Evaluator.from_chromosome(black, args.patterns), **limits)
-    white_engine = Engine(Evaluator.from_chromosome(white, args.patterns), **limits)
+    black_engine = Engine(evaluator_of(black, args.patterns), **limits)
+    white_engine = Engine(evaluator_of(white, args.patterns), **limits)
     for colour, engine in ((BLACK, black_engine), (WHITE, white_engine)):
         note = patterns_note(engine.evaluator)
         if note:
-            print(f"{colour}: {engine.evaluator.chromosome}{note}", flush=True)
+            print(f"{colour}: {black if colour == BLACK else white}{note}", flush=True)
     try:
         openings = distinct_openings(args.games, args.random_plies, args.seed)
     except TooFewOpeningsError:

@@ -7,7 +7,13 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from genethello.core.cli.arguments import add_patterns_option, non_negative_int, patterns_note, positive_int
+from genethello.core.cli.arguments import (
+    PLAYER_HELP,
+    add_patterns_option,
+    non_negative_int,
+    patterns_note,
+    positive_int,
+)
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.frontend import defaults
 
@@ -16,10 +22,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     from genethello.core.metamachine.proxy import DEFAULT_TOP
 
     p = sub.add_parser(
-        "nboard", help="play a chromosome as an engine for the NBoard GUI (NBoard protocol v2)",
+        "nboard", help="play a chromosome or network as an engine for the NBoard GUI (NBoard protocol v2)",
         description="Answer NBoard protocol commands (nboard, set depth, set game, move, hint, go, ping, "
                     "learn, analyze) on stdin/stdout; diagnostics go to stderr.")
-    p.add_argument("--player", required=True, metavar="CHROM", help="chromosome TYPE_BIRTH_GENES to play")
+    p.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
+    p.add_argument("--db", help="run database for a player given by id or network text")
     p.add_argument("--depth", type=positive_int, default=defaults.DEPTH,
                    help=f"midgame depth until the GUI sends 'set depth' (default: {defaults.DEPTH})")
     p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
@@ -27,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS,
                    help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
     add_patterns_option(p)
-    p.set_defaults(handler=run_nboard)
+    p.set_defaults(handler=takes_context(run_nboard))
 
     p = sub.add_parser(
         "metamachine", help="a GTP engine that plays the best of its oracle engine's top moves",
@@ -49,17 +56,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=takes_context(run_metamachine))
 
 
-def run_nboard(args: argparse.Namespace) -> int:
-    from genethello.core.chromosome import Chromosome
-    from genethello.core.evaluation import Evaluator
+def run_nboard(args: argparse.Namespace, context: CommandContext) -> int:
+    from genethello.core.families import evaluator_of
     from genethello.core.nboard import NBoardFrontend
 
     if args.depth > 60:
         raise ValueError(f"--depth must be in 1..60, got {args.depth}")
     if not 0 <= args.tt_bits <= 28:
         raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
-    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player), args.patterns)
-    if evaluator.pattern_version:
+    evaluator = evaluator_of(context.individual(args.player, args.db), args.patterns)
+    if patterns_note(evaluator):
         print(f"genethello nboard: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)
     engine = NBoardFrontend(evaluator, depth=args.depth, exact_empties=args.exact, tt_bits=args.tt_bits)
     return engine.run(sys.stdin.buffer)

@@ -1,23 +1,30 @@
-"""The ``gtp`` command: play one chromosome as a GTP engine on stdin/stdout."""
+"""The ``gtp`` command: play one chromosome or network as a GTP engine on stdin/stdout."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from genethello.core.chromosome import Chromosome
-from genethello.core.cli.arguments import add_patterns_option, patterns_note, positive_float, positive_int
-from genethello.core.evaluation import Evaluator
+from genethello.core.cli.arguments import (
+    PLAYER_HELP,
+    add_patterns_option,
+    patterns_note,
+    positive_float,
+    positive_int,
+)
+from genethello.core.cli.context import CommandContext, takes_context
+from genethello.core.families import evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.gtp.engine import GtpFrontend
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "gtp", help="play a chromosome as a GTP engine (Othello profile) on stdin/stdout",
+        "gtp", help="play a chromosome or network as a GTP engine (Othello profile) on stdin/stdout",
         description="Answer GTP version 2 commands (Othello profile: vertices a1-h8 with row 1 at the top, "
                     "boardsize 8 only) on stdin/stdout; diagnostics go to stderr.")
-    p.add_argument("--player", required=True, metavar="CHROM", help="chromosome TYPE_BIRTH_GENES to play")
+    p.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
+    p.add_argument("--db", help="run database for a player given by id or network text")
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int, help="plies per move (capped by the clock when the "
                        "controller sets time_settings)")
@@ -30,16 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
     p.add_argument("--verbose", action="store_true", help="log every genmove search to stderr")
     add_patterns_option(p)
-    p.set_defaults(handler=run_gtp)
+    p.set_defaults(handler=takes_context(run_gtp))
 
 
-def run_gtp(args: argparse.Namespace) -> int:
+def run_gtp(args: argparse.Namespace, context: CommandContext) -> int:
     if args.depth is not None and args.depth > 60:
         raise ValueError(f"--depth must be in 1..60, got {args.depth}")
     if not 0 <= args.tt_bits <= 28:
         raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
-    evaluator = Evaluator.from_chromosome(Chromosome.parse(args.player), args.patterns)
-    if evaluator.pattern_version:
+    evaluator = evaluator_of(context.individual(args.player, args.db), args.patterns)
+    if patterns_note(evaluator):
         print(f"genethello gtp: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)
     engine = GtpFrontend(evaluator, depth=args.depth, time=args.time, exact_empties=args.exact,
                        ponder=args.ponder, tt_bits=args.tt_bits, verbose=args.verbose)

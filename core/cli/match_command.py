@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 
 from genethello.core.board import Board
-from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import (
     MAX_PLIES,
+    PLAYER_HELP,
     add_game_options,
     add_patterns_option,
     check_range,
@@ -34,7 +34,7 @@ from genethello.core.cli.match_sprt import (
     sprt_openings,
 )
 from genethello.core.cli.match_sprt import summary as sprt_summary
-from genethello.core.evaluation import Evaluator
+from genethello.core.families import Individual, evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration
 from genethello.core.game import Engine, play_game
@@ -49,25 +49,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Play GAMES games: one random opening per pair of games, no two alike, each "
                                    "played once with each colour. Prints every game and A's score with its 95% "
                                    "interval.")
-    p.add_argument("a", help="chromosome TYPE_BIRTH_GENES or a database id")
-    p.add_argument("b", nargs="?", help="chromosome TYPE_BIRTH_GENES or a database id (or --gtp)")
+    p.add_argument("a", help=f"player A: {PLAYER_HELP}")
+    p.add_argument("b", nargs="?", help="player B, named as A (or --gtp)")
     p.add_argument("--gtp", metavar="COMMAND",
                    help="B is this GTP engine, e.g. 'gtp-rhino -l 3' (A searches to --depth)")
     add_game_options(p, "games, in pairs with both colours", "random plies of each pair's opening")
-    p.add_argument("--db", help="database for players given by id")
+    p.add_argument("--db", help="run database for players given by id or network text")
     add_patterns_option(p)
     add_sprt_options(p)
     p.set_defaults(handler=takes_context(run_match))
 
 
-def resolve_player(text: str, args: argparse.Namespace, context: CommandContext) -> Chromosome:
-    """A chromosome string, or a database id with --db (looked up by the
-    context's ``player_from_database``: core has no database)."""
-    if text.isdigit():
-        if not args.db:
-            raise ValueError(f"player {text} looks like a database id: give --db")
-        return Chromosome.parse(context.player_lookup()(args.db, int(text)))
-    return Chromosome.parse(text)
+def resolve_player(text: str, args: argparse.Namespace, context: CommandContext) -> Individual:
+    """The player ``text`` names (``individual_names.resolve_individual``;
+    with --db, looked up by the context's ``player_from_database``: core
+    has no database)."""
+    return context.individual(text, args.db)
 
 
 def match_openings(args: argparse.Namespace) -> list[list[int]]:
@@ -178,8 +175,8 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
     else:
         b = resolve_player(args.b, args, context)
         limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
-        ea = Engine(Evaluator.from_chromosome(a, args.patterns), **limits)
-        eb = Engine(Evaluator.from_chromosome(b, args.patterns), **limits)
+        ea = Engine(evaluator_of(a, args.patterns), **limits)
+        eb = Engine(evaluator_of(b, args.patterns), **limits)
         a_note, b_text = patterns_note(ea.evaluator), f"{b}{patterns_note(eb.evaluator)}"
         score, outcome = play_all(chromosome_games(ea, eb))
     limit = f"depth {args.depth}" if args.depth is not None else f"{args.time:g} s a game"

@@ -25,11 +25,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function loadPlayers() {
   const r = await get("/api/players");
   const menu = r.ok ? r.data.runs : [];
+  const shipped = r.ok && r.data.shipped ? r.data.shipped : [];
   for (const colour of ["black", "white"]) {
     const select = $(".chrom-select", sideBox(colour));
     const keep = select.value;
     select.innerHTML = "";
-    if (!menu.length) {
+    if (!menu.length && !shipped.length) {
       select.appendChild(new Option(`${EXAMPLE} (the README's example)`, EXAMPLE));
     }
     for (const run of menu) {
@@ -44,7 +45,17 @@ export async function loadPlayers() {
       });
       select.appendChild(group);
     }
-    select.appendChild(new Option("Paste a chromosome…", PASTE));
+    if (shipped.length) {
+      const group = document.createElement("optgroup");
+      group.label = "shipped networks";
+      for (const n of shipped) {
+        const option = new Option(n.name, n.name);
+        option.dataset.info = "an n-tuple network shipped with genethello";
+        group.appendChild(option);
+      }
+      select.appendChild(group);
+    }
+    select.appendChild(new Option("Paste a chromosome or network name…", PASTE));
     if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
     showInfo(colour);
   }
@@ -109,7 +120,9 @@ function checkPasted(colour) {
     if (!text) { setFieldError(colour, ""); return; }
     const r = await post("/api/chromosome", { chromosome: text });
     setFieldError(colour, r.ok ? "" : r.error);
-    if (r.ok) $(".chrom-info", sideBox(colour)).textContent = `valid ${r.data.type} chromosome`;
+    if (r.ok) {
+      $(".chrom-info", sideBox(colour)).textContent = `valid ${r.data.type} ${r.data.family || "chromosome"}`;
+    }
   }, 250);
 }
 

@@ -1,0 +1,93 @@
+"""The ``network`` command: make, show and export n-tuple network files.
+
+* ``network random --arch all-2 --seed S --out F.json``: a network with
+  weights drawn N(0, 1) from the seed (the family's random individual), to
+  try the commands with or to start from;
+* ``network show PLAYER``: a network's name, architecture, sizes and digest;
+* ``network export PLAYER --out F.json``: write a network (from ``--db``, a
+  shipped one, or another file) as a network file.
+
+PLAYER is named as on every command (``individual_names.resolve_individual``).
+The file format is :mod:`genethello.core.network_files`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from genethello.core.cli.arguments import PLAYER_HELP, non_negative_int
+from genethello.core.cli.context import CommandContext, takes_context
+from genethello.core.network_family import NETWORKS, NetworkIndividual
+from genethello.core.network_files import write_network_file
+from genethello.core.networks import scale
+from genethello.core.ntuple_shapes import ARCHITECTURES
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("network", help="make, show and export n-tuple network files",
+                       description="Make a random network, show a network, or write one as a network file "
+                                   "(JSON: architecture, name and real weights).")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    r = actions.add_parser("random", help="a network with seeded N(0, 1) weights, written to a file")
+    r.add_argument("--arch", required=True, choices=ARCHITECTURES, help="the architecture")
+    r.add_argument("--seed", type=non_negative_int, required=True, metavar="S", help="the weights' seed")
+    r.add_argument("--birth", type=non_negative_int, default=0, metavar="B", help="its birth generation (default 0)")
+    r.add_argument("--out", required=True, metavar="F.json", help="the file to write")
+    r.add_argument("--force", action="store_true", help="replace an existing file")
+    r.set_defaults(handler=takes_context(run_random))
+    s = actions.add_parser("show", help="a network's name, architecture, sizes and digest")
+    s.add_argument("player", metavar="PLAYER", help=PLAYER_HELP)
+    s.add_argument("--db", help="run database for a network given by id or text")
+    s.set_defaults(handler=takes_context(run_show))
+    e = actions.add_parser("export", help="write a network as a network file")
+    e.add_argument("player", metavar="PLAYER", help=PLAYER_HELP)
+    e.add_argument("--db", help="run database for a network given by id or text")
+    e.add_argument("--out", required=True, metavar="F.json", help="the file to write")
+    e.add_argument("--force", action="store_true", help="replace an existing file")
+    e.set_defaults(handler=takes_context(run_export))
+
+
+def network_named(spec: str, db: str | None, context: CommandContext) -> NetworkIndividual:
+    """The network ``spec`` names; a one-line ValueError for a chromosome."""
+    individual = context.individual(spec, db)
+    if not isinstance(individual, NetworkIndividual):
+        raise ValueError(f"{spec!r} is a GeneThello chromosome, not a network")
+    return individual
+
+
+def write(individual: NetworkIndividual, out: str, force: bool) -> None:
+    """Write the file, refusing to replace one unless ``force``."""
+    if Path(out).exists() and not force:
+        raise ValueError(f"{out} exists: give --force to replace it")
+    write_network_file(individual, out)
+    print(f"wrote {individual} to {out}")
+
+
+def run_random(args: argparse.Namespace, context: CommandContext) -> int:
+    kind = NETWORKS.parse_kind(args.arch)
+    write(NETWORKS.random_individual(kind, args.birth, np.random.default_rng(args.seed)), args.out, args.force)
+    return 0
+
+
+def run_export(args: argparse.Namespace, context: CommandContext) -> int:
+    write(network_named(args.player, args.db, context), args.out, args.force)
+    return 0
+
+
+def run_show(args: argparse.Namespace, context: CommandContext) -> int:
+    individual = network_named(args.player, args.db, context)
+    network = individual.network
+    arch = network.architecture
+    q = network.int_weights
+    print(f"name: {individual}\n"
+          f"architecture: {arch.name} ({len(arch.tuples)} base tuples, {len(arch.expanded)} with their "
+          f"symmetric images, {arch.n_weights} weights)\n"
+          f"birth: {individual.birth}\n"
+          f"digest: {individual.digest} (of the quantized weights, scale {scale(arch)})\n"
+          f"real weights: min {float(network.weights.min()):.6g}, max {float(network.weights.max()):.6g}\n"
+          f"quantized weights: min {int(q.min())}, max {int(q.max())}, {int(np.count_nonzero(q))} not zero; "
+          f"largest |value| of any position at most {individual.fast_evaluator().bound}")
+    return 0
