@@ -129,10 +129,10 @@ def read_chromosome_file(path: Path) -> list[Individual]:
 
 
 def individuals(players: Iterable) -> list[Individual]:
-    """The individuals of stored players (anything with a ``text``), each
-    parsed by its family (a family's stored payload joins the text with
-    migration 0004)."""
-    return [parse_individual(p.text) for p in players]
+    """The individuals of stored players (anything with a ``text`` and a
+    ``payload``), each parsed by its family with its stored payload (a
+    network's weights; None for GeneThello)."""
+    return [parse_individual(p.text, getattr(p, "payload", None)) for p in players]
 
 
 def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:

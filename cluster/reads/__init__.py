@@ -45,6 +45,7 @@ from genethello.cluster.reads.runs import (
     list_runs,
     player_text,
     run_state,
+    stored_player,
 )
 
 __all__ = [
@@ -52,5 +53,5 @@ __all__ = [
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
     "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
     "list_runs", "other_halls", "player_text", "ranked", "ranked_by_score", "run_state", "select_games",
-    "standings",
+    "standings", "stored_player",
 ]

@@ -182,3 +182,18 @@ def player_text(db: Database, player_id: int) -> str:
     if text is None:
         raise ValueError(f"no chromosome with id {player_id} in {db.path}")
     return text
+
+
+def stored_player(db: Database, player_id: int) -> tuple[str, bytes | None]:
+    """(text, payload) of player ``player_id`` (of any run): what
+    :func:`~genethello.core.families.parse_individual` takes (the payload is
+    a network's weights; None for GeneThello).
+
+    Raises:
+        ValueError: no player has that id.
+    """
+    with db.session() as s:
+        row = s.execute(select(PlayerRow.text, PlayerRow.payload).where(PlayerRow.id == player_id)).first()
+    if row is None:
+        raise ValueError(f"no chromosome with id {player_id} in {db.path}")
+    return row[0], row[1]
