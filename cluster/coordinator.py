@@ -55,6 +55,7 @@ from genethello.cluster.games import (
     RoundRobinGames,
 )
 from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
+from genethello.cluster.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.pairing import RoundRobin
 from genethello.cluster.population import generation_rng
 from genethello.cluster.progress import Progress
@@ -150,7 +151,8 @@ def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
         run = Run(name=name, config_json=config.to_json(), seed=config.seed, status="running",
                   software_version=package_version(), core_hash=core_hash(),
                   pattern_version=pattern_version_for(config), generation=0,
-                  max_generations=config.stop.max_generations, converge_baseline=0)
+                  max_generations=config.stop.max_generations, converge_baseline=0,
+                  numeric_versions=numeric_versions_json())
         s.add(run)
         s.flush()
         return run.id
@@ -218,7 +220,7 @@ class Coordinator:
 
     # ------------------------------------------------------------ lifecycle
     def run(self, extend_to: int | None = None, drop_engines: Sequence[str] = (),
-            accept_core: str | None = None) -> str:
+            accept_core: str | None = None, accept_numerics: str | None = None) -> str:
         """Drive the run; returns its status at the end ('stopped',
         'converged' or 'finished').
 
@@ -230,12 +232,16 @@ class Coordinator:
             accept_core: the installed core's hash, when the user accepted
                 that it differs from the run's (``resume
                 --allow-core-change``); recorded once the lease is held.
+            accept_numerics: the installed numpy/cmaes versions (JSON), when
+                the user accepted that they differ from the run's (``resume
+                --allow-numeric-change``); recorded once the lease is held.
 
         Raises:
             LeaseHeldError: if another coordinator drives this run (nothing
                 was written then).
         """
         acquire_lease(self.db, self.run_id, self.owner, ttl=LEASE_TTL)
+        pin_blas_threads()   # the breeders' numerics round the same on every machine
         self._last_renew = time.monotonic()
         restore = self._install_signal_handlers()
         try:
@@ -245,6 +251,8 @@ class Coordinator:
                 self.store.drop_engines(drop_engines)
             if accept_core is not None:
                 self.store.change_core(accept_core)
+            if accept_numerics is not None:
+                self.store.change_numerics(accept_numerics)
             stop_path = stop_file(self.db, self.run_id)
             stop_path.unlink(missing_ok=True)
             self.store.set_status("running")

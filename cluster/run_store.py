@@ -138,6 +138,21 @@ class RunStore:
             run.core_hash = new_hash
             run.updated_at = utcnow()
 
+    def change_numerics(self, new_versions: str) -> None:
+        """Record that the run goes on with other numpy/cmaes versions from
+        its current generation (the user accepted it: breeding may differ
+        from then on), in ``core_changes`` beside the cores."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            if run.numeric_versions == new_versions:
+                return
+            changes = json.loads(run.core_changes)
+            changes.append({"generation": run.generation, "numeric_from": run.numeric_versions,
+                            "numeric_to": new_versions})
+            run.core_changes = json.dumps(changes)
+            run.numeric_versions = new_versions
+            run.updated_at = utcnow()
+
     def set_status(self, status: str) -> None:
         with self.db.session() as s:
             s.execute(update(Run).where(Run.id == self.run_id).values(status=status, updated_at=utcnow()))

@@ -60,6 +60,7 @@ class RunState:
     dropped_engines: tuple[str, ...]   # external engines the user went on without
     core_hash: str                     # the core that plays the run's games
     pattern_version: str = ""          # the pattern table its players weigh ('' when none)
+    numeric_versions: str | None = None  # JSON of the numpy and cmaes versions it breeds with (None: before 0004)
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,8 @@ def run_state(db: Database, run_id: int) -> RunState:
         if run is None:
             raise RunNotFoundError(f"no run with id {run_id} in {db.path}")
         config = config_from_mapping(json.loads(run.config_json), source="stored run config")
-        return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash, run.pattern_version or "")
+        return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash, run.pattern_version or "",
+                        run.numeric_versions)
 
 
 def list_runs(db: Database) -> list[RunListing]:
