@@ -62,6 +62,10 @@ class GameRow(NamedTuple):
     nodes: int
 
 
+#: Generations whose breeder state is kept (the newest ones).
+BREEDER_STATES_KEPT = 2
+
+
 class FitnessRow(NamedTuple):
     """A fitness task's result as stored: the points of every member slot
     (float64 little-endian bytes) and the games the task played."""
@@ -181,7 +185,9 @@ class RunStore:
         Each member is stored as its family says (:meth:`ChromosomeFamily.storage`),
         its payload (a network's weights) beside its text. ``breeder_state``
         is what the breeder that bred generation g keeps for it
-        (:mod:`breeders`); :meth:`breeder_state` reads it back.
+        (:mod:`breeders`); :meth:`breeder_state` reads it back. Only the
+        last :data:`BREEDER_STATES_KEPT` generations keep theirs (a resume
+        needs the current one; a full CMA-ES state is about a megabyte).
         """
         stored = [family_of(c).storage(c) for c in members]
         with self.db.session(immediate=True) as s:
@@ -205,6 +211,9 @@ class RunStore:
                              games_total=games_total if games_total is not None else len(members) * (len(members) - 1),
                              games_done=0, breeder_state=breeder_state))
             s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
+            s.execute(update(Generation).where(Generation.run_id == self.run_id,
+                                               Generation.number <= g - BREEDER_STATES_KEPT,
+                                               Generation.breeder_state.is_not(None)).values(breeder_state=None))
 
     def breeder_state(self, g: int) -> bytes | None:
         """The state the breeder stored with generation g (see
