@@ -105,6 +105,7 @@ class FitnessConfig:
     games_per_opponent: int = 50      # fixed/hall: double games per member per opponent
     epsilon: float = 0.1              # probability of a random move, both sides
     start_plies: int = 4              # random plies before each double game (0: the standard start)
+    batch_games: int = 4096           # games per fitness task (a resumed generation replays unfinished tasks)
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,7 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "fitness.games_per_opponent": (1, 10_000_000),
     "fitness.epsilon": (0.0, 1.0),
     "fitness.start_plies": (0, 20),
+    "fitness.batch_games": (1, 10_000_000),
     "storage.keep_moves_generations": (0, 1_000_000),
     "cluster.task_seconds": (0.001, 3600.0),
     "cluster.max_in_flight_per_worker": (1, 64),

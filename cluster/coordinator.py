@@ -55,6 +55,7 @@ from genethello.cluster.games import (
     RoundRobinGames,
 )
 from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
+from genethello.cluster.network_run import NetworkSteps, is_network_run
 from genethello.cluster.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.pairing import RoundRobin
 from genethello.cluster.population import generation_rng
@@ -312,6 +313,8 @@ class Coordinator:
 
     # ----------------------------------------------------------------- loop
     def _loop(self) -> str:
+        if is_network_run(self):
+            return self._network_loop(NetworkSteps(self))
         while True:
             g, status = self.store.current_generation()
             if g == 0:
@@ -339,6 +342,33 @@ class Coordinator:
                 continue
             raise RuntimeError(f"run {self.run_id}: generation {g} is in an unexpected state {status!r}")
 
+    def _network_loop(self, steps: NetworkSteps) -> str:
+        """The loop of a network run: the same sequence, with the network
+        steps (:mod:`network_run`)."""
+        while True:
+            g, status = self.store.current_generation()
+            if g == 0:
+                self._start_first_generation()
+                continue
+            if status == "playing":
+                if not steps.play(g):
+                    return "stopped"
+                steps.rate(g)
+                continue
+            if status == "rated":
+                if steps.hall_due(g) and not steps.hall_step(g):
+                    return "stopped"
+                if steps.yardstick_due(g) and not steps.measure(g):
+                    return "stopped"
+                ending = self._ending(g)
+                if ending:
+                    return ending
+                if self.should_stop():
+                    return "stopped"
+                steps.breed(g)
+                continue
+            raise RuntimeError(f"run {self.run_id}: generation {g} is in an unexpected state {status!r}")
+
     def _yardstick_due(self, g: int) -> bool:
         every = self.config.yardstick.every
         return self.yardstick is not None and every > 0 and (g % every == 0 or g == 1)
@@ -362,7 +392,8 @@ class Coordinator:
         cfg = self.config
         initial = read_chromosome_file(Path(cfg.population.initial)) if cfg.population.initial else []
         bred = breeder_for(cfg.breeding).first_population(self.ctype, self.P, initial, generation_rng(cfg.seed, 1))
-        self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state)
+        self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state,
+                                    games_total=0 if is_network_run(self) else None)
 
     def population(self, g: int) -> list[tuple[int, str]]:
         """(player id, chromosome text) of generation g, in slot order."""

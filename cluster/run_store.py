@@ -215,6 +215,23 @@ class RunStore:
                                                Generation.number <= g - BREEDER_STATES_KEPT,
                                                Generation.breeder_state.is_not(None)).values(breeder_state=None))
 
+    def add_player(self, individual: Individual, start_elo: float) -> int:
+        """The id of ``individual``'s row in this run, stored (with its
+        payload) if it has none: a player that is no generation's member,
+        such as a network run's champion, the distribution mean."""
+        family = family_of(individual)
+        text = family.text(individual)
+        with self.db.session(immediate=True) as s:
+            found = s.scalar(select(PlayerRow.id).where(PlayerRow.run_id == self.run_id, PlayerRow.text == text))
+            if found is not None:
+                return int(found)
+            m = family.storage(individual)
+            player = PlayerRow(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth, genes=m.genes,
+                               elo=start_elo, payload=m.payload)
+            s.add(player)
+            s.flush()
+            return int(player.id)
+
     def breeder_state(self, g: int) -> bytes | None:
         """The state the breeder stored with generation g (see
         :mod:`breeders`; None for stateless breeders)."""
