@@ -124,12 +124,10 @@ class Breeder(Protocol):
         """
         ...
 
-    def champion(self, kind: Kind, number: int, ranked: Sequence[Individual], state: bytes | None
-                 ) -> Individual:
-        """Generation ``number``'s champion, given its members best first
-        and the state stored with it: the individual the hall of fame and
-        the yardstick measure (network runs ask this; GeneThello runs take
-        the top of the round robin as they always have)."""
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """The champion of the rated generation: the individual the hall of
+        fame and the yardstick measure (network runs ask this; GeneThello
+        runs take the top of the round robin as they always have)."""
         ...
 
 
@@ -158,10 +156,9 @@ class GeneticBreeder:
         return Bred(next_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config, rng,
                                     _chromosomes(rated.injected)))
 
-    def champion(self, kind: Kind, number: int, ranked: Sequence[Individual], state: bytes | None
-                 ) -> Individual:
+    def champion(self, rated: RatedGeneration) -> Individual:
         """The top of the generation's ranking."""
-        return ranked[0]
+        return rated.ranked[0]
 
 
 @dataclass(frozen=True)
@@ -189,10 +186,9 @@ class RandomSearchBreeder:
         return Bred(random_search_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config,
                                              rng, _chromosomes(rated.injected)))
 
-    def champion(self, kind: Kind, number: int, ranked: Sequence[Individual], state: bytes | None
-                 ) -> Individual:
+    def champion(self, rated: RatedGeneration) -> Individual:
         """The top of the generation's ranking."""
-        return ranked[0]
+        return rated.ranked[0]
 
 
 def _chromosome_type(kind: Kind) -> ChromosomeType:

@@ -20,8 +20,9 @@ the whole state travels as :attr:`Bred.state` bytes
 (:mod:`genethello.cluster.cma_state`), so a resumed run breeds from exactly
 what an uninterrupted one had.
 
-*The champion of a generation is the distribution's mean* (the point the
-generation's members were sampled around), not its best sample: CMA-ES's
+*The champion of a generation is the distribution's mean* once the
+optimizer has been told the generation's ranking (the point the next
+generation is sampled around), not its best sample: CMA-ES's
 own recommendation for the solution, because the mean is a weighted
 recombination of many selected samples and so averages out their noise,
 while the best sample is the maximum of λ noisy fitness estimates (a
@@ -229,9 +230,23 @@ class CmaEsBreeder:
         """Tell the optimizer generation ``rated.number``'s ranking (each
         member's real weights with minus its points, best first; the rank
         when no points are given), then sample generation ``number + 1``."""
+        optimizer = self._told(rated)
+        if size != optimizer.population_size:
+            raise ValueError(f"CMA-ES breeds {optimizer.population_size} members a generation, not {size}")
+        return self._sample(optimizer, network_kind(rated.kind), rated.number + 1, size)
+
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """Generation ``rated.number``'s champion: the distribution's mean
+        once the optimizer has been told the generation's ranking (the
+        mean the next generation is sampled around), born at that
+        generation (module docstring)."""
+        return _individual(network_kind(rated.kind), rated.number, np.asarray(self._told(rated).mean))
+
+    @staticmethod
+    def _told(rated: RatedGeneration) -> Optimizer:
+        """The optimizer stored with the generation, told its ranking."""
         from genethello.cluster.cma_state import CmaStateError
 
-        net_kind = network_kind(rated.kind)
         if rated.state is None:
             raise ValueError(f"generation {rated.number} has no stored CMA-ES state to breed from")
         try:
@@ -239,20 +254,12 @@ class CmaEsBreeder:
         except CmaStateError as exc:
             raise ValueError(f"generation {rated.number}: {exc}") from None
         members = networks_of(rated.ranked)
-        if len(members) != optimizer.population_size or size != optimizer.population_size:
-            raise ValueError(f"CMA-ES breeds {optimizer.population_size} members a generation, "
-                             f"got {len(members)} ranked and {size} asked for")
+        if len(members) != optimizer.population_size:
+            raise ValueError(f"CMA-ES was told {len(members)} members, its generations have "
+                             f"{optimizer.population_size}")
         values = ([-float(p) for p in rated.points] if rated.points else [float(i) for i in range(len(members))])
         optimizer.tell([(np.array(m.network.weights, dtype=np.float64), v) for m, v in zip(members, values)])
-        return self._sample(optimizer, net_kind, rated.number + 1, size)
-
-    def champion(self, kind: Kind, number: int, ranked: Sequence[Individual], state: bytes | None
-                 ) -> Individual:
-        """Generation ``number``'s champion: the mean of the distribution its
-        members were sampled from, born at ``number`` (module docstring)."""
-        if state is None:
-            raise ValueError(f"generation {number} has no stored CMA-ES state")
-        return _individual(network_kind(kind), number, np.asarray(load_state(state).mean))
+        return optimizer
 
     def _sample(self, optimizer: Optimizer, kind: NetworkKind, generation: int, size: int) -> Bred:
         from genethello.cluster.breeders import Bred

@@ -170,6 +170,17 @@ class NetworkSteps:
         order = rank_by_points(points)
         return [members[i] for i in order], [points[i] for i in order]
 
+    def rated(self, g: int) -> RatedGeneration:
+        """Generation g as its breeder sees it: the members best first with
+        their points, the hall's best to inject (GA, random search) and the
+        state the breeder stored with it."""
+        cfg = self.config
+        ranked, points = self.ranked(g)
+        injected: list[Any] = []
+        if cfg.breeding.inject_top and cfg.hall.games_per_member:
+            injected = [e.chromosome() for e in self.store.hall_ranked(cfg.breeding.inject_top)]
+        return RatedGeneration(g, self.c.ctype, ranked, injected, self.store.breeder_state(g), points)
+
     # -------------------------------------------------------------- hall
     def hall_due(self, g: int) -> bool:
         hall = self.config.hall
@@ -179,8 +190,7 @@ class NetworkSteps:
         """Generation g's champion enters the hall and plays its members;
         then every member is rated. False when stopped before the entry's
         games were all in."""
-        ranked, _ = self.ranked(g)
-        champion = breeder_for(self.config.breeding).champion(self.c.ctype, g, ranked, self.store.breeder_state(g))
+        champion = breeder_for(self.config.breeding).champion(self.rated(g))
         if not isinstance(champion, NetworkIndividual):
             raise ValueError(f"{champion} is not a network")
         pid = self.store.add_player(champion, self.config.rating.start)
@@ -260,10 +270,5 @@ class NetworkSteps:
         """Breed generation g + 1 with the run's breeder from generation g's
         ranking, its points and the breeder's stored state, and start it."""
         cfg = self.config
-        ranked, points = self.ranked(g)
-        injected: list[Any] = []
-        if cfg.breeding.inject_top and cfg.hall.games_per_member:
-            injected = [e.chromosome() for e in self.store.hall_ranked(cfg.breeding.inject_top)]
-        rated = RatedGeneration(g, self.c.ctype, ranked, injected, self.store.breeder_state(g), points)
-        bred = breeder_for(cfg.breeding).next_population(rated, self.c.P, generation_rng(cfg.seed, g + 1))
+        bred = breeder_for(cfg.breeding).next_population(self.rated(g), self.c.P, generation_rng(cfg.seed, g + 1))
         self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0)
