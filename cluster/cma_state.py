@@ -2,8 +2,9 @@
 
 A ``cmaes`` optimizer (:class:`cmaes.CMA` or :class:`cmaes.SepCMA`) is a
 plain object of numpy arrays, numbers and a numpy ``RandomState``. Its state
-is written as a numpy ``.npz`` archive (``np.savez``; read back with
-``allow_pickle=False``) of its arrays, plus one JSON document for its scalars
+is written as a numpy ``.npz`` archive (a zip of ``.npy`` files with a
+fixed timestamp, so equal states are equal bytes; read back by ``np.load``
+with ``allow_pickle=False``) of its arrays, plus one JSON document for its scalars
 (with their numpy type, so a ``float64`` comes back a ``float64``), the
 generator's Mersenne Twister state, the variant and the cmaes version that
 wrote it. Nothing is pickled: a database is data and must never make the
@@ -26,13 +27,14 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 from importlib import metadata
 from typing import Any, TypeAlias
 
 import numpy as np
 from cmaes import CMA, SepCMA
 
-__all__ = ["CmaStateError", "Optimizer", "VARIANTS", "dump_state", "load_state"]
+__all__ = ["CmaStateError", "Optimizer", "VARIANTS", "dump_state", "load_state", "new_optimizer"]
 
 #: The optimizers by variant name, as ``breeding.cma_variant`` names them.
 VARIANTS: dict[str, Any] = {"full": CMA, "separable": SepCMA}
@@ -47,6 +49,19 @@ _RNG_KEYS = "__rng_keys__"
 
 class CmaStateError(ValueError):
     """A stored CMA-ES state that cannot be restored (the message says why)."""
+
+
+def new_optimizer(variant: str, mean: np.ndarray, sigma: float, population_size: int, seed: int) -> Optimizer:
+    """A new optimizer of ``variant`` whose whole state is a function of its
+    arguments: cmaes leaves its history of best and worst values
+    (``_funhist_values``, read only by ``should_stop`` once filled) as
+    ``np.empty`` memory, which would make equal runs store unequal states;
+    it is set to NaN here."""
+    optimizer = VARIANTS[variant](mean=mean, sigma=sigma, population_size=population_size, seed=seed)
+    history = getattr(optimizer, "_funhist_values", None)
+    if isinstance(history, np.ndarray):
+        history.fill(np.nan)
+    return optimizer
 
 
 def _variant_of(optimizer: Optimizer) -> str:
@@ -104,8 +119,20 @@ def dump_state(optimizer: Optimizer) -> bytes:
     header = {"format": _FORMAT, "variant": _variant_of(optimizer), "cmaes": metadata.version("cmaes"),
               "scalars": scalars, "rng": rng}
     arrays[_JSON_KEY] = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
+    return _archive(arrays)
+
+
+def _archive(arrays: dict[str, np.ndarray]) -> bytes:
+    """An .npz archive (a zip of .npy files, deflated) that ``np.load``
+    reads, written with a fixed timestamp: the same state always gives the
+    same bytes (``np.savez`` stamps each entry with the current time)."""
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, allow_pickle=False, **arrays)
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, array in sorted(arrays.items()):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with archive.open(info, "w", force_zip64=True) as entry:
+                np.lib.format.write_array(entry, np.asanyarray(array), allow_pickle=False)
     return buffer.getvalue()
 
 
@@ -120,7 +147,7 @@ def load_state(data: bytes) -> Optimizer:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             arrays = {name: archive[name] for name in archive.files}
         header = json.loads(arrays.pop(_JSON_KEY).tobytes().decode())
-    except (ValueError, OSError, KeyError, UnicodeDecodeError) as exc:
+    except (ValueError, OSError, KeyError, EOFError, UnicodeDecodeError, zipfile.BadZipFile) as exc:
         raise CmaStateError(f"the stored CMA-ES state is not readable: {exc}") from None
     if not isinstance(header, dict) or header.get("format") != _FORMAT or header.get("variant") not in VARIANTS:
         raise CmaStateError("the stored CMA-ES state has an unknown format")

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from genethello.cluster.cma_state import VARIANTS, Optimizer, dump_state, load_state
+from genethello.cluster.cma_state import Optimizer, dump_state, load_state, new_optimizer
 from genethello.cluster.operators import breeding_plan, parent_count
 from genethello.core.families import Individual, Kind
 from genethello.core.network_family import FAMILY_NAME, NETWORKS, NetworkIndividual, NetworkKind
@@ -221,9 +221,8 @@ class CmaEsBreeder:
         if initial:
             raise ValueError("population.initial: CMA-ES starts from its own distribution (mean 0), "
                              "not from an initial population")
-        optimizer = VARIANTS[cma_variant(self.config, net_kind)](
-            mean=np.zeros(net_kind.n_weights), sigma=self.config.sigma0, population_size=size,
-            seed=int(rng.integers(2**32)))
+        optimizer = new_optimizer(cma_variant(self.config, net_kind), np.zeros(net_kind.n_weights),
+                                  self.config.sigma0, size, int(rng.integers(2**32)))
         return self._sample(optimizer, net_kind, 1, size)
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
