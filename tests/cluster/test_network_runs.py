@@ -9,6 +9,7 @@ resumes as the GeneThello run it was."""
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import signal
 import sqlite3
@@ -18,15 +19,17 @@ import numpy as np
 import pytest
 from cmaes import CMA
 
+from genethello.cluster.breeders import RatedGeneration, breeder_for
 from genethello.cluster.cli.main import main as cli_main
 from genethello.cluster.cma_state import CmaStateError, dump_state, load_state, new_optimizer
-from genethello.cluster.config import ConfigError, config_from_mapping, load_config
+from genethello.cluster.config import BreedingConfig, ConfigError, config_from_mapping, load_config
 from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database, current_revision, head_revision
 from genethello.cluster.executors import RayExecutor, SerialExecutor
-from genethello.cluster.numerics import pin_blas_threads
+from genethello.cluster.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.progress import Progress
 from genethello.cluster.reads import find_run
+from genethello.core.families import parse_kind
 
 from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config
 from .test_cli_runs import Watcher, start_and_kill
@@ -188,3 +191,57 @@ def test_resume_refuses_other_numeric_libraries_in_one_line(tmp_path, capsys):
     assert cli_main(["resume", "--db", str(db_path), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "numpy 1.26.0 -> " in err[0] and "--allow-numeric-change" in err[0], err
+
+
+def test_resume_with_other_numeric_libraries_accepted_records_the_change(tmp_path):
+    db_path = tmp_path / "n.db"
+    db = Database.open(db_path, create=True)
+    try:
+        run_id = create_run(db, load_config(write_config(tmp_path, **{**NET, "stop__max_generations": 1})))
+        old = '{"cmaes": "0.13.1", "numpy": "1.26.0"}'
+        with sqlite3.connect(db_path) as conn:
+            conn.execute("UPDATE runs SET numeric_versions = ?", (old,))
+        now = numeric_versions_json()
+        assert Coordinator(db, run_id, SerialExecutor(0.001), Progress(enabled=False)).run(
+            accept_numerics=now) == "finished"
+    finally:
+        db.dispose()
+    (versions, changes), = query(db_path, "SELECT numeric_versions, core_changes FROM runs")
+    assert versions == now
+    assert json.loads(changes) == [{"generation": 0, "numeric_from": old, "numeric_to": now}]
+
+
+# --------------------------------------------------------------------------- #
+# GeneThello's GA and random search on real weights
+
+
+def _ranked_networks(size: int) -> list:
+    bred = breeder_for(BreedingConfig(method="ga")).first_population(parse_kind("all-2"), size, [],
+                                                                     np.random.default_rng(3))
+    return list(bred.members)
+
+
+def test_the_ga_breeds_networks_with_elites_crossover_and_gaussian_mutation():
+    ranked = _ranked_networks(10)
+    config = BreedingConfig(elites=2, mutation_rate=0.05, mutation_sigma=0.3, mutant_fraction=0.2)
+    rated = RatedGeneration(1, parse_kind("all-2"), ranked, (), None, list(range(10, 0, -1)))
+    bred = breeder_for(config).next_population(rated, 10, np.random.default_rng(4))
+    members = list(bred.members)
+    assert bred.state is None and len({str(m) for m in members}) == 10
+    assert members[:2] == ranked[:2] and all(m.birth == 2 for m in members[2:])
+    parents = np.array([r.network.weights for r in ranked[:4]])     # ceil(0.35 * 10) = 4 parents
+    for child in members[2:]:
+        w = np.asarray(child.network.weights)
+        from_parents = np.isclose(w[None, :], parents).any(axis=0)
+        # every weight is a parent's, but for the few (about 5%) moved by Gaussian noise
+        assert 0 < (~from_parents).sum() < 0.2 * w.size
+    again = breeder_for(config).next_population(rated, 10, np.random.default_rng(4))
+    assert list(again.members) == members
+
+
+def test_random_search_keeps_the_elite_networks_and_draws_the_rest():
+    ranked = _ranked_networks(6)
+    rated = RatedGeneration(1, parse_kind("all-2"), ranked, ())
+    members = list(breeder_for(BreedingConfig(method="random-search", elites=1)).next_population(
+        rated, 6, np.random.default_rng(9)).members)
+    assert members[0] == ranked[0] and not set(members[1:]) & set(ranked)
