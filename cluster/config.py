@@ -311,6 +311,8 @@ def _check_consistency(config: RunConfig) -> None:
     if config.fitness.kind != "coevolution" and not config.fitness.opponents:
         raise ConfigError(f"fitness.opponents: fitness.kind {config.fitness.kind!r} needs at least one of "
                           f"{', '.join(FITNESS_OPPONENTS)}")
+    if config.fitness.kind == "hall" and config.hall.games_per_member == 0:
+        raise ConfigError("fitness.kind: 'hall' needs a hall of fame (hall.games_per_member > 0)")
     if not breeder_for(config.breeding).breeds(kind):
         raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
                           f"{kind.name!r} (a {kind.family} chromosome)")

@@ -175,6 +175,7 @@ def test_a_0003_database_upgrades_and_resumes_as_the_genethello_run_it_was(tmp_p
     ({"breeding": {"cma_variant": "diagonal"}}, "breeding.cma_variant"),
     ({"breeding": {"method": "cma-es"}}, "breeding.method"),          # GeneThello's oe_fmc: networks only
     ({"population": {"type": "all-2"}, "hall": {"every": 0}}, "hall.every"),
+    ({"fitness": {"kind": "hall"}, "hall": {"games_per_member": 0}}, "fitness.kind"),
 ])
 def test_bad_network_keys_name_themselves(data, key):
     with pytest.raises(ConfigError, match=rf"^{key.replace('.', '[.]')}: "):
