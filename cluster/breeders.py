@@ -18,10 +18,14 @@ its distribution and its own generator) returns it as bytes in
 :attr:`Bred.state`; the store keeps it with the generation it bred and hands
 it back in :attr:`RatedGeneration.state` when that generation is rated, so a
 resumed run breeds from exactly what an uninterrupted one had. The bytes are
-the breeder's own format, opaque to the store. GeneThello's GA and random
-search are stateless (their state is None) and need no storage: until
-migration 0004 adds a column for it (``generations.breeder_state``) the
-store refuses any other state rather than lose it.
+the breeder's own format, opaque to the store
+(``generations.breeder_state``, from migration 0004). GeneThello's GA and
+random search are stateless (their state is None).
+
+Families. The GA and random search breed GeneThello chromosomes as they
+always have (:mod:`population`) and n-tuple networks on their real weights
+(:mod:`network_breeders`: Gaussian mutation); CMA-ES (``cma-es``) breeds
+networks only.
 """
 
 from __future__ import annotations
@@ -32,16 +36,24 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 import numpy as np
 
+from genethello.cluster.network_breeders import (
+    CmaEsBreeder,
+    first_networks,
+    network_ga_population,
+    network_kind,
+    network_random_population,
+)
 from genethello.cluster.population import first_population, next_population, random_search_population
 from genethello.core.chromosome import FAMILY_NAME as GENETHELLO_FAMILY
 from genethello.core.chromosome import Chromosome, ChromosomeType
 from genethello.core.families import Individual, Kind
+from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 if TYPE_CHECKING:
     from genethello.cluster.config import BreedingConfig
 
-__all__ = ["Bred", "RatedGeneration", "Breeder", "GeneticBreeder", "RandomSearchBreeder", "BREEDERS",
-           "breeder_for"]
+__all__ = ["Bred", "RatedGeneration", "Breeder", "GeneticBreeder", "RandomSearchBreeder", "CmaEsBreeder",
+           "BREEDERS", "breeder_for"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,8 @@ class RatedGeneration:
             that a breeder may re-enter into the population.
         state: the state this breeder stored with the generation (None for
             stateless breeders).
+        points: the fitness of each of ``ranked`` (same order), when the
+            run has one (network runs: each member's points); () otherwise.
     """
 
     number: int
@@ -64,6 +78,7 @@ class RatedGeneration:
     ranked: Sequence[Individual]
     injected: Sequence[Individual] = ()
     state: bytes | None = None
+    points: Sequence[float] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +124,12 @@ class Breeder(Protocol):
         """
         ...
 
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """The champion of the rated generation: the individual the hall of
+        fame and the yardstick measure (network runs ask this; GeneThello
+        runs take the top of the round robin as they always have)."""
+        ...
+
 
 @dataclass(frozen=True)
 class GeneticBreeder:
@@ -120,15 +141,24 @@ class GeneticBreeder:
     name: ClassVar[str] = "ga"
 
     def breeds(self, kind: Kind) -> bool:
-        return kind.family == GENETHELLO_FAMILY
+        return kind.family in (GENETHELLO_FAMILY, NETWORK_FAMILY)
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
+        if kind.family == NETWORK_FAMILY:
+            return Bred(first_networks(network_kind(kind), size, initial, rng))
         return Bred(first_population(_chromosome_type(kind), size, rng, _chromosomes(initial)))
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        if rated.kind.family == NETWORK_FAMILY:
+            return Bred(network_ga_population(rated.ranked, size, rated.number + 1, self.config, rng,
+                                              rated.injected))
         return Bred(next_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config, rng,
                                     _chromosomes(rated.injected)))
+
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """The top of the generation's ranking."""
+        return rated.ranked[0]
 
 
 @dataclass(frozen=True)
@@ -141,15 +171,24 @@ class RandomSearchBreeder:
     name: ClassVar[str] = "random-search"
 
     def breeds(self, kind: Kind) -> bool:
-        return kind.family == GENETHELLO_FAMILY
+        return kind.family in (GENETHELLO_FAMILY, NETWORK_FAMILY)
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
+        if kind.family == NETWORK_FAMILY:
+            return Bred(first_networks(network_kind(kind), size, initial, rng))
         return Bred(first_population(_chromosome_type(kind), size, rng, _chromosomes(initial)))
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        if rated.kind.family == NETWORK_FAMILY:
+            return Bred(network_random_population(rated.ranked, size, rated.number + 1, self.config, rng,
+                                                  rated.injected))
         return Bred(random_search_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config,
                                              rng, _chromosomes(rated.injected)))
+
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """The top of the generation's ranking."""
+        return rated.ranked[0]
 
 
 def _chromosome_type(kind: Kind) -> ChromosomeType:
@@ -175,6 +214,7 @@ def _chromosomes(individuals: Sequence[Individual]) -> list[Chromosome]:
 BREEDERS: dict[str, Callable[[BreedingConfig], Breeder]] = {
     GeneticBreeder.name: GeneticBreeder,
     RandomSearchBreeder.name: RandomSearchBreeder,
+    CmaEsBreeder.name: CmaEsBreeder,
 }
 
 

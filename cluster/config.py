@@ -64,19 +64,48 @@ class BreedingConfig:
     mutant_fraction: float = 0.10     # share of P made by mutating a parent
     inject_top: int = 2               # best K of the hall of fame (else by Elo) re-enter if absent
     inject_other_runs: bool = False   # also inject the best of other runs of this type
-    method: str = "ga"                # "ga" (GeneThello's breeding) or "random-search" (a baseline)
+    method: str = "ga"                # "ga" (GeneThello's breeding), "random-search" (a baseline), "cma-es" (networks)
+    mutation_sigma: float = 0.5       # networks' GA: the Gaussian mutation's standard deviation (weights start N(0, 1))
+    cma_variant: str = "auto"         # CMA-ES: "full" covariance, "separable", or "auto" (full up to 500 weights)
+    sigma0: float = 1.0               # CMA-ES: the starting step (mean 0: it sets only the weights' scale)
 
 
 #: How a generation is bred: the names of :data:`breeders.BREEDERS` —
-#: GeneThello's genetic algorithm, or random search (the elites kept, every
+#: GeneThello's genetic algorithm, random search (the elites kept, every
 #: other member a fresh random chromosome), the baseline that tells whether
-#: the GA's operators add anything.
+#: the GA's operators add anything, and CMA-ES (networks only).
 BREEDING_METHODS = tuple(BREEDERS)
+
+#: ``breeding.cma_variant``: full covariance, separable, or full up to
+#: :data:`~genethello.cluster.network_breeders.FULL_CMA_MAX_WEIGHTS` weights.
+CMA_VARIANTS = ("auto", "full", "separable")
+
+#: ``fitness.kind`` (network runs): the generation's own round robin, fixed
+#: opponents, or the hall of fame (see :mod:`genethello.cluster.network_fitness`).
+FITNESS_KINDS = ("coevolution", "fixed", "hall")
+
+#: ``fitness.opponents``: the built-in opponents of the fast game loop.
+FITNESS_OPPONENTS = ("wpc", "random")
 
 
 @dataclass(frozen=True)
 class HallConfig:
     games_per_member: int = 540       # games each generation's champion plays against the hall (0 = no hall)
+    every: int = 1                    # network runs: the champion enters every K generations (and at 1)
+
+
+@dataclass(frozen=True)
+class FitnessConfig:
+    """``[fitness]``: how a network generation's fitness is played (network
+    runs only; GeneThello runs play their round robin)."""
+
+    kind: str = "coevolution"         # "coevolution", "fixed" (built-in opponents) or "hall"
+    games_per_pair: int = 2           # coevolution: double games per pair of members
+    opponents: tuple[str, ...] = ("wpc",)  # fixed (and hall while it is empty): "wpc" and/or "random"
+    games_per_opponent: int = 50      # fixed/hall: double games per member per opponent
+    epsilon: float = 0.1              # probability of a random move, both sides
+    start_plies: int = 4              # random plies before each double game (0: the standard start)
+    batch_games: int = 4096           # games per fitness task (a resumed generation replays unfinished tasks)
 
 
 @dataclass(frozen=True)
@@ -120,6 +149,7 @@ class RunConfig:
     stop: StopConfig = field(default_factory=StopConfig)
     yardstick: YardstickConfig = field(default_factory=YardstickConfig)
     hall: HallConfig = field(default_factory=HallConfig)
+    fitness: FitnessConfig = field(default_factory=FitnessConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
 
@@ -143,7 +173,7 @@ class RunConfig:
 SECTIONS = {
     "population": PopulationConfig, "games": GamesConfig, "rating": RatingConfig,
     "breeding": BreedingConfig, "stop": StopConfig, "yardstick": YardstickConfig,
-    "hall": HallConfig, "storage": StorageConfig, "cluster": ClusterConfig,
+    "hall": HallConfig, "fitness": FitnessConfig, "storage": StorageConfig, "cluster": ClusterConfig,
 }
 
 # (low, high) inclusive bounds; None = unbounded on that side.
@@ -170,6 +200,14 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "yardstick.gtp_games": (2, 10_000),
     "yardstick.league_double_games": (0, 1_000_000),
     "hall.games_per_member": (0, 1_000_000),
+    "hall.every": (1, 1_000_000),
+    "breeding.mutation_sigma": (0.0, 1e6),
+    "breeding.sigma0": (1e-6, 1e6),
+    "fitness.games_per_pair": (1, 100_000),
+    "fitness.games_per_opponent": (1, 10_000_000),
+    "fitness.epsilon": (0.0, 1.0),
+    "fitness.start_plies": (0, 20),
+    "fitness.batch_games": (1, 10_000_000),
     "storage.keep_moves_generations": (0, 1_000_000),
     "cluster.task_seconds": (0.001, 3600.0),
     "cluster.max_in_flight_per_worker": (1, 64),
@@ -262,6 +300,19 @@ def _check_consistency(config: RunConfig) -> None:
         raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
     if config.breeding.method not in BREEDING_METHODS:
         raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDING_METHODS)}")
+    if config.breeding.cma_variant not in CMA_VARIANTS:
+        raise ConfigError(f"breeding.cma_variant: {config.breeding.cma_variant!r} is not one of "
+                          f"{', '.join(CMA_VARIANTS)}")
+    if config.fitness.kind not in FITNESS_KINDS:
+        raise ConfigError(f"fitness.kind: {config.fitness.kind!r} is not one of {', '.join(FITNESS_KINDS)}")
+    for opponent in config.fitness.opponents:
+        if opponent not in FITNESS_OPPONENTS:
+            raise ConfigError(f"fitness.opponents: {opponent!r} is not one of {', '.join(FITNESS_OPPONENTS)}")
+    if config.fitness.kind != "coevolution" and not config.fitness.opponents:
+        raise ConfigError(f"fitness.opponents: fitness.kind {config.fitness.kind!r} needs at least one of "
+                          f"{', '.join(FITNESS_OPPONENTS)}")
+    if config.fitness.kind == "hall" and config.hall.games_per_member == 0:
+        raise ConfigError("fitness.kind: 'hall' needs a hall of fame (hall.games_per_member > 0)")
     if not breeder_for(config.breeding).breeds(kind):
         raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
                           f"{kind.name!r} (a {kind.family} chromosome)")

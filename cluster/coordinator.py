@@ -55,6 +55,8 @@ from genethello.cluster.games import (
     RoundRobinGames,
 )
 from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
+from genethello.cluster.network_run import NetworkSteps, is_network_run
+from genethello.cluster.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.pairing import RoundRobin
 from genethello.cluster.population import generation_rng
 from genethello.cluster.progress import Progress
@@ -129,10 +131,10 @@ def read_chromosome_file(path: Path) -> list[Individual]:
 
 
 def individuals(players: Iterable) -> list[Individual]:
-    """The individuals of stored players (anything with a ``text``), each
-    parsed by its family (a family's stored payload joins the text with
-    migration 0004)."""
-    return [parse_individual(p.text) for p in players]
+    """The individuals of stored players (anything with a ``text`` and a
+    ``payload``), each parsed by its family with its stored payload (a
+    network's weights; None for GeneThello)."""
+    return [parse_individual(p.text, getattr(p, "payload", None)) for p in players]
 
 
 def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
@@ -150,7 +152,8 @@ def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
         run = Run(name=name, config_json=config.to_json(), seed=config.seed, status="running",
                   software_version=package_version(), core_hash=core_hash(),
                   pattern_version=pattern_version_for(config), generation=0,
-                  max_generations=config.stop.max_generations, converge_baseline=0)
+                  max_generations=config.stop.max_generations, converge_baseline=0,
+                  numeric_versions=numeric_versions_json())
         s.add(run)
         s.flush()
         return run.id
@@ -218,7 +221,7 @@ class Coordinator:
 
     # ------------------------------------------------------------ lifecycle
     def run(self, extend_to: int | None = None, drop_engines: Sequence[str] = (),
-            accept_core: str | None = None) -> str:
+            accept_core: str | None = None, accept_numerics: str | None = None) -> str:
         """Drive the run; returns its status at the end ('stopped',
         'converged' or 'finished').
 
@@ -230,12 +233,16 @@ class Coordinator:
             accept_core: the installed core's hash, when the user accepted
                 that it differs from the run's (``resume
                 --allow-core-change``); recorded once the lease is held.
+            accept_numerics: the installed numpy/cmaes versions (JSON), when
+                the user accepted that they differ from the run's (``resume
+                --allow-numeric-change``); recorded once the lease is held.
 
         Raises:
             LeaseHeldError: if another coordinator drives this run (nothing
                 was written then).
         """
         acquire_lease(self.db, self.run_id, self.owner, ttl=LEASE_TTL)
+        pin_blas_threads()   # the breeders' numerics round the same on every machine
         self._last_renew = time.monotonic()
         restore = self._install_signal_handlers()
         try:
@@ -245,6 +252,8 @@ class Coordinator:
                 self.store.drop_engines(drop_engines)
             if accept_core is not None:
                 self.store.change_core(accept_core)
+            if accept_numerics is not None:
+                self.store.change_numerics(accept_numerics)
             stop_path = stop_file(self.db, self.run_id)
             stop_path.unlink(missing_ok=True)
             self.store.set_status("running")
@@ -304,6 +313,8 @@ class Coordinator:
 
     # ----------------------------------------------------------------- loop
     def _loop(self) -> str:
+        if is_network_run(self):
+            return self._network_loop(NetworkSteps(self))
         while True:
             g, status = self.store.current_generation()
             if g == 0:
@@ -331,6 +342,33 @@ class Coordinator:
                 continue
             raise RuntimeError(f"run {self.run_id}: generation {g} is in an unexpected state {status!r}")
 
+    def _network_loop(self, steps: NetworkSteps) -> str:
+        """The loop of a network run: the same sequence, with the network
+        steps (:mod:`network_run`)."""
+        while True:
+            g, status = self.store.current_generation()
+            if g == 0:
+                self._start_first_generation()
+                continue
+            if status == "playing":
+                if not steps.play(g):
+                    return "stopped"
+                steps.rate(g)
+                continue
+            if status == "rated":
+                if steps.hall_due(g) and not steps.hall_step(g):
+                    return "stopped"
+                if steps.yardstick_due(g) and not steps.measure(g):
+                    return "stopped"
+                ending = self._ending(g)
+                if ending:
+                    return ending
+                if self.should_stop():
+                    return "stopped"
+                steps.breed(g)
+                continue
+            raise RuntimeError(f"run {self.run_id}: generation {g} is in an unexpected state {status!r}")
+
     def _yardstick_due(self, g: int) -> bool:
         every = self.config.yardstick.every
         return self.yardstick is not None and every > 0 and (g % every == 0 or g == 1)
@@ -354,7 +392,8 @@ class Coordinator:
         cfg = self.config
         initial = read_chromosome_file(Path(cfg.population.initial)) if cfg.population.initial else []
         bred = breeder_for(cfg.breeding).first_population(self.ctype, self.P, initial, generation_rng(cfg.seed, 1))
-        self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state)
+        self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state,
+                                    games_total=0 if is_network_run(self) else None)
 
     def population(self, g: int) -> list[tuple[int, str]]:
         """(player id, chromosome text) of generation g, in slot order."""

@@ -25,6 +25,7 @@ from sqlalchemy import delete, func, insert, select, update
 from genethello.cluster import reads
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import (
+    FitnessResult,
     Game,
     Generation,
     HallGame,
@@ -42,7 +43,6 @@ from genethello.cluster.rating_step import GenerationRating, Member, PlayedGame
 from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
 from genethello.cluster.reads.ranking import BEST_FIRST
 from genethello.cluster.tournament_rating import RatingEstimate
-from genethello.core.chromosome import Chromosome
 from genethello.core.families import Individual, family_of
 
 
@@ -60,6 +60,19 @@ class GameRow(NamedTuple):
     white_discs: int
     moves: str | None
     nodes: int
+
+
+#: Generations whose breeder state is kept (the newest ones).
+BREEDER_STATES_KEPT = 2
+
+
+class FitnessRow(NamedTuple):
+    """A fitness task's result as stored: the points of every member slot
+    (float64 little-endian bytes) and the games the task played."""
+
+    task_index: int
+    points: bytes
+    games: int
 
 
 class HallGameRow(NamedTuple):
@@ -129,6 +142,21 @@ class RunStore:
             run.core_hash = new_hash
             run.updated_at = utcnow()
 
+    def change_numerics(self, new_versions: str) -> None:
+        """Record that the run goes on with other numpy/cmaes versions from
+        its current generation (the user accepted it: breeding may differ
+        from then on), in ``core_changes`` beside the cores."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            if run.numeric_versions == new_versions:
+                return
+            changes = json.loads(run.core_changes)
+            changes.append({"generation": run.generation, "numeric_from": run.numeric_versions,
+                            "numeric_to": new_versions})
+            run.core_changes = json.dumps(changes)
+            run.numeric_versions = new_versions
+            run.updated_at = utcnow()
+
     def set_status(self, status: str) -> None:
         with self.db.session() as s:
             s.execute(update(Run).where(Run.id == self.run_id).values(status=status, updated_at=utcnow()))
@@ -150,24 +178,18 @@ class RunStore:
                 .order_by(PopulationSlot.slot)).all()]
 
     def start_generation(self, g: int, members: Sequence[Individual], start_elo: float,
-                         breeder_state: bytes | None = None) -> None:
+                         breeder_state: bytes | None = None, games_total: int | None = None) -> None:
         """Write generation g's population and start it (one transaction);
         the previous generation, if any, is marked bred in the same one.
 
-        Each member is stored as its family says (:meth:`ChromosomeFamily.storage`).
-        ``breeder_state`` is what the breeder that bred generation g keeps
-        for it (:mod:`breeders`); :meth:`breeder_state` reads it back.
-
-        Raises:
-            RuntimeError: for a breeder state or a member payload: no column
-                holds them before migration 0004 (which adds
-                ``generations.breeder_state`` and the members' payloads), and
-                dropping them would make a resumed run breed differently.
+        Each member is stored as its family says (:meth:`ChromosomeFamily.storage`),
+        its payload (a network's weights) beside its text. ``breeder_state``
+        is what the breeder that bred generation g keeps for it
+        (:mod:`breeders`); :meth:`breeder_state` reads it back. Only the
+        last :data:`BREEDER_STATES_KEPT` generations keep theirs (a resume
+        needs the current one; a full CMA-ES state is about a megabyte).
         """
         stored = [family_of(c).storage(c) for c in members]
-        if breeder_state is not None or any(m.payload is not None for m in stored):
-            raise RuntimeError("this database keeps no breeder state or member payload (that needs "
-                               "migration 0004): GeneThello's breeders and chromosomes need none")
         with self.db.session(immediate=True) as s:
             if g > 1:
                 s.get(Generation, (self.run_id, g - 1)).status = "bred"
@@ -177,7 +199,7 @@ class RunStore:
             for m, text in zip(stored, texts):
                 if text not in existing:
                     player = PlayerRow(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth,
-                                    genes=m.genes, elo=start_elo)
+                                    genes=m.genes, elo=start_elo, payload=m.payload)
                     s.add(player)
                     s.flush()
                     existing[text] = player.id
@@ -186,14 +208,88 @@ class RunStore:
                 for i, t in enumerate(texts)])
             s.execute(update(PlayerRow).where(PlayerRow.id.in_(list(existing.values()))).values(death=g))
             s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
-                             games_total=len(members) * (len(members) - 1), games_done=0))
+                             games_total=games_total if games_total is not None else len(members) * (len(members) - 1),
+                             games_done=0, breeder_state=breeder_state))
             s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
+            s.execute(update(Generation).where(Generation.run_id == self.run_id,
+                                               Generation.number <= g - BREEDER_STATES_KEPT,
+                                               Generation.breeder_state.is_not(None)).values(breeder_state=None))
+
+    def add_player(self, individual: Individual, start_elo: float) -> int:
+        """The id of ``individual``'s row in this run, stored (with its
+        payload) if it has none: a player that is no generation's member,
+        such as a network run's champion, the distribution mean."""
+        family = family_of(individual)
+        text = family.text(individual)
+        with self.db.session(immediate=True) as s:
+            found = s.scalar(select(PlayerRow.id).where(PlayerRow.run_id == self.run_id, PlayerRow.text == text))
+            if found is not None:
+                return int(found)
+            m = family.storage(individual)
+            player = PlayerRow(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth, genes=m.genes,
+                               elo=start_elo, payload=m.payload)
+            s.add(player)
+            s.flush()
+            return int(player.id)
 
     def breeder_state(self, g: int) -> bytes | None:
         """The state the breeder stored with generation g (see
-        :mod:`breeders`): always None until migration 0004 gives it a
-        column, as only stateless breeders exist before it."""
-        return None
+        :mod:`breeders`; None for stateless breeders)."""
+        with self.db.session() as s:
+            state: bytes | None = s.scalar(select(Generation.breeder_state).where(
+                Generation.run_id == self.run_id, Generation.number == g))
+            return state
+
+    def population_individuals(self, g: int) -> list[tuple[int, str, bytes | None]]:
+        """(player id, text, payload) of generation g, in slot order: what
+        :func:`~genethello.core.families.parse_individual` takes."""
+        with self.db.session() as s:
+            return [(pid, text, payload) for pid, text, payload in s.execute(
+                select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
+                .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
+                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
+                .order_by(PopulationSlot.slot)).all()]
+
+    # ------------------------------------------------------------ fitness
+    def fitness_done(self, g: int) -> set[int]:
+        """Task indices of network generation g whose points are stored."""
+        with self.db.session() as s:
+            return set(s.scalars(select(FitnessResult.task_index).where(
+                FitnessResult.run_id == self.run_id, FitnessResult.generation == g)).all())
+
+    def commit_fitness(self, g: int, rows: Sequence[FitnessRow]) -> int:
+        """Store a batch of generation g's fitness results in one
+        transaction, skipping any stored (a task run again after a lost
+        worker); returns how many were new. Each adds its games to the
+        generation's ``games_done``."""
+        if not rows:
+            return 0
+        with self.db.session(immediate=True) as s:
+            stored = set(s.scalars(select(FitnessResult.task_index).where(
+                FitnessResult.run_id == self.run_id, FitnessResult.generation == g)).all())
+            fresh = list({r.task_index: r for r in rows if r.task_index not in stored}.values())
+            if fresh:
+                s.execute(insert(FitnessResult), [
+                    {"run_id": self.run_id, "generation": g, "task_index": r.task_index,
+                     "points": r.points, "games": r.games} for r in fresh])
+                s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
+                          .values(games_done=Generation.games_done + sum(r.games for r in fresh)))
+        return len(fresh)
+
+    def fitness_results(self, g: int) -> list[FitnessRow]:
+        """Generation g's stored fitness results, in task order."""
+        with self.db.session() as s:
+            return [FitnessRow(*row) for row in s.execute(
+                select(FitnessResult.task_index, FitnessResult.points, FitnessResult.games)
+                .where(FitnessResult.run_id == self.run_id, FitnessResult.generation == g)
+                .order_by(FitnessResult.task_index)).all()]
+
+    def set_games_total(self, g: int, total: int) -> None:
+        """Record how many games generation g plays (a network generation
+        knows it once its fitness tasks are made)."""
+        with self.db.session() as s:
+            s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
+                      .values(games_total=total))
 
     # ------------------------------------------------------------- games
     def played_pairs(self, g: int) -> set[int]:
@@ -364,7 +460,7 @@ class RunStore:
         """:func:`reads.hall_ranked` of this run."""
         return reads.hall_ranked(self.db, self.run_id, limit, generation)
 
-    def other_halls(self, ctype: str, per_run: int) -> list[Chromosome]:
+    def other_halls(self, ctype: str, per_run: int) -> list[Individual]:
         """:func:`reads.other_halls`: the best of the other runs' halls."""
         return reads.other_halls(self.db, self.run_id, ctype, per_run)
 

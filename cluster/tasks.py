@@ -10,7 +10,10 @@ games, hall games, yardstick games or label positions. The kinds today:
 * :class:`~genethello.cluster.games.RoundRobinGames`: GameSpec -> GameOutcome;
 * :class:`~genethello.cluster.games.HallGames`: HallGameSpec -> HallGameOutcome;
 * :class:`~genethello.cluster.games.GauntletGames`: GauntletSpec -> GauntletOutcome;
-* :class:`~genethello.cluster.labelling.PositionLabels`: LabelSpec -> LabelOutcome.
+* :class:`~genethello.cluster.labelling.PositionLabels`: LabelSpec -> LabelOutcome;
+* :class:`~genethello.cluster.network_fitness.NetworkFitnessGames`:
+  NetworkFitnessTask (a chunk of up to thousands of a network generation's
+  fitness games, one fast-loop call) -> FitnessPoints (per member slot).
 
 A task keeps what is worth reusing between batches (engines, evaluators,
 labellers) in its worker process, keyed by its settings, never in itself:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from genethello.core.squares import COLUMNS, square_name
@@ -160,7 +161,7 @@ class Architecture:
         for t in self.tuples:
             check_tuple(t)
 
-    @property
+    @cached_property
     def lut_sizes(self) -> tuple[int, ...]:
         """``3 ** len(t)`` for each base tuple."""
         return tuple(3 ** len(t) for t in self.tuples)
@@ -170,12 +171,12 @@ class Architecture:
         """The number of weights: one per LUT entry of every base tuple."""
         return sum(self.lut_sizes)
 
-    @property
+    @cached_property
     def expanded(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
         """(base index, ordered squares) for every expanded tuple."""
         return tuple((i, image) for i, t in enumerate(self.tuples) for image in expand(t))
 
-    @property
+    @cached_property
     def multiplicities(self) -> tuple[int, ...]:
         """How many expanded tuples read each base tuple's LUT (1..8)."""
         return tuple(len(expand(t)) for t in self.tuples)

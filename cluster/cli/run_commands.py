@@ -15,6 +15,7 @@ from genethello.cluster.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.engine import sqlite_path
 from genethello.cluster.engine_consent import decide_engines
+from genethello.cluster.numerics import numeric_versions_json, version_mismatch
 from genethello.cluster.progress import Progress
 from genethello.cluster.reads import find_run
 from genethello.core.build_info import core_hash
@@ -57,6 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-core-change", action="store_true",
                    help="go on although this genethello's core differs from the one that played the run "
                         "(its games may differ from then on; recorded in the run)")
+    p.add_argument("--allow-numeric-change", action="store_true",
+                   help="go on although this install's numpy or cmaes version differs from the run's "
+                        "(CMA-ES may breed differently from then on; recorded in the run)")
     p.set_defaults(handler=run_resume)
 
     p = sub.add_parser("stop", help="ask a running evolution to stop cleanly")
@@ -110,7 +114,8 @@ def setup_log_file(db: Database) -> None:
 
 
 def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence[str],
-          extend_to: int | None = None, drop_engines: Sequence[str] = (), accept_core: str | None = None) -> int:
+          extend_to: int | None = None, drop_engines: Sequence[str] = (), accept_core: str | None = None,
+          accept_numerics: str | None = None) -> int:
     """Play the run (Ray is started or joined only once the coordinator holds
     the run's lease), then print where it ended. ``engines``: the external
     GTP engines the user named for this invocation."""
@@ -131,7 +136,8 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
 
     coordinator = Coordinator(db, run_id, None, progress, yardstick=measure, make_executor=make_executor,
                               engines=engines)
-    status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines, accept_core=accept_core)
+    status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines, accept_core=accept_core,
+                             accept_numerics=accept_numerics)
     print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
           f"best {coordinator.best_text()}")
     return 0
@@ -169,9 +175,15 @@ def run_resume(args: argparse.Namespace) -> int:
         raise ValueError(f"run {run.name!r} was played by genethello core {state.core_hash[:12]}, this install "
                          f"has core {installed[:12]}: its games may differ from an uninterrupted run's; "
                          "--allow-core-change goes on and records the change")
+    numerics = version_mismatch(state.numeric_versions)
+    if numerics and not args.allow_numeric_change:
+        raise ValueError(f"run {run.name!r} was bred with other numeric libraries ({numerics}): its breeding "
+                         "may differ from an uninterrupted run's; --allow-numeric-change goes on and records "
+                         "the change")
     return drive(db, run.id, args, engines=decision.engines, extend_to=args.max_generations,
                  drop_engines=decision.newly_dropped,
-                 accept_core=installed if state.core_hash != installed else None)
+                 accept_core=installed if state.core_hash != installed else None,
+                 accept_numerics=numeric_versions_json() if numerics else None)
 
 
 def run_stop(args: argparse.Namespace) -> int:

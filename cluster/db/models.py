@@ -22,6 +22,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -100,7 +101,10 @@ class Run(Base):
     from which convergence is counted: 0, or where a converged run was
     extended); ``dropped_engines`` (a JSON list of the yardstick's external
     GTP engines the user chose to go on without); ``core_changes`` (a JSON
-    list of the other cores the user accepted mid-run, with the generation).
+    list of the other cores the user accepted mid-run, with the generation);
+    ``numeric_versions`` (from 0004: JSON of the numpy and cmaes versions the
+    run was created with, None for runs from before; a breeder's floating
+    point may differ between versions, so resume compares them).
     The ``lease_*`` columns say which coordinator currently drives the run (see
     :mod:`genethello.cluster.db.lease`); ``lease_expires`` is unix time.
     """
@@ -124,6 +128,7 @@ class Run(Base):
     converge_baseline: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     dropped_engines: Mapped[str] = mapped_column(Text, default="[]", server_default="[]")
     core_changes: Mapped[str] = mapped_column(Text, default="[]", server_default="[]")
+    numeric_versions: Mapped[str | None] = mapped_column(Text)
     lease_owner: Mapped[str | None] = mapped_column(String)
     lease_host: Mapped[str | None] = mapped_column(String)
     lease_pid: Mapped[int | None] = mapped_column(Integer)
@@ -140,7 +145,9 @@ class PlayerRow(Base):
     text ``TYPE_BIRTH_GENES`` (a row, not the move-picking
     :class:`genethello.core.players.Player`). ``death`` is the last
     generation it was in (None while alive); ``yardstick`` its latest
-    yardstick score."""
+    yardstick score; ``payload`` (from 0004) what the text cannot hold (a
+    network's real weights; None for GeneThello, see
+    :class:`genethello.core.families.StoredIndividual`)."""
 
     __tablename__ = "chromosomes"
     __table_args__ = (UniqueConstraint("run_id", "text"),)
@@ -157,6 +164,7 @@ class PlayerRow(Base):
     losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     draws: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     yardstick: Mapped[float | None] = mapped_column(Float)
+    payload: Mapped[bytes | None] = mapped_column(LargeBinary)
 
     run: Mapped[Run] = relationship(back_populates="players")
 
@@ -179,7 +187,9 @@ class PopulationSlot(Base):
 class Generation(Base):
     """Progress and summary of one generation: ``playing`` while its games
     run, ``rated`` once ratings are stored, ``bred`` once the next
-    population exists."""
+    population exists. ``breeder_state`` (from 0004) is the state the
+    breeder kept with this generation when it bred it (None for stateless
+    breeders; see :mod:`genethello.cluster.breeders`)."""
 
     __tablename__ = "generations"
     __table_args__ = (CheckConstraint(_in_list("status", GENERATION_STATUSES), name="status"),)
@@ -194,6 +204,22 @@ class Generation(Base):
     best_player_id: Mapped[int | None] = mapped_column(ForeignKey("chromosomes.id"))
     mean_elo: Mapped[float | None] = mapped_column(Float)
     stats_json: Mapped[str | None] = mapped_column(Text)
+    breeder_state: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+class FitnessResult(Base):
+    """One fitness task of a network generation (from 0004): the points of
+    every member slot in its games (float64 little-endian, one per slot) and
+    how many games it played. A resumed generation plays only the tasks
+    without a row; the games themselves are not stored."""
+
+    __tablename__ = "fitness_results"
+
+    run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    task_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    points: Mapped[bytes] = mapped_column(LargeBinary)
+    games: Mapped[int] = mapped_column(Integer)
 
 
 class Game(Base):

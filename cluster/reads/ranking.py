@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import HallGame, HallMember, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
-from genethello.core.chromosome import Chromosome
+from genethello.core.families import Individual, parse_individual
 
 #: The rankings ``best --by`` offers (hall: members only; yardstick: measured players only).
 RANKINGS = ("hall", "elo", "yardstick")
@@ -29,15 +29,18 @@ BEST_FIRST = (PlayerRow.elo.desc(), PlayerRow.birth, PlayerRow.text)
 
 @dataclass(frozen=True)
 class RankedPlayer:
-    """A player as ranking reads it."""
+    """A player as ranking reads it, with its stored payload (a network's
+    weights; None for GeneThello)."""
 
     player_id: int
     text: str
     elo: float
     birth: int
+    payload: bytes | None = None
 
-    def chromosome(self) -> Chromosome:
-        return Chromosome.parse(self.text)
+    def chromosome(self) -> Individual:
+        """The individual, of whichever family its text names."""
+        return parse_individual(self.text, self.payload)
 
 
 @dataclass(frozen=True)
@@ -50,9 +53,11 @@ class HallEntry:
     rating: float | None = None     # Elo relative to the first member
     stderr: float | None = None
     games: int = 0
+    payload: bytes | None = None    # the stored payload (a network's weights; None for GeneThello)
 
-    def chromosome(self) -> Chromosome:
-        return Chromosome.parse(self.text)
+    def chromosome(self) -> Individual:
+        """The individual, of whichever family its text names."""
+        return parse_individual(self.text, self.payload)
 
 
 @dataclass(frozen=True)
@@ -93,7 +98,7 @@ class Standings:
 
 _RECORD_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.wins, PlayerRow.losses, PlayerRow.draws,
                    PlayerRow.birth, PlayerRow.death, PlayerRow.yardstick)
-_RANKED_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.birth)
+_RANKED_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.birth, PlayerRow.payload)
 
 
 # ------------------------------------------------------------ in a session
@@ -104,7 +109,7 @@ def _hall_ranked(s: Session, run_id: int, limit: int | None = None, generation: 
         if generation is None:
             return []
     query = (select(HallRating.player_id, PlayerRow.text, HallMember.entered, HallRating.rating,
-                    HallRating.stderr, HallRating.games)
+                    HallRating.stderr, HallRating.games, PlayerRow.payload)
              .join(PlayerRow, PlayerRow.id == HallRating.player_id)
              .join(HallMember, (HallMember.run_id == HallRating.run_id)
                    & (HallMember.player_id == HallRating.player_id))
@@ -202,8 +207,8 @@ def best(db: Database, run_id: int) -> RankedPlayer | None:
 def hall_members(db: Database, run_id: int) -> list[HallEntry]:
     """The hall in entry order (the first is the rating anchor)."""
     with db.session() as s:
-        return [HallEntry(*row) for row in s.execute(
-            select(HallMember.player_id, PlayerRow.text, HallMember.entered)
+        return [HallEntry(pid, text, entered, payload=payload) for pid, text, entered, payload in s.execute(
+            select(HallMember.player_id, PlayerRow.text, HallMember.entered, PlayerRow.payload)
             .join(PlayerRow, PlayerRow.id == HallMember.player_id)
             .where(HallMember.run_id == run_id)
             .order_by(HallMember.entered, PlayerRow.birth, PlayerRow.text)).all()]
@@ -217,10 +222,10 @@ def hall_ranked(db: Database, run_id: int, limit: int | None = None, generation:
         return _hall_ranked(s, run_id, limit, generation)
 
 
-def other_halls(db: Database, run_id: int, ctype: str, per_run: int) -> list[Chromosome]:
+def other_halls(db: Database, run_id: int, ctype: str, per_run: int) -> list[Individual]:
     """The top ``per_run`` of each other run's hall whose players have this
     type, by run id (ratings of different halls share no scale)."""
-    found: list[Chromosome] = []
+    found: list[Individual] = []
     with db.session() as s:
         for other in s.scalars(select(Run.id).where(Run.id != run_id).order_by(Run.id)).all():
             for entry in _hall_ranked(s, other, per_run):

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import column as sql_column
-from sqlalchemy import func, inspect, select
+from sqlalchemy import func, select
 
 from genethello.cluster.config import RunConfig, config_from_mapping
 from genethello.cluster.db import Database, RunNotFoundError
@@ -61,6 +60,7 @@ class RunState:
     dropped_engines: tuple[str, ...]   # external engines the user went on without
     core_hash: str                     # the core that plays the run's games
     pattern_version: str = ""          # the pattern table its players weigh ('' when none)
+    numeric_versions: str | None = None  # JSON of the numpy and cmaes versions it breeds with (None: before 0004)
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,8 @@ def run_state(db: Database, run_id: int) -> RunState:
         if run is None:
             raise RunNotFoundError(f"no run with id {run_id} in {db.path}")
         config = config_from_mapping(json.loads(run.config_json), source="stored run config")
-        return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash, run.pattern_version or "")
+        return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash, run.pattern_version or "",
+                        run.numeric_versions)
 
 
 def list_runs(db: Database) -> list[RunListing]:
@@ -185,33 +186,20 @@ def player_text(db: Database, player_id: int) -> str:
     return text
 
 
-def has_payload_column(db: Database) -> bool:
-    """Whether the players' table has the ``payload`` column (migration
-    0004 adds it; a database before it holds no networks)."""
-    return any(c["name"] == "payload" for c in inspect(db.engine).get_columns(PlayerRow.__tablename__))
-
-
 def player_record(db: Database, key: int | str) -> tuple[str, bytes | None]:
     """The text and stored payload (a network's weights; None for a
     chromosome) of the player with id ``key`` (an int) or text ``key`` (a
     str: the first such row of any run, which all hold the same weights:
-    the text names them by digest).
+    the text names them by digest): what
+    :func:`~genethello.core.families.parse_individual` takes.
 
     Raises:
         ValueError: no player has that id or text.
     """
-    # TODO(issue 24 merge): once migration 0004 puts `payload` on PlayerRow,
-    # select PlayerRow.payload directly; until then read it only where the
-    # column exists.
-    table = PlayerRow.__table__
-    columns = [table.c.text]
-    if has_payload_column(db):
-        columns.append(sql_column("payload"))
-    where = table.c.id == key if isinstance(key, int) else table.c.text == key
+    where = PlayerRow.id == key if isinstance(key, int) else PlayerRow.text == key
     with db.session() as s:
-        row = s.execute(select(*columns).select_from(table).where(where).order_by(table.c.id).limit(1)).first()
+        row = s.execute(select(PlayerRow.text, PlayerRow.payload).where(where).order_by(PlayerRow.id).limit(1)).first()
     if row is None:
         what = f"id {key}" if isinstance(key, int) else f"text {key!r}"
         raise ValueError(f"no player with {what} in {db.path}")
-    payload = row[1] if len(row) > 1 else None
-    return row[0], bytes(payload) if payload is not None else None
+    return row[0], bytes(row[1]) if row[1] is not None else None

@@ -5,6 +5,7 @@ natural keys (what must not depend on workers, interruptions or ids)."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import signal
@@ -147,11 +148,16 @@ def _round(value: Any) -> Any:
     return value
 
 
+def _digest(blob: bytes | None) -> str | None:
+    return None if blob is None else hashlib.sha256(blob).hexdigest()[:16]
+
+
 def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, Any]:
     """Run ``run_name``'s content by natural keys: no ids, timestamps, hosts,
     pids or lease columns; floats rounded to 9 decimals; the config without
-    its speed-only sections. Two runs of one config and seed must give equal
-    snapshots whatever the workers, batches or interruptions.
+    its speed-only sections; payloads, breeder states and fitness points by
+    their SHA-256 (from migration 0004). Two runs of one config and seed must
+    give equal snapshots whatever the workers, batches or interruptions.
 
     effort=False leaves out the games' node counts: what the search spent,
     which the core's speed work changes while every move stays the same (for
@@ -177,16 +183,20 @@ def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, 
             return [tuple(r) for r in conn.execute(sql, (run_id,)).fetchall()]
 
         players = sorted(
-            (t, birth, death, _round(elo), w, lost, d, _round(ys))
-            for t, birth, death, elo, w, lost, d, ys in rows(
-                "SELECT text, birth, death, elo, wins, losses, draws, yardstick FROM chromosomes WHERE run_id = ?"))
+            (t, birth, death, _round(elo), w, lost, d, _round(ys), _digest(payload))
+            for t, birth, death, elo, w, lost, d, ys, payload in rows(
+                "SELECT text, birth, death, elo, wins, losses, draws, yardstick, payload FROM chromosomes "
+                "WHERE run_id = ?"))
         population = sorted((g, slot, text[pid]) for g, slot, pid in rows(
             "SELECT generation, slot, player_id FROM population WHERE run_id = ?"))
         generations = sorted(
-            (n, st, total, done, text[best], _round(mean), _round(json.loads(stats)) if stats else None)
-            for n, st, total, done, best, mean, stats in rows(
-                "SELECT number, status, games_total, games_done, best_player_id, mean_elo, stats_json "
-                "FROM generations WHERE run_id = ?"))
+            (n, st, total, done, text[best], _round(mean), _round(json.loads(stats)) if stats else None,
+             _digest(state))
+            for n, st, total, done, best, mean, stats, state in rows(
+                "SELECT number, status, games_total, games_done, best_player_id, mean_elo, stats_json, "
+                "breeder_state FROM generations WHERE run_id = ?"))
+        fitness = sorted((g, i, _digest(points), n) for g, i, points, n in rows(
+            "SELECT generation, task_index, points, games FROM fitness_results WHERE run_id = ?"))
         games = sorted((g, i, text[b], text[w], score, bd, wd, moves, nodes if effort else None)
                        for g, i, b, w, score, bd, wd, moves, nodes in rows(
                            "SELECT generation, pair_index, black_id, white_id, score, black_discs, white_discs, "
@@ -222,6 +232,7 @@ def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, 
         "hall_members": hall_members,
         "hall_games": hall_games,
         "hall_ratings": hall_ratings,
+        "fitness": fitness,
     }
 
 

@@ -18,6 +18,7 @@ from genethello.cluster.breeders import (
 from genethello.cluster.config import BREEDING_METHODS, BreedingConfig, ConfigError, config_from_mapping
 from genethello.cluster.population import generation_rng, next_population
 from genethello.core.chromosome import Chromosome, ChromosomeType
+from genethello.core.families import parse_kind
 
 FDMXCP = ChromosomeType.parse("fdmxcp")
 
@@ -36,13 +37,14 @@ def breed(ranked, size: int, generation: int, config: BreedingConfig, rng, injec
 
 
 def test_every_breeding_method_names_a_breeder_and_no_other():
-    assert BREEDING_METHODS == tuple(BREEDERS) == ("ga", "random-search")
+    assert BREEDING_METHODS == tuple(BREEDERS) == ("ga", "random-search", "cma-es")
     for method in BREEDING_METHODS:
         breeder = breeder_for(BreedingConfig(method=method))
-        assert breeder.name == method and breeder.breeds(FDMXCP)
+        assert breeder.name == method and breeder.breeds(FDMXCP) == (method != "cma-es")
+        assert breeder.breeds(parse_kind("all-2"))
     assert isinstance(breeder_for(BreedingConfig()), GeneticBreeder)
     assert isinstance(breeder_for(BreedingConfig(method="random-search")), RandomSearchBreeder)
-    with pytest.raises(ValueError, match=r"breeding\.method: 'annealing' is not one of ga, random-search"):
+    with pytest.raises(ValueError, match=r"breeding\.method: 'annealing' is not one of ga, random-search, cma-es"):
         breeder_for(BreedingConfig(method="annealing"))
 
 
@@ -87,23 +89,30 @@ def test_ga_and_random_search_breed_differently_from_the_same_ranking():
     assert ga[:2] == rs[:2] and ga != rs
 
 
-def test_the_store_refuses_a_breeder_state_it_cannot_keep(tmp_path):
-    """Until migration 0004 no column holds a breeder's state: a stateful
-    breeder's state is refused, and nothing of the generation is written."""
+def test_the_store_keeps_a_breeder_state_and_payloads(tmp_path):
+    """From migration 0004 a breeder's state is stored with the generation
+    it bred, and a member's payload (a network's weights) beside its text:
+    both come back as they went in."""
     from genethello.cluster.coordinator import create_run
     from genethello.cluster.db import Database
     from genethello.cluster.run_store import RunStore
+    from genethello.core.families import parse_individual
 
     db = Database.open(tmp_path / "runs.db", create=True)
     try:
         store = RunStore(db, create_run(db, config_from_mapping({"population": {"type": "fdmxcp", "size": 4}})))
         members = first(4)
-        with pytest.raises(RuntimeError, match="migration 0004"):
-            store.start_generation(1, members, 1500.0, breeder_state=b"distribution")
-        assert store.current_generation() == (0, None) and store.population(1) == []
         store.start_generation(1, members, 1500.0)
         assert [text for _, text in store.population(1)] == [str(c) for c in members]
         assert store.breeder_state(1) is None
+        nets = breeder_for(BreedingConfig(method="cma-es")).first_population(
+            parse_kind("all-2"), 4, [], np.random.default_rng(5))
+        store.start_generation(2, nets.members, 1500.0, breeder_state=nets.state)
+        assert store.breeder_state(2) == nets.state
+        stored = store.population_individuals(2)
+        assert [parse_individual(text, payload) for _, text, payload in stored] == list(nets.members)
+        assert all(np.array_equal(parse_individual(t, p).network.weights, m.network.weights)
+                   for (_, t, p), m in zip(stored, nets.members))
     finally:
         db.dispose()
 

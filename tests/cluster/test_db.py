@@ -51,7 +51,7 @@ from genethello.cluster.db import (
 
 SHORT = 0.2  # busy timeout for the lock tests, seconds
 TABLES = {"runs", "chromosomes", "population", "generations", "games", "rating_history", "yardstick_results",
-          "hall_members", "hall_games", "hall_ratings"}
+          "hall_members", "hall_games", "hall_ratings", "fitness_results"}
 
 
 def sha256(path: Path) -> str:

@@ -148,7 +148,7 @@ def test_end_to_end_run(ray_cluster, tmp_path, reference):
         assert {(b, w) for _, b, w in by_gen[g]} == {(b, w) for b in population[g] for w in population[g] if b != w}
 
     # W/L/D: each player's record is its games; in all, two results a game.
-    players = {t: (birth, death, elo, w, lost, d) for t, birth, death, elo, w, lost, d, _ in snap["players"]}
+    players = {t: (birth, death, elo, w, lost, d) for t, birth, death, elo, w, lost, d, *_ in snap["players"]}
     gens_of = defaultdict(list)
     for g, members in population.items():
         for text in members:
