@@ -23,7 +23,10 @@ hall     every ``hall.every`` generations (and at 1) the breeder's champion
 yardstick every ``yardstick.every`` generations (and at 1) the best so far
          plays the League measure on the fast loop: ``league_double_games``
          double games against the WPC heuristic, ε = 0.1 on both sides,
-         stored as opponent ``othello-league-fast``.
+         stored as opponent ``othello-league-fast``: the measure version
+         ``league-fast-1`` of :mod:`genethello.core.network_league`, one
+         name for both (its docstring), printed as
+         ``othello-league-fast (league-fast-1)``.
 bred     the breeder gets the members best first with their points and the
          state it stored with the generation.
 
@@ -47,6 +50,7 @@ from genethello.cluster.run_store import FitnessRow, HallGameRow
 from genethello.core.families import parse_individual
 from genethello.core.frontend.wording import counted
 from genethello.core.network_family import NetworkIndividual
+from genethello.core.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 from genethello.core.scoring import MatchScore
 
 if TYPE_CHECKING:
@@ -54,8 +58,9 @@ if TYPE_CHECKING:
 
 __all__ = ["LEAGUE_FAST", "LEAGUE_EPSILON", "NetworkSteps", "is_network_run"]
 
-#: The yardstick's name for the League measure played on the fast loop.
-LEAGUE_FAST = "othello-league-fast"
+#: The yardstick's name for the League measure played on the fast loop
+#: (version ``league-fast-1``: :mod:`genethello.core.network_league`).
+LEAGUE_FAST = LEAGUE_FAST_OPPONENT
 
 #: The League's ε (both sides), whatever the run's fitness uses.
 LEAGUE_EPSILON = 0.1
@@ -262,7 +267,8 @@ class NetworkSteps:
 
         score = YardstickScore(LEAGUE_FAST, MatchScore.from_margins(margins[i] for i in range(len(specs))))
         self.store.store_yardstick(g, best.player_id, [score])
-        self.c.progress.message(f"yardstick at generation {g}: {best.text}: {LEAGUE_FAST} {score.result.text()}")
+        self.c.progress.message(f"yardstick at generation {g}: {best.text}: {league_fast_label()} "
+                                f"{score.result.text()}")
         return True
 
     # ----------------------------------------------------------- breeding

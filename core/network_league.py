@@ -18,6 +18,14 @@ therefore named with :data:`LEAGUE_FAST_VERSION`: the match seeded ``s`` plays
 its games with the batch seed ``league_fast_seed(s)`` and game ids
 ``0 .. 2 * double_games - 1``, so any part of a match played elsewhere with
 the same ids gives the same games.
+
+**One name.** A run's yardstick plays this measure (the same protocol and
+draws) and stores it as the opponent :data:`LEAGUE_FAST_OPPONENT`,
+``othello-league-fast``, the name reports print with the version
+(:func:`league_fast_label`: ``othello-league-fast (league-fast-1)``). The
+run derives the batch seed from its own seed (its yardstick key), not with
+:func:`league_fast_seed`: a run's figure and a ``league_score`` call are
+the same measure on different games.
 """
 
 from __future__ import annotations
@@ -32,10 +40,18 @@ from genethello.core.ntuple import NTupleEvaluator
 from genethello.core.ntuple_games import play_games
 from genethello.core.scoring import MatchScore
 
-__all__ = ["LEAGUE_FAST_VERSION", "league_fast_seed", "league_score"]
+__all__ = ["LEAGUE_FAST_OPPONENT", "LEAGUE_FAST_VERSION", "league_fast_label", "league_fast_seed", "league_score"]
 
 LEAGUE_FAST_VERSION = "league-fast-1"
 """The name of this measure's protocol and random draws (module docstring)."""
+
+LEAGUE_FAST_OPPONENT = "othello-league-fast"
+"""The yardstick opponent's name under which a run stores this measure."""
+
+
+def league_fast_label() -> str:
+    """The measure as reports name it: the opponent with the version."""
+    return f"{LEAGUE_FAST_OPPONENT} ({LEAGUE_FAST_VERSION})"
 
 
 def league_fast_seed(seed: int) -> int:

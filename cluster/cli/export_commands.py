@@ -8,8 +8,9 @@ from pathlib import Path
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.export import EXPORT_FORMATS, export_games
-from genethello.cluster.reads import find_run
+from genethello.cluster.reads import find_run, run_family
 from genethello.core.cli.arguments import positive_int
+from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +31,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_export(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
+    if run_family(run) == NETWORK_FAMILY:
+        print(f"run {run.name}: a network run stores no game moves (fitness games are kept as points, hall and "
+              f"League games as results): nothing to export; write a network itself with "
+              f"'genethello network export ID --db {args.db} --out F.json'")
+        return 0
     summary = export_games(db, run, args.out, args.format, args.generation, args.game, force=args.force)
     for _game_id, why in summary.unreadable:
         print(f"warning: {why}", file=sys.stderr)

@@ -8,12 +8,24 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.config import RunConfig
-from genethello.cluster.reads import RANKINGS, RunInfo, YardstickRow, find_run, generation_rows, standings
+from genethello.cluster.reads import (
+    RANKINGS,
+    ChampionChart,
+    RunInfo,
+    YardstickRow,
+    champion_chart,
+    find_run,
+    generation_rows,
+    run_family,
+    standings,
+)
 from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import positive_int
+from genethello.core.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,14 +47,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_plot)
 
 
+def is_network(run: RunInfo) -> bool:
+    """Whether the run breeds n-tuple networks (its reports differ: no
+    stored fitness games, performance ratings, 1-ply hall games)."""
+    from genethello.core.network_family import FAMILY_NAME
+
+    return run_family(run) == FAMILY_NAME
+
+
 def hall_description(run: RunInfo, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line."""
     config = RunConfig.from_json(run.config_json)
-    g = config.games
+    if is_network(run):
+        how = (f"each entrant {config.hall.games_per_member} games, both colours, from the standard start; "
+               f"1 ply, each side's move random with probability ε = {config.fitness.epsilon:g}")
+    else:
+        g = config.games
+        how = (f"each entrant {config.hall.games_per_member} games, both colours, seeded openings; depth {g.depth}, "
+               f"exact at {g.exact_empties} empties")
     return (f"hall of fame: a Bradley-Terry fit of {hall_games} games among the generations' champions "
-            f"(each entrant {config.hall.games_per_member} games, both colours, seeded openings; depth {g.depth}, "
-            f"exact at {g.exact_empties} empties), Elo relative to generation 1's champion = 0, "
-            "± one standard error")
+            f"({how}), Elo relative to generation 1's champion = 0, ± one standard error")
 
 
 def run_best(args: argparse.Namespace) -> int:
@@ -51,7 +75,8 @@ def run_best(args: argparse.Namespace) -> int:
     ranking = standings(db, run.id, args.by, args.top)
     if args.json:
         print(json.dumps([{
-            "id": p.id, "chromosome": p.text, "elo": p.elo, "wins": p.wins, "losses": p.losses,
+            "id": p.id, "chromosome": p.text, "elo": p.elo if p.member else None, "member": p.member,
+            "wins": p.wins, "losses": p.losses,
             "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
             "hall_rating": entry.rating if entry else None,
             "hall_stderr": entry.stderr if entry else None,
@@ -63,15 +88,24 @@ def run_best(args: argparse.Namespace) -> int:
         print(hall_description(run, ranking.hall_games))
     elif not ranking.hall_rated:
         print("this run has no hall of fame (hall.games_per_member = 0): Elo is relative to the population")
-    print(f"{'id':>5} {'hall':>11} {'games':>6} {'Elo':>7} {'W/D/L':>13} {'life':>9} {'yardstick':>9}  chromosome")
+    network = is_network(run)
+    if network:
+        print("Elo: a member's performance rating from its fitness points (W/D/L: not kept, the fitness games "
+              f"return points only); yardstick: the League measure ({league_fast_label()})")
+    if any(not row.player.member for row in ranking.rows):
+        print("a champion marked 'mean' is a generation's CMA-ES distribution mean: it plays no fitness games, "
+              "so it has no Elo, W/D/L or death of its own; the hall rates it")
+    print(f"{'id':>5} {'hall':>11} {'games':>6} {'Elo':>7} {'W/D/L':>13} {'life':>9} {'yardstick':>9}  "
+          f"{'network' if network else 'chromosome'}")
     for row in ranking.rows:
         p, entry = row.player, row.hall
-        life = f"{p.birth}-{p.death if p.death is not None else ''}"
+        life = f"{p.birth}-{p.death if p.death is not None else ''}" if p.member else f"{p.birth} mean"
         ys = f"{p.yardstick:.0%}" if p.yardstick is not None else "-"
         rating = f"{entry.rating:+.0f} ± {entry.stderr:.0f}" if entry else "-"
         games = str(entry.games) if entry else "-"
-        print(f"{p.id:>5} {rating:>11} {games:>6} {p.elo:>7.1f} {f'{p.wins}/{p.draws}/{p.losses}':>13} "
-              f"{life:>9} {ys:>9}  {p.text}")
+        elo = f"{p.elo:.1f}" if p.member else "-"
+        wdl = "-" if network or not p.member else f"{p.wins}/{p.draws}/{p.losses}"
+        print(f"{p.id:>5} {rating:>11} {games:>6} {elo:>7} {wdl:>13} {life:>9} {ys:>9}  {p.text}")
     return 0
 
 
@@ -88,6 +122,10 @@ def run_history(args: argparse.Namespace) -> int:
     run = find_run(db, args.run)
     rows = generation_rows(db, run.id)
     print(f"run {run.name}: {run.status}")
+    if is_network(run):
+        kind = RunConfig.from_json(run.config_json).fitness.kind
+        print(f"gen best, mean: the members' performance ratings (Elo) from their points in the {kind} fitness "
+              f"games, which are not stored one by one; yardstick: the League measure ({league_fast_label()})")
     print(f"{'gen':>4} {'status':<8} {'games':>13} {'gen best':>8} {'mean':>7} {'hall (Elo)':>11} "
           f"{'yardstick, pooled':>17}  best so far")
     fmt = lambda v, spec: format(v, spec) if v is not None else "-"
@@ -106,9 +144,27 @@ def run_history(args: argparse.Namespace) -> int:
             parts = []
             for o in r.yardstick_opponents:
                 counts = f" ({o.wins}/{o.draws}/{o.losses})" if o.wins is not None else ""
-                parts.append(f"{o.opponent} {_interval_text(o.score, o.low, o.high)}{counts}")
+                name = league_fast_label() if o.opponent == LEAGUE_FAST_OPPONENT else o.opponent
+                parts.append(f"{name} {_interval_text(o.score, o.low, o.high)}{counts}")
             print(f"{r.generation:>4}  " + "; ".join(parts))
     return 0
+
+
+def _plot_champion(ax: Any, gens: list[int], chart: ChampionChart) -> None:
+    """The family's chart of the best so far on ``ax`` (right-axis series on a twin axis)."""
+    right = ax.twinx() if any(sr.axis == "right" for sr in chart.series) else None
+    lines = []
+    for sr in chart.series:
+        target = right if sr.axis == "right" and right is not None else ax
+        xs = [g for g, v in zip(gens, sr.values) if v is not None]
+        ys = [v for v in sr.values if v is not None]
+        style = {"linestyle": "--", "color": "black"} if target is right else {}
+        lines += target.plot(xs, ys, label=sr.label, **style)
+    ax.set_ylabel(chart.left_label)
+    if right is not None and chart.right_label:
+        right.set_ylabel(chart.right_label)
+    ax.set_title(chart.title, fontsize="small")
+    ax.legend(lines, [line.get_label() for line in lines], fontsize="x-small", ncol=3)
 
 
 def run_plot(args: argparse.Namespace) -> int:
@@ -133,9 +189,11 @@ def run_plot(args: argparse.Namespace) -> int:
     else:
         axes[0].text(0.5, 0.5, "no hall of fame in this run", ha="center", transform=axes[0].transAxes)
     axes[0].set_ylabel("hall rating (Elo vs gen-1 champion)")
-    axes[1].plot(gens, [r.best_elo for r in rows], label="generation's best Elo")
-    axes[1].plot(gens, [r.mean_elo for r in rows], label="mean Elo")
-    axes[1].set_ylabel("Elo")
+    network = is_network(run)
+    what = "performance rating" if network else "Elo"
+    axes[1].plot(gens, [r.best_elo for r in rows], label=f"generation's best {what}")
+    axes[1].plot(gens, [r.mean_elo for r in rows], label=f"mean {what}")
+    axes[1].set_ylabel("performance rating (fitness points)" if network else "Elo")
     axes[1].legend()
     series: dict[str, list[tuple[int, YardstickRow]]] = {}
     for r in rows:
@@ -151,14 +209,20 @@ def run_plot(args: argparse.Namespace) -> int:
     axes[2].set_ylim(0, 100)
     if series:
         axes[2].legend(fontsize="x-small", ncol=2)
-    ctype = Chromosome.parse(rows[0].best or "-").type
-    genes = [Chromosome.parse(r.best or "-").genes for r in rows]
-    for i, name in enumerate(ctype.gene_names()):
-        axes[3].plot(gens, [g[i] for g in genes], label=name)
-    axes[3].set_ylabel("genes of the best")
+    if network:
+        axes[2].set_ylabel("League measure % (95%)")
+        _plot_champion(axes[3], gens, champion_chart(db, run, rows))
+        type_name = run.chromosome_type
+    else:
+        ctype = Chromosome.parse(rows[0].best or "-").type
+        genes = [Chromosome.parse(r.best or "-").genes for r in rows]
+        for i, name in enumerate(ctype.gene_names()):
+            axes[3].plot(gens, [g[i] for g in genes], label=name)
+        axes[3].set_ylabel("genes of the best")
+        axes[3].legend(fontsize="x-small", ncol=4)
+        type_name = ctype.name
     axes[3].set_xlabel("generation")
-    axes[3].legend(fontsize="x-small", ncol=4)
-    fig.suptitle(f"run {run.name} ({ctype.name})")
+    fig.suptitle(f"run {run.name} ({type_name})")
     fig.tight_layout()
     fig.savefig(args.out, dpi=100)
     print(f"wrote {args.out}")

@@ -13,9 +13,11 @@ One module per kind of question:
 * :mod:`.runs` - which runs there are and where each stands;
 * :mod:`.ranking` - players best first (by hall, Elo or yardstick), the hall;
 * :mod:`.history` - one row a generation, with the yardstick's intervals;
-* :mod:`.games` - stored games, for export and replay.
+* :mod:`.games` - stored games, for export and replay;
+* :mod:`.champion_chart` - what a run's family charts of its best so far.
 """
 
+from genethello.cluster.reads.champion_chart import ChampionChart, ChampionSeries, champion_chart, run_family
 from genethello.cluster.reads.games import StoredGame, select_games
 from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows
 from genethello.cluster.reads.ranking import (
@@ -49,7 +51,8 @@ from genethello.cluster.reads.runs import (
 )
 
 __all__ = [
-    "RANKINGS", "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
+    "RANKINGS", "ChampionChart", "ChampionSeries", "champion_chart", "run_family",
+    "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
     "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
     "list_runs", "other_halls", "player_record", "player_text", "ranked", "ranked_by_score", "run_state",

@@ -12,8 +12,9 @@ hall ranks by its latest rating, then the earlier entry, then the text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
 from genethello.cluster.db import Database
@@ -73,6 +74,8 @@ class PlayerRecord:
     birth: int
     death: int | None               # the last generation it was a member of
     yardstick: float | None         # its overall yardstick score (None: never measured)
+    member: bool = True             # it sat in a population; False for a champion bred only to be measured
+                                    # (CMA-ES's distribution mean), whose Elo and W/D/L are never played
 
 
 @dataclass(frozen=True)
@@ -97,8 +100,15 @@ class Standings:
 
 
 _RECORD_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.wins, PlayerRow.losses, PlayerRow.draws,
-                   PlayerRow.birth, PlayerRow.death, PlayerRow.yardstick)
+                   PlayerRow.birth, PlayerRow.death, PlayerRow.yardstick,
+                   exists().where(PopulationSlot.player_id == PlayerRow.id).label("member"))
 _RANKED_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.birth, PlayerRow.payload)
+
+
+def _record(row: Any) -> PlayerRecord:
+    """A row of :data:`_RECORD_COLUMNS` as a record."""
+    pid, text, elo, wins, losses, draws, birth, death, yardstick, member = row
+    return PlayerRecord(pid, text, elo, wins, losses, draws, birth, death, yardstick, bool(member))
 
 
 # ------------------------------------------------------------ in a session
@@ -123,7 +133,7 @@ def _hall_ranked(s: Session, run_id: int, limit: int | None = None, generation: 
 def _records(s: Session, run_id: int, by: str, hall: list[HallEntry], limit: int | None) -> list[PlayerRecord]:
     if by == "hall":
         ids = [e.player_id for e in hall][:limit]
-        found = {row[0]: PlayerRecord(*row) for row in s.execute(select(*_RECORD_COLUMNS)
+        found = {row[0]: _record(row) for row in s.execute(select(*_RECORD_COLUMNS)
                                                                  .where(PlayerRow.id.in_(ids))).all()}
         return [found[i] for i in ids]
     query = select(*_RECORD_COLUMNS).where(PlayerRow.run_id == run_id)
@@ -133,7 +143,7 @@ def _records(s: Session, run_id: int, by: str, hall: list[HallEntry], limit: int
         query = query.order_by(*BEST_FIRST)
     else:
         raise ValueError(f"unknown ranking {by!r}; known: {', '.join(RANKINGS)}")
-    return [PlayerRecord(*row) for row in s.execute(query.limit(limit)).all()]
+    return [_record(row) for row in s.execute(query.limit(limit)).all()]
 
 
 # ------------------------------------------------------------------ public

@@ -23,6 +23,7 @@ from genethello.cluster.reads import RunInfo, Standing, player_record
 from genethello.cluster.web.errors import NotFoundError
 from genethello.core.chromosome import Chromosome
 from genethello.core.individual_names import shipped_networks
+from genethello.core.network_league import league_fast_label
 from genethello.core.records import GameRecord
 
 #: Players listed for a run (the page's table and the Play menu).
@@ -109,8 +110,11 @@ class RunReader:
         return [_standing(row) for row in reads.standings(db, run_id, top=count).rows]
 
     def summary(self, run_id: int) -> dict:
-        """The run's page: per-generation Elo and yardstick, the genes of the
-        best over generations, the generation in play, the top players."""
+        """The run's page: per-generation Elo and yardstick, what the run's
+        family draws of the best over generations (GeneThello: ``genes``,
+        its genes; any other family: ``champion``, the series of
+        :func:`~genethello.cluster.reads.champion_chart`), the generation in
+        play, the top players."""
         db, run = self._run(run_id)
         rows = reads.generation_rows(db, run.id)
         chart: dict[str, list] = {
@@ -139,6 +143,14 @@ class RunReader:
                 genes["values"].append(list(best.genes))
             else:
                 genes["values"].append(None)
+        family = reads.run_family(run)
+        champion = None
+        if family != "genethello":
+            drawn = reads.champion_chart(db, run, rows)
+            champion = {"title": drawn.title, "left": drawn.left_label, "right": drawn.right_label,
+                        "yardstick": f"League measure, {league_fast_label()}" if family == "ntuple" else None,
+                        "series": [{"label": sr.label, "values": list(sr.values), "axis": sr.axis}
+                                   for sr in drawn.series]}
         current = reads.current_generation(db, run.id)
         progress = None
         if current is not None:
@@ -152,6 +164,8 @@ class RunReader:
             "yardstick_opponents": {name: [by_gen.get(g) for g in chart["generation"]]
                                     for name, by_gen in opponents.items()},
             "genes": genes,
+            "family": family,
+            "champion": champion,
             "progress": progress,
             "top": self.top_players(run.id),
             "stored_games": reads.games_with_moves(db, run.id),
@@ -254,7 +268,8 @@ def progress_figures(progress: dict | None, tracker: RateTracker, now: float | N
 def _standing(row: Standing) -> dict:
     p = row.player
     return {
-        "id": p.id, "chromosome": p.text, "elo": round(p.elo, 1), "wins": p.wins, "losses": p.losses,
+        "id": p.id, "chromosome": p.text, "elo": round(p.elo, 1) if p.member else None, "member": p.member,
+        "wins": p.wins, "losses": p.losses,
         "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
         "bt_rating": _round(row.bt_rating), "bt_stderr": _round(row.bt_stderr),
         "hall_rating": _round(row.hall.rating) if row.hall else None,

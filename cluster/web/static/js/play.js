@@ -38,7 +38,7 @@ export async function loadPlayers() {
       group.label = `run ${run.run}`;
       run.players.forEach((p, i) => {
         // labelled by what ranks them: the hall rating when the run has a hall, else Elo
-        const rank = p.hall_rating != null ? `hall ${signed(p.hall_rating)}` : `Elo ${p.elo.toFixed(0)}`;
+        const rank = p.hall_rating != null ? `hall ${signed(p.hall_rating)}` : `Elo ${p.elo != null ? p.elo.toFixed(0) : "–"}`;
         const option = new Option(`#${i + 1}  ${rank}  ${p.chromosome}`, p.chromosome);
         option.dataset.info = describe(p);
         group.appendChild(option);
@@ -67,6 +67,8 @@ function describe(p) {
   const err = p.bt_stderr != null ? ` ± ${p.bt_stderr.toFixed(0)}` : "";
   const life = `${p.birth}–${p.death != null ? p.death : "now"}`;
   const hall = p.hall_rating != null ? `hall rating ${signed(p.hall_rating)} ± ${p.hall_stderr.toFixed(0)} · ` : "";
+  // a champion that never sat in a population (CMA-ES's distribution mean) played no rated games
+  if (p.member === false) return `${hall}generation ${p.birth}'s distribution mean: no Elo or W/D/L of its own`;
   return `${hall}Elo ${p.elo.toFixed(1)}${err} · W/D/L ${p.wins}/${p.draws}/${p.losses} · life ${life}`;
 }
 

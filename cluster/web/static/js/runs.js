@@ -58,13 +58,13 @@ function openRun(id) {
       <div id="run-progress" class="muted"></div></div>
     <div class="charts">
       <div class="chart"><h3>Best so far: its hall rating (Elo vs generation 1's champion; band: 95%)</h3><div id="chart-hall"></div></div>
-      <div class="chart"><h3>Yardstick score of the best per opponent (%; intervals: genethello history)</h3><div id="chart-yard"></div></div>
+      <div class="chart"><h3 id="yard-title">Yardstick score of the best per opponent (%; intervals: genethello history)</h3><div id="chart-yard"></div></div>
       <div class="chart"><h3 id="elo-title">Elo per generation (within each generation's population)</h3><div id="chart-elo"></div></div>
-      <div class="chart"><h3>Genes of the best so far (weights 0–10, left: opening solid, midgame dashed, endgame dotted;
+      <div class="chart"><h3 id="genes-title">Genes of the best so far (weights 0–10, left: opening solid, midgame dashed, endgame dotted;
         phase bounds o and e, move 1–60, right)</h3>
         <div id="chart-genes"></div></div>
     </div>
-    <h3>Top chromosomes</h3>
+    <h3 id="top-title">Top chromosomes</h3>
     <table class="top"><thead><tr><th>#</th><th>hall</th><th>Elo</th><th>W/D/L</th><th>life</th><th>yardstick</th>
       <th>chromosome</th><th></th></tr></thead><tbody id="run-top"></tbody></table>
     <div class="stored"><b>Stored games</b>
@@ -89,7 +89,10 @@ function update(s) {
   badge.className = `badge ${run.status}`;
   const pop = (run.config && run.config.population) || {};
   const games = (run.config && run.config.games) || {};
-  $("#run-meta").textContent = `generation ${run.generation} · ${pop.type || "?"}, P=${pop.size || "?"}, depth ${games.depth || "?"}`;
+  const fitness = (run.config && run.config.fitness) || {};
+  $("#run-meta").textContent = s.family && s.family !== "genethello"
+    ? `generation ${run.generation} · ${pop.type || "?"}, P=${pop.size || "?"}, ${fitness.kind || "?"} fitness at 1 ply`
+    : `generation ${run.generation} · ${pop.type || "?"}, P=${pop.size || "?"}, depth ${games.depth || "?"}`;
   const p = s.progress;
   if (p) {
     const pct = p.total ? (100 * p.done) / p.total : 0;
@@ -102,9 +105,16 @@ function update(s) {
     $("#run-progress").dataset.done = p.done;
   }
   drawCharts(s);
-  drawTop(s.top);
-  fillGenerations(s.generations);
-  if (s.stored_games !== storedCount) { storedCount = s.stored_games; loadStored(); }
+  drawTop(s.top, s.family);
+  if (s.family && s.family !== "genethello") {
+    if (!$(".stored .none")) {
+      $(".stored").innerHTML = '<b>Stored games</b> <span class="none muted">A network run stores no game moves: ' +
+        "its fitness games are kept as points, its hall and League games as results.</span>";
+    }
+  } else {
+    fillGenerations(s.generations);
+    if (s.stored_games !== storedCount) { storedCount = s.stored_games; loadStored(); }
+  }
   const item = document.querySelector(`#run-list li[data-run="${run.id}"]`);
   if (item) {
     $(".badge", item).textContent = run.status;
@@ -205,6 +215,7 @@ function drawCharts(s) {
     $("#chart-hall").innerHTML = '<div class="none muted">This run has no hall of fame: its best so far is ' +
       "on the Elo chart.</div>";
   }
+  if (s.champion) { drawChampion(s.champion, c.generation); return; }
   const names = s.genes.names;
   if (names.length) {
     const columns = names.map((_, g) => s.genes.values.map((v) => (v ? v[g] : null)));
@@ -219,7 +230,26 @@ function drawCharts(s) {
   }
 }
 
-function drawTop(top) {
+// What a family other than GeneThello draws of its best so far (networks:
+// the weights' summary, not one line a weight), as the server describes it.
+function drawChampion(ch, generations) {
+  $("#genes-title").textContent = `${ch.title[0].toUpperCase()}${ch.title.slice(1)} (left: ${ch.left}` +
+    `${ch.right ? `; right, dashed: ${ch.right}` : ""})`;
+  $("#elo-title").textContent = "Performance rating per generation (from the members' fitness points)";
+  $("#top-title").textContent = "Top networks";
+  if (ch.yardstick) $("#yard-title").textContent = `${ch.yardstick} of the best so far (%; intervals: genethello history)`;
+  const right = ch.series.some((sr) => sr.axis === "right");
+  chart("genes", $("#chart-genes"), ch.series.map((sr) => (sr.axis === "right"
+    ? { label: sr.label, scale: "right", dash: [8, 4] } : { label: sr.label, scale: "left" })),
+  [generations, ...ch.series.map((sr) => sr.values)], {
+    scales: { left: { auto: true }, right: { auto: true } },
+    axes: [{ scale: "left", label: ch.left },
+      ...(right ? [{ scale: "right", side: 1, label: ch.right, grid: { show: false } }] : [])],
+  });
+}
+
+function drawTop(top, family) {
+  const network = family && family !== "genethello";
   const body = $("#run-top");
   body.innerHTML = "";
   top.forEach((p, i) => {
@@ -227,8 +257,13 @@ function drawTop(top) {
     const err = p.bt_stderr != null ? ` ±${p.bt_stderr.toFixed(0)}` : "";
     const ys = p.yardstick != null ? `${Math.round(100 * p.yardstick)}%` : "–";
     const hall = p.hall_rating != null ? `${p.hall_rating >= 0 ? "+" : ""}${p.hall_rating.toFixed(0)} ±${p.hall_stderr.toFixed(0)}` : "–";
-    tr.innerHTML = `<td>${i + 1}</td><td>${hall}</td><td>${p.elo.toFixed(1)}${err}</td><td>${p.wins}/${p.draws}/${p.losses}</td>
-      <td>${p.birth}–${p.death != null ? p.death : ""}</td><td>${ys}</td>
+    // a network run keeps no W/D/L (its fitness games return points); a
+    // CMA-ES champion (the distribution mean) played no rated games at all
+    const elo = p.elo != null ? `${p.elo.toFixed(1)}${err}` : "– (mean)";
+    const wdl = network || p.member === false ? "–" : `${p.wins}/${p.draws}/${p.losses}`;
+    const life = p.member === false ? `${p.birth} (mean)` : `${p.birth}–${p.death != null ? p.death : ""}`;
+    tr.innerHTML = `<td>${i + 1}</td><td>${hall}</td><td>${elo}</td><td>${wdl}</td>
+      <td>${life}</td><td>${ys}</td>
       <td class="chrom">${esc(p.chromosome)}</td>
       <td><button data-act="copy">Copy</button> <button class="primary" data-act="play">Play</button></td>`;
     tr.querySelector('[data-act="copy"]').addEventListener("click", async (e) => {
