@@ -30,27 +30,52 @@ Usage: python benchmarks/bench_evolution.py [--type fdmxcp] [--population 16]
 
 Sized by default to run in about 15 minutes on 2 cores; --population 32
 --generations 40 is a larger experiment for a bigger machine.
+
+With ``--networks`` it runs the n-tuple network experiment instead (issue
+24), in this process — no database, no Ray — with the loop of
+``benchmarks/network_loop.py``: at a fixed budget of fitness games per run,
+on one architecture, each method (CMA-ES full and separable, the GA with
+Gaussian mutation on real weights, random search) with each fitness
+(coevolution: the generation's round robin; fixed: against the WPC
+heuristic), ``--seeds`` seeds each, printing the champion's League score
+(league-fast-1, 95% interval) every ``--budget / --checkpoints`` games — a
+League-against-games curve — then a summary table:
+
+  python benchmarks/bench_evolution.py --networks [--architecture all-2]
+       [--methods cma sep-cma ga random] [--fitness fixed coevolution]
+       [--budget 1000000] [--checkpoints 10] [--lambda 20] [--seeds 3]
+       [--games-per-member 25] [--games-per-pair 2] [--epsilon 0.1]
+       [--start-plies 4] [--league 500] [--final-league 10000] [--jobs 1]
+       [--save out/best.npy]
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-import tempfile
-import time
-from pathlib import Path
+import os
 
-from sqlalchemy import select
+# BLAS on one thread before numpy loads: CMA-ES's eigendecomposition of a 288 x 288
+# covariance takes 6 ms on one thread and 100 ms on two of a busy 2-core machine.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
-from genethello.cluster.config import config_from_mapping
-from genethello.cluster.coordinator import Coordinator, create_run
-from genethello.cluster.db import Database
-from genethello.cluster.db.models import YardstickResult
-from genethello.cluster.executors import RayExecutor, start_ray
-from genethello.cluster.intervals import MatchScore
-from genethello.cluster.progress import Progress
-from genethello.cluster.run_store import RunStore
-from genethello.cluster.yardstick import measure
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from sqlalchemy import select  # noqa: E402
+
+from genethello.cluster.config import config_from_mapping  # noqa: E402
+from genethello.cluster.coordinator import Coordinator, create_run  # noqa: E402
+from genethello.cluster.db import Database  # noqa: E402
+from genethello.cluster.db.models import YardstickResult  # noqa: E402
+from genethello.cluster.executors import RayExecutor, start_ray  # noqa: E402
+from genethello.cluster.intervals import MatchScore  # noqa: E402
+from genethello.cluster.progress import Progress  # noqa: E402
+from genethello.cluster.run_store import RunStore  # noqa: E402
+from genethello.cluster.yardstick import measure  # noqa: E402
 
 WAYS = {
     "ga-score": {"rating": {"selection": "score"}, "breeding": {"method": "ga"}},
@@ -92,7 +117,128 @@ def short(score: MatchScore) -> str:
     return f"{100 * score.score:5.1f} [{100 * low:4.1f},{100 * high:5.1f}]"
 
 
+# --------------------------------------------------------------------------- #
+# --networks: the n-tuple network experiment (in process, benchmarks/network_loop.py)
+
+
+def _network_run(job: tuple) -> object:
+    """One run of the experiment (a pool worker's job): its RunResult, with
+    the final League score of its champion appended as the last curve point."""
+    import numpy as np
+    from network_loop import evolve
+
+    from genethello.core.network_league import league_score
+    from genethello.core.networks import Network
+    from genethello.core.ntuple_shapes import architecture
+
+    method, fitness, seed, args = job
+    save = None
+    if args.save is not None:
+        path = Path(args.save)
+        target = path if args.single_run else path.with_name(f"{path.stem}-{method}-{fitness.kind}-{seed}{path.suffix}")
+
+        def save(result, champion):  # the latest champion's real weights, kept as the run goes
+            target.parent.mkdir(parents=True, exist_ok=True)
+            np.save(target, champion)
+
+    result = evolve(method, fitness, architecture=args.architecture, population=args.lambda_, budget=args.budget,
+                    checkpoints=args.checkpoints, league_double_games=args.league, seed=seed, sigma0=args.sigma0,
+                    ga_sigma=args.ga_sigma, report=lambda line: print(line, flush=True), on_checkpoint=save)
+    final = league_score(Network(architecture(args.architecture), result.champion), args.final_league, seed=1)
+    result.curve.append((result.games, result.generations, final))
+    return result
+
+
+def networks_main(argv: list[str]) -> int:
+    """The n-tuple network experiment (module docstring)."""
+    import multiprocessing
+
+    from network_loop import METHODS
+
+    from genethello.cluster.network_fitness import FitnessConfig
+
+    parser = argparse.ArgumentParser(prog="bench_evolution.py --networks",
+                                     description="the n-tuple network experiment, in process")
+    parser.add_argument("--architecture", default="all-2")
+    parser.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
+    parser.add_argument("--fitness", nargs="+", choices=("fixed", "coevolution"), default=["fixed", "coevolution"])
+    parser.add_argument("--budget", type=int, default=1_000_000, help="fitness games per run")
+    parser.add_argument("--checkpoints", type=int, default=10, help="League measurements per run")
+    parser.add_argument("--lambda", dest="lambda_", type=int, default=20, help="population (CMA-ES's lambda)")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--games-per-member", type=int, default=25,
+                        help="fixed: double games a member plays against the WPC heuristic a generation")
+    parser.add_argument("--games-per-pair", type=int, default=2, help="coevolution: double games a pair")
+    parser.add_argument("--epsilon", type=float, default=0.1)
+    parser.add_argument("--start-plies", type=int, default=4)
+    parser.add_argument("--sigma0", type=float, default=1.0)
+    parser.add_argument("--ga-sigma", type=float, default=0.1)
+    parser.add_argument("--league", type=int, default=500, help="League double games at each checkpoint")
+    parser.add_argument("--final-league", type=int, default=10_000, help="League double games of the final champion")
+    parser.add_argument("--jobs", type=int, default=1, help="runs played at once (processes)")
+    parser.add_argument("--save", type=Path, default=None,
+                        help="save each run's latest champion's real weights (.npy; the run's name added "
+                             "unless there is one run)")
+    args = parser.parse_args(argv)
+    fitnesses = {
+        "fixed": FitnessConfig("fixed", opponents=("wpc",), games_per_opponent=args.games_per_member,
+                               epsilon=args.epsilon, start_plies=args.start_plies),
+        "coevolution": FitnessConfig("coevolution", games_per_pair=args.games_per_pair, epsilon=args.epsilon,
+                                     start_plies=args.start_plies),
+    }
+    jobs = [(m, fitnesses[f], seed, args) for seed in range(args.first_seed, args.first_seed + args.seeds)
+            for f in args.fitness for m in args.methods]
+    args.single_run = len(jobs) == 1
+    print(f"bench_evolution --networks: {args.architecture}, lambda {args.lambda_}, budget {args.budget:,} "
+          f"fitness games a run, fixed {args.games_per_member} double games a member vs wpc, coevolution "
+          f"{args.games_per_pair} double games a pair, epsilon {args.epsilon}, start plies {args.start_plies}; "
+          f"League (league-fast-1) {args.league} double games every {args.budget // args.checkpoints:,} games, "
+          f"final {args.final_league}; {len(jobs)} runs, {args.jobs} at once", flush=True)
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            results = pool.map(_network_run, jobs, chunksize=1)
+    else:
+        results = [_network_run(job) for job in jobs]
+    wall = time.perf_counter() - t0
+
+    step = args.budget // args.checkpoints
+    marks = [step * (i + 1) for i in range(args.checkpoints)]
+    print(f"\nThe champion's League score (%, 95% Wilson interval, {args.league} double games) against "
+          f"fitness games played")
+    print(f"{'method':<8} {'fitness':<12} {'seed':>4} " + " ".join(f"{m:>19,}" for m in marks))
+    for r in results:
+        cells = [short(score) for _, _, score in r.curve[:-1]]
+        print(f"{r.method:<8} {r.fitness:<12} {r.seed:>4} " + " ".join(f"{c:>19}" for c in cells))
+    print("\nPooled over seeds (W/D/L summed) at each checkpoint")
+    print(f"{'method':<8} {'fitness':<12} " + " ".join(f"{m:>19,}" for m in marks))
+    groups: dict[tuple[str, str], list] = {}
+    for r in results:
+        groups.setdefault((r.method, r.fitness), []).append(r)
+    for (method, fitness), runs in groups.items():
+        cells = []
+        for i in range(args.checkpoints):
+            scores = [r.curve[i][2] for r in runs if i < len(r.curve) - 1]
+            cells.append(short(sum(scores, MatchScore(0, 0, 0))) if scores else "-")
+        print(f"{method:<8} {fitness:<12} " + " ".join(f"{c:>19}" for c in cells))
+    print(f"\nFinal champions: League {args.final_league} double games each (seed 1), then pooled over seeds")
+    print(f"{'method':<8} {'fitness':<12} {'gens':>6} {'s/run':>6} "
+          + " ".join(f"{'seed ' + str(s):>19}" for s in range(args.first_seed, args.first_seed + args.seeds))
+          + f" {'pooled':>19}")
+    for (method, fitness), runs in groups.items():
+        finals = [r.curve[-1][2] for r in runs]
+        print(f"{method:<8} {fitness:<12} {sum(r.generations for r in runs) / len(runs):6.0f} "
+              f"{sum(r.seconds for r in runs) / len(runs):6.0f} " + " ".join(f"{short(f):>19}" for f in finals)
+              + f" {short(sum(finals, MatchScore(0, 0, 0))):>19}")
+    print(f"\n{len(results)} runs in {wall:.0f} s wall")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--networks" in argv:
+        return networks_main([a for a in argv if a != "--networks"])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--type", default="fdmxcp")
     parser.add_argument("--population", type=int, default=16)
