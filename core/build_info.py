@@ -19,14 +19,15 @@ def package_version() -> str:
 
 @lru_cache(maxsize=1)
 def core_hash() -> str:
-    """sha256 over the Cython sources and the pattern data of genethello.core.
+    """sha256 over the Cython sources and the data of genethello.core (the
+    pattern tables, the shipped networks).
 
     The sources, not the compiled .so files: the same sources compile to
     different bytes on different machines (compiler, paths), but they must
     play identically; what must match across nodes is the code and data."""
     folder = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    files = sorted(p for pattern in ("*.pyx", "*.pxd", "data/*") for p in folder.glob(pattern))
+    files = sorted(p for pattern in ("*.pyx", "*.pxd", "data/**/*") for p in folder.glob(pattern) if p.is_file())
     for path in files:
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(b"\0")

@@ -1,0 +1,29 @@
+"""The networks shipped with the package: they load, resolve by name, and
+play as their docs say (README's best network, docs/networks.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from genethello.core.individual_names import shipped_network, shipped_networks
+from genethello.core.network_league import league_score
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_every_shipped_network_loads_and_resolves_by_its_name_and_its_text():
+    found = shipped_networks()
+    assert {"all-2-league", "all-2-coevolved"} <= set(found)
+    for stem in found:
+        network = shipped_network(stem)
+        assert network is not None and shipped_network(str(network)) == network
+
+
+def test_the_readmes_best_network_is_shipped_and_beats_the_league_heuristic():
+    line = next(line for line in README.read_text().split("\n\n") if "best network" in line)
+    name = re.search(r"`(all-[^`]+)`", line).group(1)
+    network = shipped_network(name)
+    assert network is not None
+    score = league_score(network.network, 2000, seed=5)       # 4,000 games at 1 ply, ε = 0.1
+    assert score.interval[0] > 0.9, score
