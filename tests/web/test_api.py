@@ -104,8 +104,10 @@ def test_uploads_are_bounded_and_parsed_by_the_projects_readers(server, data_dir
 
 
 def test_abandoned_searches_stop_within_a_fifth_of_a_second(server):
-    # New game (the page closes the old one) while a depth-15 search runs.
-    game = new_game(server, machine(15), HUMAN)
+    # New game (the page closes the old one) while a long search runs: on a
+    # clock of an hour a side the first move's budget is seconds, where a
+    # depth-15 search from the start can end within 0.4 s on a quiet machine.
+    game = new_game(server, machine(15), HUMAN, seconds=3600)
     think = Background(server, f"/api/games/{game['id']}/think")
     time.sleep(0.4)
     assert api(server, "GET", "/api/status")[1]["busy"] == 1
@@ -118,7 +120,7 @@ def test_abandoned_searches_stop_within_a_fifth_of_a_second(server):
     assert wait_idle(server, 0.2) < 0.2
 
     # Undo while the machine searches the reply.
-    game = new_game(server, HUMAN, machine(15))
+    game = new_game(server, HUMAN, machine(15), seconds=3600)
     api(server, "POST", f"/api/games/{game['id']}/move", {"move": "f5", "ply": 0})
     think = Background(server, f"/api/games/{game['id']}/think")
     time.sleep(0.4)
@@ -131,7 +133,7 @@ def test_abandoned_searches_stop_within_a_fifth_of_a_second(server):
     wait_idle(server, 0.2)
 
     # The tab goes away: the connection closes while the search runs.
-    game = new_game(server, machine(15), HUMAN)
+    game = new_game(server, machine(15), HUMAN, seconds=3600)
     sock = socket.create_connection(("127.0.0.1", server.port))
     sock.sendall(f"POST /api/games/{game['id']}/think HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                  "Content-Length: 0\r\n\r\n".encode())
@@ -152,7 +154,7 @@ def test_one_search_per_slot_pondering_first_then_429(tmp_path):
         other = new_game(srv, machine(2), HUMAN)
         status, moved = api(srv, "POST", f"/api/games/{other['id']}/think")
         assert status == 200 and moved["board"]["plies"] == 1           # the pondering gave way
-        long = new_game(srv, machine(15), HUMAN)
+        long = new_game(srv, machine(15), HUMAN, seconds=3600)     # a first move of seconds
         think = Background(srv, f"/api/games/{long['id']}/think")
         time.sleep(0.4)
         status, busy = api(srv, "POST", f"/api/games/{other['id']}/hint")

@@ -30,7 +30,7 @@ export async function loadPlayers() {
     const select = $(".chrom-select", sideBox(colour));
     const keep = select.value;
     select.innerHTML = "";
-    if (!menu.length && !shipped.length) {
+    if (!menu.length) {   // no run database: the README's example chromosome first, then the shipped networks
       select.appendChild(new Option(`${EXAMPLE} (the README's example)`, EXAMPLE));
     }
     for (const run of menu) {
