@@ -132,13 +132,13 @@ class Breeder(Protocol):
 
 
 @dataclass(frozen=True)
-class GeneticBreeder:
-    """GeneThello's genetic algorithm: elites, uniform crossover with per-gene
-    mutation, mutants, then injection of the best of history (see
-    :func:`population.next_population`). Stateless."""
+class _StatelessBreeder:
+    """What GeneThello's GA and random search share: they breed both
+    families, start from random members (after the initial file's), keep no
+    state, and call the top of the ranking the champion. Subclasses say how
+    the next generation is made."""
 
     config: BreedingConfig
-    name: ClassVar[str] = "ga"
 
     def breeds(self, kind: Kind) -> bool:
         return kind.family in (GENETHELLO_FAMILY, NETWORK_FAMILY)
@@ -148,6 +148,20 @@ class GeneticBreeder:
         if kind.family == NETWORK_FAMILY:
             return Bred(first_networks(network_kind(kind), size, initial, rng))
         return Bred(first_population(_chromosome_type(kind), size, rng, _chromosomes(initial)))
+
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """The top of the generation's ranking."""
+        return rated.ranked[0]
+
+
+@dataclass(frozen=True)
+class GeneticBreeder(_StatelessBreeder):
+    """GeneThello's genetic algorithm: elites, uniform crossover with per-gene
+    mutation, mutants, then injection of the best of history (see
+    :func:`population.next_population`); on networks the same structure with
+    Gaussian mutation of the real weights. Stateless."""
+
+    name: ClassVar[str] = "ga"
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
         if rated.kind.family == NETWORK_FAMILY:
@@ -156,28 +170,14 @@ class GeneticBreeder:
         return Bred(next_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config, rng,
                                     _chromosomes(rated.injected)))
 
-    def champion(self, rated: RatedGeneration) -> Individual:
-        """The top of the generation's ranking."""
-        return rated.ranked[0]
-
 
 @dataclass(frozen=True)
-class RandomSearchBreeder:
+class RandomSearchBreeder(_StatelessBreeder):
     """Random search, the GA's baseline: the elites and absent injected
     members kept, everyone else drawn afresh (see
     :func:`population.random_search_population`). Stateless."""
 
-    config: BreedingConfig
     name: ClassVar[str] = "random-search"
-
-    def breeds(self, kind: Kind) -> bool:
-        return kind.family in (GENETHELLO_FAMILY, NETWORK_FAMILY)
-
-    def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
-                         rng: np.random.Generator) -> Bred:
-        if kind.family == NETWORK_FAMILY:
-            return Bred(first_networks(network_kind(kind), size, initial, rng))
-        return Bred(first_population(_chromosome_type(kind), size, rng, _chromosomes(initial)))
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
         if rated.kind.family == NETWORK_FAMILY:
@@ -185,10 +185,6 @@ class RandomSearchBreeder:
                                                   rated.injected))
         return Bred(random_search_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config,
                                              rng, _chromosomes(rated.injected)))
-
-    def champion(self, rated: RatedGeneration) -> Individual:
-        """The top of the generation's ranking."""
-        return rated.ranked[0]
 
 
 def _chromosome_type(kind: Kind) -> ChromosomeType:
