@@ -85,13 +85,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    wanted = COMMANDS[command][0] if command in COMMANDS else None
+    wanted = COMMANDS[command][0] if command is not None and command in COMMANDS else None
     registered = False
     for name, (module, help_text) in COMMANDS.items():
         if module == wanted:
             if not registered:
                 actions = importlib.import_module(module).register(sub)
-                for extra in EXTRA_ACTIONS.get(command, ()):
+                for extra in EXTRA_ACTIONS.get(command or "", ()):
                     importlib.import_module(extra).register(actions)
                 registered = True
         else:

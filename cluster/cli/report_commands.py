@@ -28,7 +28,7 @@ from genethello.core.cli.arguments import positive_int
 from genethello.core.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("best", help="the best chromosomes found so far (by the hall of fame's rating)")
     add_db_options(p)
     p.add_argument("--top", type=positive_int, default=10, metavar="N")
@@ -128,7 +128,9 @@ def run_history(args: argparse.Namespace) -> int:
               f"games, which are not stored one by one; yardstick: the League measure ({league_fast_label()})")
     print(f"{'gen':>4} {'status':<8} {'games':>13} {'gen best':>8} {'mean':>7} {'hall (Elo)':>11} "
           f"{'yardstick, pooled':>17}  best so far")
-    fmt = lambda v, spec: format(v, spec) if v is not None else "-"
+    def fmt(value: float | None, spec: str) -> str:
+        return format(value, spec) if value is not None else "-"
+
     for r in rows:
         hall = f"{r.hall_rating:+.0f} ± {r.hall_stderr:.0f}" if r.hall_rating is not None else "-"
         print(f"{r.generation:>4} {r.status:<8} {f'{r.games_done}/{r.games_total}':>13} {fmt(r.best_elo, '.1f'):>8} "
@@ -183,7 +185,7 @@ def run_plot(args: argparse.Namespace) -> int:
     rated = [r for r in rows if r.hall_rating is not None]
     if rated:
         axes[0].errorbar([r.generation for r in rated], [r.hall_rating for r in rated],
-                         yerr=[1.96 * r.hall_stderr for r in rated], fmt="o-", capsize=3,
+                         yerr=[1.96 * (r.hall_stderr or 0.0) for r in rated], fmt="o-", capsize=3,
                          label="best so far (95% interval)")
         axes[0].legend()
     else:

@@ -36,7 +36,7 @@ def add_cluster_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("evolve", help="start a new evolution run")
     p.add_argument("--config", required=True, type=Path, help="run configuration (TOML)")
     p.add_argument("--name", help="run name (default: the config's name or file name)")

@@ -22,7 +22,7 @@ def port_number(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="a web page to play the evolved players, replay games and watch runs",
                        description="Serve the web page and print the URL to open in a browser (with --open, "
                                    "open it too).")

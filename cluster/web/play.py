@@ -227,7 +227,7 @@ def cells(board: Board) -> str:
     return "".join("b" if black >> sq & 1 else "w" if white >> sq & 1 else "." for sq in range(64))
 
 
-def board_view(board: Board) -> dict:
+def board_view(board: Board) -> dict[str, object]:
     """What the page draws: the discs, whose turn, the legal moves, the disc
     counts, the last move and, at the end, the result."""
     black, white = board.disc_count()
@@ -282,7 +282,7 @@ class Clocks:
         spent = now - self.since if self.running == colour else 0.0
         return max(0.0, self.remaining[colour] - spent)
 
-    def view(self, now: float) -> dict | None:
+    def view(self, now: float) -> dict[str, object] | None:
         if self.seconds is None:
             return None
         return {"black": round(self.left(BLACK, now), 3), "white": round(self.left(WHITE, now), 3),
