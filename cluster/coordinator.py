@@ -35,7 +35,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from sqlalchemy import select
 
@@ -168,6 +168,50 @@ class StopSignal:
     def set(self, reason: str) -> None:
         if self.reason is None:
             self.reason = reason
+
+
+class GenerationSteps(Protocol):
+    """The steps of one generation that differ between families; each
+    returns False where it stopped before its work was all stored."""
+
+    def play(self, g: int) -> bool: ...
+    def rate(self, g: int) -> None: ...
+    def hall_due(self, g: int) -> bool: ...
+    def hall_step(self, g: int) -> bool: ...
+    def yardstick_due(self, g: int) -> bool: ...
+    def measure(self, g: int) -> bool: ...
+    def breed(self, g: int) -> None: ...
+
+
+class GeneThelloSteps:
+    """GeneThello's generation steps: the round robin's games stored one by
+    one, Elo and the Bradley-Terry fit, the hall entry every generation, the
+    yardstick of chromosomes, the GA or random search."""
+
+    def __init__(self, coordinator: Coordinator) -> None:
+        self.c = coordinator
+
+    def play(self, g: int) -> bool:
+        return self.c._play_generation(g)
+
+    def rate(self, g: int) -> None:
+        self.c._rate_generation(g)
+
+    def hall_due(self, g: int) -> bool:
+        return bool(self.c.config.hall.games_per_member) and not self.c.store.hall_rated(g)
+
+    def hall_step(self, g: int) -> bool:
+        return self.c._hall_step(g)
+
+    def yardstick_due(self, g: int) -> bool:
+        return self.c._yardstick_due(g)
+
+    def measure(self, g: int) -> bool:
+        self.c._measure_yardstick(g)
+        return self.c.stop.reason is None
+
+    def breed(self, g: int) -> None:
+        self.c._breed(g)
 
 
 class Coordinator:
@@ -313,38 +357,10 @@ class Coordinator:
 
     # ----------------------------------------------------------------- loop
     def _loop(self) -> str:
-        if is_network_run(self):
-            return self._network_loop(NetworkSteps(self))
-        while True:
-            g, status = self.store.current_generation()
-            if g == 0:
-                self._start_first_generation()
-                continue
-            if status == "playing":
-                if not self._play_generation(g):
-                    return "stopped"
-                self._rate_generation(g)
-                continue
-            if status == "rated":
-                if self.config.hall.games_per_member and not self.store.hall_rated(g):
-                    if not self._hall_step(g):
-                        return "stopped"
-                if self._yardstick_due(g):
-                    self._measure_yardstick(g)
-                    if self.stop.reason:
-                        return "stopped"
-                ending = self._ending(g)
-                if ending:
-                    return ending
-                if self.should_stop():
-                    return "stopped"
-                self._breed(g)
-                continue
-            raise RuntimeError(f"run {self.run_id}: generation {g} is in an unexpected state {status!r}")
-
-    def _network_loop(self, steps: NetworkSteps) -> str:
-        """The loop of a network run: the same sequence, with the network
-        steps (:mod:`network_run`)."""
+        """One generation step after another, from wherever the run stands;
+        the family's steps (GeneThello's stored games, or a network run's
+        fitness points: :mod:`network_run`) fill in the sequence."""
+        steps: GenerationSteps = NetworkSteps(self) if is_network_run(self) else GeneThelloSteps(self)
         while True:
             g, status = self.store.current_generation()
             if g == 0:
