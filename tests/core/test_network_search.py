@@ -19,41 +19,13 @@ from genethello.core.networks import Network
 from genethello.core.ntuple_games import play_games
 from genethello.core.ntuple_shapes import architecture
 from genethello.core.search import ALGORITHMS, Searcher, minimax
+from tests.ntuple_reference import SYMMETRIES, reference_value, transform_board
 from tests.strategies import positions
-
-# The 8 symmetries written out on (row, column), independently of ntuple_shapes.
-SYMMETRIES = (
-    lambda r, c: (r, c), lambda r, c: (r, 7 - c), lambda r, c: (7 - r, c), lambda r, c: (7 - r, 7 - c),
-    lambda r, c: (c, r), lambda r, c: (c, 7 - r), lambda r, c: (7 - c, r), lambda r, c: (7 - c, 7 - r),
-)
-
-
-def image(square: int, sym) -> int:
-    r, c = sym(square // 8, square % 8)
-    return r * 8 + c
-
-
-def transform_board(bits: int, sym) -> int:
-    return sum(1 << image(s, sym) for s in range(64) if bits >> s & 1)
 
 
 def tuple_sum(network: Network, mine: int, theirs: int) -> int:
-    """The plain sum over every base tuple's distinct ordered images of the
-    quantized base LUT, digit 0 empty, 1 mine, 2 theirs, first square least
-    significant."""
-    weights = network.int_weights
-    total, offset = 0, 0
-    for t in network.architecture.tuples:
-        images: list[tuple[int, ...]] = []
-        for sym in SYMMETRIES:
-            im = tuple(image(s, sym) for s in t)
-            if im not in images:
-                images.append(im)
-        for im in images:
-            index = sum((1 if mine >> s & 1 else 2 if theirs >> s & 1 else 0) * 3 ** k for k, s in enumerate(im))
-            total += int(weights[offset + index])
-        offset += 3 ** len(t)
-    return total
+    """The plain Python sum of the network's quantized weights (the oracle)."""
+    return reference_value(network.architecture, network.int_weights, mine, theirs)
 
 
 def python_minimax(board: Board, network: Network, depth: int) -> int:

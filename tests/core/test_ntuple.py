@@ -24,43 +24,10 @@ from genethello.core.ntuple_shapes import (
     read_tuples_file,
     straight_tuples,
 )
+from tests.ntuple_reference import SYMMETRIES, reference_value, transform_board
 from tests.strategies import positions
 
 MASK = (1 << 64) - 1
-
-# The 8 symmetries written out on (row, column), independently of ntuple_shapes.
-SYMMETRIES = (
-    lambda r, c: (r, c), lambda r, c: (r, 7 - c), lambda r, c: (7 - r, c), lambda r, c: (7 - r, 7 - c),
-    lambda r, c: (c, r), lambda r, c: (c, 7 - r), lambda r, c: (7 - c, r), lambda r, c: (7 - c, 7 - r),
-)
-
-
-def image(square: int, sym) -> int:
-    r, c = sym(square // 8, square % 8)
-    return r * 8 + c
-
-
-def transform_board(bits: int, sym) -> int:
-    return sum(1 << image(s, sym) for s in range(64) if bits >> s & 1)
-
-
-def reference_value(arch: Architecture, weights, mine: int, theirs: int) -> int:
-    """The plain sum: every base tuple's distinct ordered images, each
-    reading the base LUT with digit 0 empty, 1 mine, 2 theirs, first square
-    least significant."""
-    total, offset = 0, 0
-    for t in arch.tuples:
-        images = []
-        for sym in SYMMETRIES:
-            im = tuple(image(s, sym) for s in t)
-            if im not in images:
-                images.append(im)
-        for im in images:
-            index = sum((1 if mine >> s & 1 else 2 if theirs >> s & 1 else 0) * 3 ** k for k, s in enumerate(im))
-            total += int(weights[offset + index])
-        offset += 3 ** len(t)
-    return total
-
 
 def random_int_weights(arch: Architecture, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(-40, 41, arch.n_weights).astype(np.int32)
