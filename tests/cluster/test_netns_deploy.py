@@ -407,14 +407,18 @@ def test_evolution_survives_a_killed_worker_and_equals_one_machine(cluster, tmp_
     evolve = subprocess.Popen(head.argv("bash", "-ec", script), cwd=REPO_ROOT, env=head.env(PYTHONUNBUFFERED="1"),
                               text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     killed_at = None
+    seen: list[tuple[int, int, int, bool]] = []  # what the loop saw, for the failure message
     try:
         # Kill the worker's Ray (raylet, agents, game workers) while it plays
-        # a batch of the second generation or later.
+        # a batch of a generation that has stored some of its games.
         deadline = time.monotonic() + 240
         while evolve.poll() is None and time.monotonic() < deadline:
             rows = query(db_path, "SELECT number, games_done, games_total FROM generations "
                                   "WHERE status = 'playing' ORDER BY number DESC LIMIT 1")
-            if rows and rows[0][0] >= 2 and 0 < rows[0][1] < rows[0][2] and play_remote_running(victim):
+            playing = play_remote_running(victim)
+            if rows and (not seen or seen[-1] != (*rows[0], playing)):
+                seen.append((*rows[0], playing))
+            if rows and 0 < rows[0][1] < rows[0][2] and playing:
                 # While games are played, the driver and the game workers
                 # listen too: on ports of the table's worker range.
                 for node in (head, cluster.nodes["worker1"], victim):
@@ -422,8 +426,12 @@ def test_evolution_survives_a_killed_worker_and_equals_one_machine(cluster, tmp_
                 victim.kill_all()
                 killed_at = rows[0]
                 break
-            time.sleep(0.02)
-        assert killed_at is not None, "the worker was never seen playing mid-generation"
+            time.sleep(0.01)
+        if killed_at is None:
+            out = evolve.communicate(timeout=240)[0] if evolve.poll() is not None else "(still running)"
+            raise AssertionError("the worker was never seen playing mid-generation; (generation, done, total, "
+                                 f"victim playing) seen: {seen[-40:]}\nevolve exited {evolve.returncode}:\n"
+                                 f"{out[-5000:]}")
         assert not victim.pids()
         out, _ = evolve.communicate(timeout=240)
     finally:
