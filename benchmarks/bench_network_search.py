@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 2 or args.rounds < 1 or not 1 <= args.depth <= 60 or not 0 <= args.exact <= 60:
         parser.error("--games >= 2, --rounds >= 1, --depth in 1..60, --exact in 0..60")
-    openings = distinct_openings((args.games + 1) // 2, 4, f"bench-network-search/{args.seed}")
+    openings = distinct_openings((args.games + 1) // 2, 6, f"bench-network-search/{args.seed}")
     kinds = ["all-2 vs all-2", "all-4+2x2 vs all-4+2x2", "oe_fmc pair"]
     players = {k: engines(k, args.depth, args.exact, args.seed) for k in kinds}
     seconds = {k: 0.0 for k in kinds}

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from genethello.core import Board
+from genethello.core.openings import canonical_key
 
 PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 PLAYER_B = "oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4"
@@ -139,10 +140,10 @@ def test_match_defaults_to_distinct_openings_with_both_colours():
         assert board.is_game_over() and board.disc_count() == (int(game[4]), int(game[5]))
         margin = board.final_score() if game[2] == "black" else -board.final_score()
         assert game[6] == ("draw" if margin == 0 else f"A {'wins' if margin > 0 else 'loses'} by {abs(margin)}")
-        openings.append(game[3][:8])          # the 4 random plies: 2 characters a move
-    # A pair shares its opening; no two pairs do.
+        openings.append(game[3][:12])         # the 6 random plies: 2 characters a move
+    # A pair shares its opening; no two pairs do, nor are two mirror images of each other.
     assert openings[0::2] == openings[1::2]
-    assert len({Board.from_moves(o) for o in openings[0::2]}) == 100
+    assert len({canonical_key(Board.from_moves(o)) for o in openings[0::2]}) == 100
     assert re.search(r"^A [\d.]+ - [\d.]+ B \(200 games in [\d.]+ s\)$", proc.stdout, re.M)
     assert re.search(r"^A scores [\d.]+% \[[\d.]+%, [\d.]+%\] 95% \(W/D/L \d+/\d+/\d+\), 100 openings with both "
                      r"colours$", proc.stdout, re.M), proc.stdout[-500:]

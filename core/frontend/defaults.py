@@ -27,9 +27,11 @@ GAMES = 200
 little: at 2 games the 95% interval of an even score is [9.5%, 90.5%]; at
 200 it is about ±7 points."""
 
-RANDOM_PLIES = 4
-"""Random plies that open each game (as in a run's games), so that the
-games of a match start from different positions."""
+RANDOM_PLIES = 6
+"""How deep the openings of a match are: its game pairs start from
+positions this many plies in, drawn without replacement from the set
+``distinct-6`` (:mod:`genethello.core.openings`: 1,773 positions, none a
+mirror image of another), so that no game repeats another."""
 
 SEED = 0
 """Seed of the random openings."""

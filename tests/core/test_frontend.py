@@ -1,5 +1,5 @@
 """The layer every front end shares (core/frontend), the typed argparse
-numbers, the engine defaults every command shows, and a match's openings."""
+numbers and the engine defaults every command shows."""
 
 from __future__ import annotations
 
@@ -11,11 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from genethello.core.board import Board
 from genethello.core.cli.arguments import non_negative_float, non_negative_int, positive_float, positive_int
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration
-from genethello.core.openings import TooFewOpeningsError, distinct_openings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,21 +68,6 @@ def test_number_types_refuse_with_the_range_and_the_text(parse, text, message):
 def test_wording():
     assert [counted(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
     assert [duration(s) for s in (0.004, 0.0512, 3.14159, 212.4)] == ["0.004 s", "0.0512 s", "3.14 s", "212 s"]
-
-
-def test_distinct_openings_reach_different_positions_and_depend_on_their_seed_only():
-    openings = distinct_openings(100, defaults.RANDOM_PLIES, 7)
-    assert len(openings) == 100 and all(len(o) == defaults.RANDOM_PLIES for o in openings)
-    assert len({Board.from_moves(o) for o in openings}) == 100
-    assert distinct_openings(100, defaults.RANDOM_PLIES, 7) == openings
-    assert distinct_openings(10, defaults.RANDOM_PLIES, 7) == openings[:10]
-    assert distinct_openings(100, defaults.RANDOM_PLIES, 8) != openings
-
-
-@pytest.mark.parametrize("count, plies", [(2, 0), (5, 1), (13, 2)])
-def test_more_openings_than_a_ply_count_offers_are_refused(count, plies):
-    with pytest.raises(TooFewOpeningsError, match=f"{count} distinct openings of {plies} random plies"):
-        distinct_openings(count, plies, 0)
 
 
 @pytest.mark.parametrize("command, shown", [

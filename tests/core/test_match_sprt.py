@@ -114,7 +114,7 @@ def test_a_gtp_engine_is_tested_the_same_way():
     (["--sprt", 0, 20, "--beta", -0.1], "--beta must be between 0 and 0.5"),
     (["--sprt", 0, 20, "--max-games", 7], "--max-games must be even"),
     (["--sprt", 0, 20, "--max-games", 0], "argument --max-games: must be an integer >= 2"),
-    (["--sprt", 0, 20, "--max-games", 1000], "--max-games 1000 needs 500 different openings and --random-plies 4"),
+    (["--sprt", 0, 20, "--max-games", 4000], "--max-games 4000 needs 2000 different openings and --random-plies 6"),
     (["--sprt", 0, 20, "--games", 10], "--games does not apply to --sprt"),
     (["--max-games", 100], "--max-games goes with --sprt ELO0 ELO1"),
     (["--beta", 0.1], "--beta goes with --sprt"),
