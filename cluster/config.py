@@ -19,6 +19,7 @@ from typing import Any
 from genethello.cluster.breeders import BREEDERS, breeder_for
 from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.core.families import Kind, parse_individual, parse_kind
+from genethello.core.openings import DEFAULT_SET, RANDOM_WITH_REPLACEMENT, BadOpeningSetError, opening_set
 from genethello.core.search import ALGORITHMS
 
 
@@ -127,6 +128,16 @@ class YardstickConfig:
 
 
 @dataclass(frozen=True)
+class OpeningsConfig:
+    """``[openings]``: where the measured series (the hall's, the
+    yardstick's) take their openings. A round robin's games keep their own
+    seeded random walks (``games.random_plies``): they are fitness, not a
+    measurement with an interval."""
+
+    series: str = DEFAULT_SET         # "distinct-N", drawn without replacement; "random": runs made before
+
+
+@dataclass(frozen=True)
 class StorageConfig:
     keep_moves_generations: int = 10  # move lists kept for the last N generations (0 = all)
 
@@ -150,6 +161,7 @@ class RunConfig:
     yardstick: YardstickConfig = field(default_factory=YardstickConfig)
     hall: HallConfig = field(default_factory=HallConfig)
     fitness: FitnessConfig = field(default_factory=FitnessConfig)
+    openings: OpeningsConfig = field(default_factory=OpeningsConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
 
@@ -173,7 +185,8 @@ class RunConfig:
 SECTIONS = {
     "population": PopulationConfig, "games": GamesConfig, "rating": RatingConfig,
     "breeding": BreedingConfig, "stop": StopConfig, "yardstick": YardstickConfig,
-    "hall": HallConfig, "fitness": FitnessConfig, "storage": StorageConfig, "cluster": ClusterConfig,
+    "hall": HallConfig, "fitness": FitnessConfig, "openings": OpeningsConfig, "storage": StorageConfig,
+    "cluster": ClusterConfig,
 }
 
 # (low, high) inclusive bounds; None = unbounded on that side.
@@ -328,6 +341,36 @@ def _check_consistency(config: RunConfig) -> None:
     if config.yardstick.games_per_opponent % 2:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
                           "(each opening is played with both colours)")
+    _check_openings(config)
+
+
+def measured_openings(config: RunConfig, random_plies: int) -> str:
+    """How a measured series of the run takes its openings, for a report:
+    'openings from distinct-6, without replacement' or, for runs made
+    before opening sets, 'random openings of 4 plies, with replacement'."""
+    series = config.openings.series
+    if series == RANDOM_WITH_REPLACEMENT:
+        return f"random openings of {random_plies} plies, with replacement"
+    return f"openings from {series}, without replacement"
+
+
+def _check_openings(config: RunConfig) -> None:
+    """``openings.series`` names a set, and every measured series fits in it."""
+    series = config.openings.series
+    if series == RANDOM_WITH_REPLACEMENT:
+        return
+    try:
+        size = opening_set(series).size
+    except BadOpeningSetError as exc:
+        raise ConfigError(f"openings.series: {exc} (or {RANDOM_WITH_REPLACEMENT!r}, as runs made before)") from None
+    if size is None:
+        return
+    for key, games in (("hall.games_per_member", config.hall.games_per_member),
+                       ("yardstick.games_per_opponent", config.yardstick.games_per_opponent),
+                       ("yardstick.gtp_games", config.yardstick.gtp_games)):
+        if games // 2 > size:
+            raise ConfigError(f"{key}: {games} games need {games // 2} openings and openings.series {series} "
+                              f"holds {size} (use a deeper set, e.g. distinct-7, or fewer games)")
 
 
 def max_players(max_games: int) -> int:

@@ -5,10 +5,12 @@ generation-436 best had a lower Elo than generation 1's). So every K
 generations the run's best so far plays a fixed gauntlet — a random player,
 a greedy most-flips player, a classic square-weights player, generation 1's
 champion and any fixed reference chromosomes the config names (such as the
-pattern-only ``p_1_10``) — with both colours from openings that depend only on the run's
-seed, plus the Othello League measure (its evaluation at 1 ply against the
-standard WPC heuristic, both sides ε-random; :mod:`genethello.core.league`)
-and, optionally, external GTP engines: the same test every time.
+pattern-only ``p_1_10``) — with both colours from openings that depend only
+on the run's seed, drawn without replacement from the run's opening set
+(``openings.series``, :mod:`genethello.core.openings`), plus the Othello
+League measure (its evaluation at 1 ply against the standard WPC heuristic,
+both sides ε-random; :mod:`genethello.core.league`) and, optionally,
+external GTP engines: the same test every time.
 
 The built-in games are :class:`~genethello.cluster.games.GauntletSpec` s
 played through the run's executor (Ray workers), so a measurement of 386
@@ -33,6 +35,7 @@ from genethello.core.chromosome import Chromosome
 from genethello.core.game import random_opening
 from genethello.core.gtp.client import ProtocolError
 from genethello.core.league import league_schedule
+from genethello.core.openings import RANDOM_WITH_REPLACEMENT, opening_set
 from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
 from genethello.core.scoring import MatchScore
 
@@ -78,9 +81,9 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str,
     """Every built-in game of a measurement and, per spec, the opponent's
     display name. Pure: a function of the config, the seed and the players.
 
-    The opening of pair p against opponent k is seeded by (run seed, 0,
-    1000 + k, p), and both colours play it (an opponent that is the candidate
-    itself is left out; the others keep their k); the League's games are seeded by
+    Against opponent k both colours play each opening of its series
+    (:func:`series_openings`; an opponent that is the candidate itself is
+    left out, the others keep their k); the League's games are seeded by
     (League seed, index) with the candidate Black in even games."""
     ys = config.yardstick
     opponents = [*BUILT_IN, ("chromosome:" + first_champion, FIRST_CHAMPION),
@@ -90,17 +93,33 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str,
     for k, (opponent, name) in enumerate(opponents):
         if opponent == "chromosome:" + candidate:
             continue   # a player against itself scores 50% by symmetry: not worth the games
-        for pair in range(ys.games_per_opponent // 2):
-            seed = opening_seed(config.seed, 0, 1_000 + k, pair)
+        pairs = ys.games_per_opponent // 2
+        for seed, opening in series_openings(config, 1_000 + k, pairs):
             for candidate_black in (True, False):
                 specs.append(GauntletSpec(len(specs), candidate, opponent, candidate_black, seed,
-                                          ys.random_plies, ys.depth, config.games.exact_empties, patterns))
+                                          opening, ys.depth, config.games.exact_empties, patterns))
                 names.append(name)
     for game in league_schedule(ys.league_double_games, league_seed(config.seed)):
-        specs.append(GauntletSpec(len(specs), candidate, "league", game.evolved_is_black, game.seed, 0, 1, 0,
+        specs.append(GauntletSpec(len(specs), candidate, "league", game.evolved_is_black, game.seed, (), 1, 0,
                                   patterns))
         names.append(LEAGUE)
     return specs, names
+
+
+def series_openings(config: RunConfig, key: int, pairs: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The (seed, opening) of each pair of the yardstick's series ``key``
+    (1000 + k for built-in opponent k, 2000 + k for GTP engine k): pair p's
+    seed is (run seed, 0, key, p), which also seeds the random players'
+    moves. Its opening is drawn from ``openings.series`` without
+    replacement (a series seeded by the run seed and ``key``), or, with
+    ``random`` (runs made before), is the random walk of
+    ``yardstick.random_plies`` that the seed draws."""
+    seeds = [opening_seed(config.seed, 0, key, pair) for pair in range(pairs)]
+    series = config.openings.series
+    if series == RANDOM_WITH_REPLACEMENT:
+        return [(seed, tuple(random_opening(config.yardstick.random_plies, seed))) for seed in seeds]
+    drawn = opening_set(series).series(f"yardstick/{config.seed}/{key}", pairs)
+    return [(seed, tuple(moves)) for seed, moves in zip(seeds, drawn, strict=True)]
 
 
 def tally(names: Sequence[str], outcomes: Sequence[GauntletOutcome]) -> list[YardstickScore]:
@@ -125,14 +144,13 @@ def play_specs(executor: Executor, specs: Sequence[GauntletSpec],
     return outcomes if len(outcomes) == len(specs) else None
 
 
-def gtp_match(candidate: Player, engine: GtpPlayer, games: int, random_plies: int, run_seed: int,
-              key: int) -> MatchScore:
-    """``games`` games (even) of ``candidate`` against an external engine,
-    each opening (seeded by run seed and ``key``) with both colours."""
+def gtp_match(candidate: Player, engine: GtpPlayer, games: int, config: RunConfig, key: int) -> MatchScore:
+    """``games`` games (even) of ``candidate`` against external engine
+    ``key``, each opening of its series (:func:`series_openings`) with both
+    colours."""
     result = MatchScore(0, 0, 0)
-    for pair in range(games // 2):
-        seed = opening_seed(run_seed, 0, 2_000 + key, pair)
-        opening = random_opening(random_plies, seed)
+    for seed, moves in series_openings(config, 2_000 + key, games // 2):
+        opening = list(moves)
         result = result.add(play(candidate, engine, opening, seed))
         result = result.add(-play(engine, candidate, opening, seed))
     return result
@@ -151,8 +169,7 @@ def measure_gtp(config: RunConfig, candidate: Chromosome,
         engine = None
         try:
             engine = GtpPlayer(command)
-            scores.append(YardstickScore(command, gtp_match(me, engine, ys.gtp_games, ys.random_plies,
-                                                            config.seed, key)))
+            scores.append(YardstickScore(command, gtp_match(me, engine, ys.gtp_games, config, key)))
         except (RuntimeError, ProtocolError, ValueError, OSError) as exc:
             if on_failure is None:
                 raise
@@ -178,5 +195,5 @@ def measure(config: RunConfig, candidate: Chromosome, first_champion: Chromosome
     return tally(names, outcomes) + measure_gtp(config, candidate, on_failure, settings.patterns)
 
 
-__all__ = ["LEAGUE", "FIRST_CHAMPION", "YardstickScore", "gauntlet_specs", "tally",
+__all__ = ["LEAGUE", "FIRST_CHAMPION", "YardstickScore", "gauntlet_specs", "series_openings", "tally",
            "play_specs", "measure_gtp", "measure", "league_seed", "gtp_match"]
