@@ -28,14 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.config import RunConfig
-from genethello.cluster.executors import Executor, batches_of
-from genethello.cluster.games import BUILT_IN_OPPONENTS, GameSettings, GauntletGames, GauntletOutcome, GauntletSpec
-from genethello.cluster.pairing import opening_seed
+from genethello.cluster.executors import Executor
+from genethello.cluster.games import BUILT_IN_OPPONENTS, GameSettings, GauntletOutcome, GauntletSpec
+from genethello.cluster.measured_series import play_specs, series_openings
+from genethello.cluster.yardstick_sprt import SprtRecord, measure_sprt, sprt_name
 from genethello.core.chromosome import Chromosome
-from genethello.core.game import random_opening
 from genethello.core.gtp.client import ProtocolError
 from genethello.core.league import league_schedule
-from genethello.core.openings import RANDOM_WITH_REPLACEMENT, opening_set
 from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
 from genethello.core.scoring import MatchScore
 
@@ -52,10 +51,13 @@ _LEAGUE_KEY = 0x4C45_4147  # "LEAG": SeedSequence key of the League's seed
 
 @dataclass(frozen=True)
 class YardstickScore:
-    """The candidate's result against one opponent, with its counts."""
+    """The candidate's result against one opponent, with its counts; for a
+    sequential opponent (``yardstick.sprt_opponents``), the test's record
+    too (its games are then left out of the pooled score)."""
 
     opponent: str
     result: MatchScore
+    sprt: SprtRecord | None = None
 
     @property
     def games(self) -> int:
@@ -106,22 +108,6 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str,
     return specs, names
 
 
-def series_openings(config: RunConfig, key: int, pairs: int) -> list[tuple[int, tuple[int, ...]]]:
-    """The (seed, opening) of each pair of the yardstick's series ``key``
-    (1000 + k for built-in opponent k, 2000 + k for GTP engine k): pair p's
-    seed is (run seed, 0, key, p), which also seeds the random players'
-    moves. Its opening is drawn from ``openings.series`` without
-    replacement (a series seeded by the run seed and ``key``), or, with
-    ``random`` (runs made before), is the random walk of
-    ``yardstick.random_plies`` that the seed draws."""
-    seeds = [opening_seed(config.seed, 0, key, pair) for pair in range(pairs)]
-    series = config.openings.series
-    if series == RANDOM_WITH_REPLACEMENT:
-        return [(seed, tuple(random_opening(config.yardstick.random_plies, seed))) for seed in seeds]
-    drawn = opening_set(series).series(f"yardstick/{config.seed}/{key}", pairs)
-    return [(seed, tuple(moves)) for seed, moves in zip(seeds, drawn, strict=True)]
-
-
 def tally(names: Sequence[str], outcomes: Sequence[GauntletOutcome]) -> list[YardstickScore]:
     """Per opponent (in first-appearance order of ``names``), the W/D/L of
     the candidate's margins; ``outcomes`` are matched to specs by index."""
@@ -132,16 +118,6 @@ def tally(names: Sequence[str], outcomes: Sequence[GauntletOutcome]) -> list[Yar
         name = names[outcome.index]
         scores[name] = scores[name].add(outcome.margin)
     return [YardstickScore(name, result) for name, result in scores.items()]
-
-
-def play_specs(executor: Executor, specs: Sequence[GauntletSpec],
-               should_stop: Callable[[], bool]) -> list[GauntletOutcome] | None:
-    """Play the specs through ``executor``; None when stopped before all
-    were played (a measurement is stored whole or not at all)."""
-    outcomes: list[GauntletOutcome] = []
-    for batch in executor.run(GauntletGames(), batches_of(specs), should_stop):
-        outcomes.extend(batch)
-    return outcomes if len(outcomes) == len(specs) else None
 
 
 def gtp_match(candidate: Player, engine: GtpPlayer, games: int, config: RunConfig, key: int) -> MatchScore:
@@ -192,7 +168,11 @@ def measure(config: RunConfig, candidate: Chromosome, first_champion: Chromosome
     outcomes = play_specs(executor, specs, should_stop)
     if outcomes is None:
         return None
-    return tally(names, outcomes) + measure_gtp(config, candidate, on_failure, settings.patterns)
+    sequential = measure_sprt(config, str(candidate), executor, should_stop, settings.patterns)
+    if sequential is None:
+        return None
+    return (tally(names, outcomes) + measure_gtp(config, candidate, on_failure, settings.patterns)
+            + [YardstickScore(sprt_name(opponent), score, record) for opponent, score, record in sequential])
 
 
 __all__ = ["LEAGUE", "FIRST_CHAMPION", "YardstickScore", "gauntlet_specs", "series_openings", "tally",

@@ -140,7 +140,7 @@ def run_history(args: argparse.Namespace) -> int:
     if measured:
         print()
         print("yardstick, pooled: the best so far's score [95%] over all its yardstick games together, the "
-              "weakest opponents' included; per opponent below")
+              "weakest opponents' included (sequential tests' games left out); per opponent below")
         config = RunConfig.from_json(run.config_json)
         print(f"yardstick of the best so far, per opponent: score [95% Wilson interval] (W/D/L); "
               f"{measured_openings(config, config.yardstick.random_plies)}")
@@ -149,6 +149,9 @@ def run_history(args: argparse.Namespace) -> int:
             for o in r.yardstick_opponents:
                 counts = f" ({o.wins}/{o.draws}/{o.losses})" if o.wins is not None else ""
                 name = league_fast_label() if o.opponent == LEAGUE_FAST_OPPONENT else o.opponent
+                if o.sprt is not None:  # a sequential test: no fixed-sample interval to claim
+                    parts.append(f"{name} {o.score:.1%}{counts}, {o.sprt.text()}")
+                    continue
                 parts.append(f"{name} {_interval_text(o.score, o.low, o.high)}{counts}")
             print(f"{r.generation:>4}  " + "; ".join(parts))
     return 0

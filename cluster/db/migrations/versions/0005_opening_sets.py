@@ -1,5 +1,7 @@
-"""Opening sets: every stored run config says where its measured series
-take their openings.
+"""Opening sets and sequential yardstick tests.
+
+* Every stored run config says where its measured series take their
+  openings.
 
 From 0005 a config has ``[openings] series`` (default ``distinct-6``: the
 hall's and the yardstick's openings drawn without replacement from the
@@ -9,7 +11,12 @@ every game's opening on its own, with replacement; the upgrade writes
 old run resumes to the same games (its stored games keep their openings in
 their moves either way).
 
-No schema change: only ``runs.config_json`` is rewritten (as 0002 did).
+Only ``runs.config_json`` is rewritten for that (as 0002 did).
+
+* ``yardstick_results.sprt`` (TEXT, NULL): for a sequential yardstick
+  opponent (``yardstick.sprt_opponents``), the test and where it stopped
+  (JSON: bounds, error rates, cap, decision, LLR, pair counts); NULL for a
+  fixed series, and in every row stored before. A plain ADD COLUMN.
 
 Revision ID: 0005
 Revises: 0004
@@ -30,7 +37,9 @@ _runs = sa.table("runs", sa.column("id", sa.Integer), sa.column("config_json", s
 
 
 def upgrade() -> None:
-    """Give every stored config an ``openings`` section saying "random"."""
+    """Give every stored config an ``openings`` section saying "random";
+    add the SPRT column."""
+    op.add_column('yardstick_results', sa.Column('sprt', sa.Text(), nullable=True))
     conn = op.get_bind()
     for run_id, config_json in conn.execute(sa.select(_runs.c.id, _runs.c.config_json)).all():
         data = json.loads(config_json)
@@ -42,7 +51,9 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop the section again (only from runs that drew with replacement:
-    a run made at 0005 with an opening set cannot be described at 0004)."""
+    a run made at 0005 with an opening set cannot be described at 0004),
+    and the SPRT column."""
+    op.drop_column('yardstick_results', 'sprt')
     conn = op.get_bind()
     for run_id, config_json in conn.execute(sa.select(_runs.c.id, _runs.c.config_json)).all():
         data = json.loads(config_json)
