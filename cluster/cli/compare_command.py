@@ -121,15 +121,18 @@ def _out_path(args: argparse.Namespace) -> Path:
     return out
 
 
-def read_field(args: argparse.Namespace) -> list[ComparePlayer]:
+def read_field(args: argparse.Namespace) -> tuple[list[ComparePlayer], list[str]]:
     """The players of every selected run, database by database, run by run
-    (by id), best first within a run. Each database is closed once read."""
+    (by id), best first within a run, and why runs were skipped (without
+    ``--runs``, those with no finished generation). Each database is closed
+    once read."""
     from genethello.cluster.reads import NoFinishedGenerationError, list_runs, run_champions
     from genethello.core.pattern_table import resolve_version
 
     wanted = list(dict.fromkeys(args.runs or ()))
     found: set[str] = set()
     selected = []
+    skipped: list[str] = []
     for target in args.db:
         db = open_existing(target)
         try:
@@ -137,6 +140,7 @@ def read_field(args: argparse.Namespace) -> list[ComparePlayer]:
             if wanted:
                 runs = [run for run in runs if run.name in wanted]
             usable = []
+            notes: list[str] = []
             for run in runs:
                 found.add(run.name)
                 try:
@@ -144,9 +148,10 @@ def read_field(args: argparse.Namespace) -> list[ComparePlayer]:
                 except NoFinishedGenerationError as exc:
                     if wanted:
                         raise
-                    print(f"genethello compare: skipping {exc}", file=sys.stderr)
+                    notes.append(str(exc))
             if not wanted and not usable:
                 raise CompareInputError(f"{target} holds no run with a finished generation")
+            skipped += notes
             selected += [(target, champions) for champions in usable]
         finally:
             db.dispose()
@@ -164,7 +169,7 @@ def read_field(args: argparse.Namespace) -> list[ComparePlayer]:
             players.append(ComparePlayer(f"{tag}#{champion.player_id}", target, champions.run.name,
                                          champion.player_id, champions.ranked_by,
                                          Entrant(champion.text, champion.payload, settings)))
-    return players
+    return players, skipped
 
 
 def _anchor(players: list[ComparePlayer], wanted: str | None) -> int:
@@ -281,10 +286,12 @@ def run_compare(args: argparse.Namespace) -> int:
     _check_options(args)
     out = _out_path(args)
     openings = compare_openings(args.openings, args.seed, args.games)
-    players = read_field(args)
+    players, skipped = read_field(args)
     schedule = compare_schedule(len(players), args.games)
     anchor = _anchor(players, args.anchor)
     _check_playable(players)
+    for note in skipped:
+        print(f"genethello compare: skipped: {note}", file=sys.stderr)
     task = CompareGames(tuple(p.entrant for p in players))
     started = time.perf_counter()
     margins, workers = play(compare_specs(schedule, openings), task, args)
