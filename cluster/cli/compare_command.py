@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from genethello.cluster.cli.run_commands import add_cluster_options, open_existing
 from genethello.cluster.compare import (
@@ -36,6 +37,9 @@ from genethello.cluster.compare import (
 from genethello.cluster.games import CompareGameOutcome, CompareGames, CompareGameSpec, Entrant, PlayerSettings
 from genethello.core.openings import DEFAULT_SET
 from genethello.core.squares import join_move_list
+
+if TYPE_CHECKING:
+    from genethello.cluster.db import Database
 
 #: Games each pair of players plays when --games is not given (10 openings, both colours).
 DEFAULT_GAMES_PER_PAIR = 20
@@ -121,6 +125,23 @@ def _out_path(args: argparse.Namespace) -> Path:
     return out
 
 
+def open_read_only(target: str) -> Database:
+    """An existing run database, opened to be read only: one whose schema
+    is older than this genethello's (which opening would upgrade, a write)
+    is refused, with what to type to upgrade it."""
+    from genethello.cluster.db import head_revision
+    from genethello.cluster.db.engine import check_database_file, sqlite_path
+
+    path = sqlite_path(target)
+    if path.is_file():
+        revision = check_database_file(path, create=False, immutable=not os.access(path.parent, os.W_OK))
+        if revision is not None and revision != head_revision():
+            raise CompareInputError(f"database {target} is at schema revision {revision!r}, older than this "
+                                    f"genethello's {head_revision()!r}: compare only reads, so it does not "
+                                    f"upgrade it; 'genethello status --db {target}' upgrades it first")
+    return open_existing(target)
+
+
 def read_field(args: argparse.Namespace) -> tuple[list[ComparePlayer], list[str]]:
     """The players of every selected run, database by database, run by run
     (by id), best first within a run, and why runs were skipped (without
@@ -134,7 +155,7 @@ def read_field(args: argparse.Namespace) -> tuple[list[ComparePlayer], list[str]
     selected = []
     skipped: list[str] = []
     for target in args.db:
-        db = open_existing(target)
+        db = open_read_only(target)
         try:
             runs = [listing.run for listing in list_runs(db)]
             if wanted:

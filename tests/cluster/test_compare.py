@@ -300,3 +300,17 @@ def test_bad_input_is_one_line_and_exit_status_2(runs, home, tmp_path, case, arg
     assert len(lines) == 1 and lines[0].startswith("genethello compare: error: "), (case, done.stderr)
     assert message.format(**names) in lines[0], (case, lines[0])
     assert not (tmp_path / "r.json").exists()
+
+
+def test_a_database_of_an_older_schema_is_refused_not_upgraded(runs, home, tmp_path):
+    """Opening an older database upgrades it, a write: compare only reads,
+    so it says how to upgrade instead, and the file stays as it was."""
+    old = tmp_path / "old.db"
+    old.write_bytes((Path(__file__).parent / "data" / "run-0003.sqlite").read_bytes())
+    before = old.read_bytes()
+    done = run_cli("compare", "--db", str(old), "--db", str(runs["a"]), "--workers", "1", home=home, cwd=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "older than this genethello's" in lines[0], done.stderr
+    assert f"'genethello status --db {old}' upgrades it first" in lines[0]
+    assert old.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["home", "old.db"]
