@@ -32,6 +32,7 @@ from genethello.cluster.db import Database
 from genethello.cluster.executors import SerialExecutor
 from genethello.cluster.games import CompareGames, Entrant, PlayerSettings
 from genethello.cluster.progress import Progress
+from genethello.cluster.reads import best, find_run
 from genethello.cluster.tournament_rating import ELO_PER_NAT
 from genethello.core.board import Board
 from genethello.core.openings import canonical_key, opening_set
@@ -314,3 +315,22 @@ def test_a_database_of_an_older_schema_is_refused_not_upgraded(runs, home, tmp_p
     assert len(lines) == 1 and "older than this genethello's" in lines[0], done.stderr
     assert f"'genethello status --db {old}' upgrades it first" in lines[0]
     assert old.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["home", "old.db"]
+
+
+def test_runs_of_one_name_in_two_databases_are_told_apart_by_the_file(runs, home, tmp_path):
+    """Two databases each with a run called 'alpha' (two seeds of one
+    config): the labels carry the database's file name; the anchor may be
+    named by its chromosome text."""
+    twin = _evolve(tmp_path, "twin.db", name="alpha", seed=13)
+    db = Database.open(twin, create=False)
+    try:
+        text = best(db, find_run(db, "alpha").id).text
+    finally:
+        db.dispose()
+    done = run_cli("compare", "--db", str(runs["a"]), "--db", str(twin), "--runs", "alpha", "--games", "2",
+                   "--anchor", text, "--workers", "1", "--out", "r.json", home=home, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert [p["label"].split("#")[0] for p in doc["players"]] == ["a.db:alpha", "twin.db:alpha"]
+    assert doc["anchor"] == doc["players"][1]["label"] and doc["players"][1]["chromosome"] == text
+    assert {r["player"]: r["stderr"] for r in doc["table"]}[doc["anchor"]] == 0.0
