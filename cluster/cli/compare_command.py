@@ -52,7 +52,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                    "settings (depth, exact endgame, algorithm, pattern table: in a game "
                                    "between runs of different depths each side searches at its own), "
                                    "and one Bradley-Terry fit rates them, relative to an anchor player. "
-                                   "The databases are only read; the result is written to a file of its own.")
+                                   "The databases are only read; the result is written to a file of its own. "
+                                   "--workers 1 plays in this process, without Ray.")
     p.add_argument("--db", action="append", required=True, metavar="FILE",
                    help="a run database (repeat for several)")
     p.add_argument("--runs", nargs="+", metavar="NAME",
@@ -220,10 +221,12 @@ def _check_playable(players: list[ComparePlayer]) -> None:
         evaluator_of(parse_individual(e.text, e.payload), e.settings.patterns or None)
 
 
-def play(specs: list[CompareGameSpec], task: CompareGames, args: argparse.Namespace) -> tuple[list[int], int]:
-    """Black's margin of every game, in schedule order, and the workers that
-    played them: in this process with ``--workers 1`` (no Ray), else on Ray
-    (started here, or the cluster at ``--address``)."""
+def play(specs: list[CompareGameSpec], task: CompareGames, args: argparse.Namespace
+         ) -> tuple[list[int], int, float]:
+    """Black's margin of every game, in schedule order, the workers that
+    played them and the seconds the games took (Ray's start not counted):
+    in this process with ``--workers 1`` (no Ray), else on Ray (started
+    here, or the cluster at ``--address``)."""
     from genethello.cluster.executors import Executor, SerialExecutor, batches_of
 
     executor: Executor
@@ -240,6 +243,7 @@ def play(specs: list[CompareGameSpec], task: CompareGames, args: argparse.Namesp
         print(f"genethello compare: {len(specs)} games among {len(task.entrants)} players "
               f"on {executor.workers} worker{'s' if executor.workers != 1 else ''}", file=sys.stderr, flush=True)
     margins: dict[int, int] = {}
+    started = time.perf_counter()
     try:
         for outcomes in executor.run(task, batches_of(specs), lambda: False):
             for outcome in outcomes:
@@ -247,7 +251,7 @@ def play(specs: list[CompareGameSpec], task: CompareGames, args: argparse.Namesp
                 margins[outcome.game_index] = outcome.score
     finally:
         executor.close()
-    return [margins[spec.game_index] for spec in specs], executor.workers
+    return [margins[spec.game_index] for spec in specs], executor.workers, time.perf_counter() - started
 
 
 def _settings_json(settings: PlayerSettings) -> dict[str, Any]:
@@ -314,9 +318,7 @@ def run_compare(args: argparse.Namespace) -> int:
     for note in skipped:
         print(f"genethello compare: skipped: {note}", file=sys.stderr)
     task = CompareGames(tuple(p.entrant for p in players))
-    started = time.perf_counter()
-    margins, workers = play(compare_specs(schedule, openings), task, args)
-    seconds = time.perf_counter() - started
+    margins, workers, seconds = play(compare_specs(schedule, openings), task, args)
     rows = compare_rows(len(players), schedule, margins, anchor)
     document = result_document(args, players, anchor, openings, schedule, margins, rows)
     text = json.dumps(document, indent=2) + "\n"
