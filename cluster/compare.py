@@ -15,7 +15,8 @@ no Ray and no database:
   :func:`compare_openings`, :func:`compare_specs`): every pair of players
   plays the same ``games_per_pair / 2`` openings, drawn without replacement
   from an opening set by the seed, each with both colours;
-* the ratings and the table's rows (:func:`compare_rows`).
+* the players' labels (:func:`run_tags`) and the ratings and the table's
+  rows (:func:`compare_rows`).
 
 A game is keyed by (pair, opening, colour), its place in the schedule, and
 the results are reduced in schedule order, so the result is a function of
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from genethello.cluster.config import RunConfig
 from genethello.cluster.games import CompareGameSpec, PlayerSettings
@@ -49,6 +51,16 @@ def player_settings(config: RunConfig, patterns: str, depth: int | None = None,
     return PlayerSettings(g.depth if depth is None else depth,
                           g.exact_empties if exact_empties is None else exact_empties,
                           g.algorithm, g.tt_bits, patterns)
+
+
+def run_tags(runs: Sequence[tuple[str, str]]) -> list[str]:
+    """A short unique name for each run given as (database, run name), the
+    prefix of its players' labels (``TAG#PLAYER_ID``): the run's name;
+    ``FILE:NAME`` for a name that several databases hold; ``PATH:NAME``
+    (the database as given) where their file names are alike too."""
+    names = [name for _, name in runs]
+    tags = [name if names.count(name) == 1 else f"{PurePath(target).name}:{name}" for target, name in runs]
+    return [tag if tags.count(tag) == 1 else f"{target}:{name}" for tag, (target, name) in zip(tags, runs, strict=True)]
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from genethello.cluster.compare import (
     compare_schedule,
     compare_specs,
     player_settings,
+    run_tags,
 )
 from genethello.cluster.games import CompareGameOutcome, CompareGames, CompareGameSpec, Entrant, PlayerSettings
 from genethello.core.openings import DEFAULT_SET
@@ -180,11 +181,9 @@ def read_field(args: argparse.Namespace) -> tuple[list[ComparePlayer], list[str]
     missing = [name for name in wanted if name not in found]
     if missing:
         raise CompareInputError(f"--runs: no run named {missing[0]!r} in {', '.join(args.db)}")
-    names = [champions.run.name for _, champions in selected]
+    tags = run_tags([(target, champions.run.name) for target, champions in selected])
     players = []
-    for target, champions in selected:
-        name = champions.run.name
-        tag = name if names.count(name) == 1 else f"{Path(target).name}:{name}"
+    for (target, champions), tag in zip(selected, tags, strict=True):
         patterns = resolve_version(champions.pattern_version) if champions.pattern_version else ""
         settings = player_settings(champions.config, patterns, args.depth, args.exact_empties)
         for champion in champions.champions:

@@ -25,6 +25,7 @@ from genethello.cluster.compare import (
     compare_schedule,
     compare_specs,
     player_settings,
+    run_tags,
 )
 from genethello.cluster.config import load_config
 from genethello.cluster.coordinator import Coordinator, create_run
@@ -54,6 +55,12 @@ def test_the_schedule_of_three_players_and_four_games_a_pair():
         (8, 2, 1, 2, 0, True, 1, 2), (9, 2, 1, 2, 0, False, 2, 1),
         (10, 2, 1, 2, 1, True, 1, 2), (11, 2, 1, 2, 1, False, 2, 1),
     ]
+
+
+def test_run_tags_are_names_told_apart_by_file_then_by_path_only_when_needed():
+    runs = [("a.db", "q"), ("b.db", "q"), ("x/c.db", "q"), ("y/c.db", "q"), ("a.db", "r")]
+    assert run_tags(runs) == ["a.db:q", "b.db:q", "x/c.db:q", "y/c.db:q", "r"]
+    assert run_tags([("a.db", "q"), ("b.db", "r")]) == ["q", "r"]
 
 
 @pytest.mark.parametrize("players, games", [(1, 2), (0, 2), (3, 0), (3, 3), (3, -2)])
