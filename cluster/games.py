@@ -10,7 +10,11 @@ per run of an executor, which plays batches of its specs in a worker):
   fame against a member, and returns :class:`HallGameOutcome` s;
 * :class:`GauntletGames` plays :class:`GauntletSpec` s, a chromosome against
   one of the yardstick's fixed opponents (built by name on the worker, never
-  from a command), and returns :class:`GauntletOutcome` s.
+  from a command), and returns :class:`GauntletOutcome` s;
+* :class:`CompareGames` plays :class:`CompareGameSpec` s, two champions of
+  possibly different runs and families, each searching with its own run's
+  :class:`PlayerSettings`, and returns :class:`CompareGameOutcome` s
+  (``genethello compare``).
 
 A worker process keeps, per game settings, two engines (a black and a white
 seat, each with its transposition table) and the evaluators of the players
@@ -265,3 +269,85 @@ class GauntletGames:
 
     def run(self, specs: Sequence[GauntletSpec]) -> list[GauntletOutcome]:
         return [_GAUNTLET.play(spec) for spec in specs]
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    """How one player searches in a comparison: its own run's games
+    settings (``games.depth``, ``games.exact_empties``, ``games.algorithm``,
+    ``games.tt_bits``) and the pattern table its run recorded."""
+
+    depth: int
+    exact_empties: int
+    algorithm: str = "negascout-soft"
+    tt_bits: int = 16
+    patterns: str = ""        # pattern table version ('' : the newest installed)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player of a comparison as it travels to the workers: its text, its
+    stored payload (a network's weights; None for a chromosome) and how it
+    searches."""
+
+    text: str
+    payload: bytes | None
+    settings: PlayerSettings
+
+
+@dataclass(frozen=True)
+class CompareGameSpec:
+    """One comparison game: its place in the schedule, Black's and White's
+    places among the task's entrants, and the opening's moves."""
+
+    game_index: int
+    black: int
+    white: int
+    opening: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CompareGameOutcome:
+    """A comparison game's result, keyed by its place in the schedule."""
+
+    game_index: int
+    score: int            # Black's final margin, empties to the winner
+    nodes: int
+
+
+#: This process's engines of comparison players, by (text, settings).
+_COMPARE_ENGINES: dict[tuple[str, PlayerSettings], Engine] = {}
+
+
+def _compare_engine(entrant: Entrant) -> Engine:
+    """This process's engine of ``entrant`` (one per player and settings:
+    a player never meets itself, so a game never needs two)."""
+    key = (entrant.text, entrant.settings)
+    engine = _COMPARE_ENGINES.get(key)
+    if engine is None:
+        if len(_COMPARE_ENGINES) > 256:
+            _COMPARE_ENGINES.clear()
+        s = entrant.settings
+        evaluator = evaluator_of(parse_individual(entrant.text, entrant.payload), s.patterns or None)
+        engine = _COMPARE_ENGINES[key] = Engine(evaluator, depth=s.depth, exact_empties=s.exact_empties,
+                                                algorithm=s.algorithm, tt_bits=s.tt_bits)
+    return engine
+
+
+@dataclass(frozen=True)
+class CompareGames:
+    """The task of a comparison: its entrants (pickled once per executor
+    run); each spec names two of them by place. Each engine searches with
+    its own settings, so a game between runs of different depths is played
+    at both depths, one per side. The tables are cleared before every game,
+    so a game is a function of its spec alone."""
+
+    entrants: tuple[Entrant, ...]
+
+    def run(self, specs: Sequence[CompareGameSpec]) -> list[CompareGameOutcome]:
+        out = []
+        for spec in specs:
+            black, white = _compare_engine(self.entrants[spec.black]), _compare_engine(self.entrants[spec.white])
+            result = play_game(black, white, list(spec.opening))
+            out.append(CompareGameOutcome(spec.game_index, result.score, result.nodes))
+        return out

@@ -10,6 +10,8 @@ games, hall games, yardstick games or label positions. The kinds today:
 * :class:`~genethello.cluster.games.RoundRobinGames`: GameSpec -> GameOutcome;
 * :class:`~genethello.cluster.games.HallGames`: HallGameSpec -> HallGameOutcome;
 * :class:`~genethello.cluster.games.GauntletGames`: GauntletSpec -> GauntletOutcome;
+* :class:`~genethello.cluster.games.CompareGames`: CompareGameSpec -> CompareGameOutcome
+  (champions of several runs, each with its own run's settings);
 * :class:`~genethello.cluster.labelling.PositionLabels`: LabelSpec -> LabelOutcome;
 * :class:`~genethello.cluster.network_fitness.NetworkFitnessGames`:
   NetworkFitnessTask (a chunk of up to thousands of a network generation's

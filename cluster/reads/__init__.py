@@ -14,10 +14,18 @@ One module per kind of question:
 * :mod:`.ranking` - players best first (by hall, Elo or yardstick), the hall;
 * :mod:`.history` - one row a generation, with the yardstick's intervals;
 * :mod:`.games` - stored games, for export and replay;
-* :mod:`.champion_chart` - what a run's family charts of its best so far.
+* :mod:`.champion_chart` - what a run's family charts of its best so far;
+* :mod:`.champions` - a run's champions and settings, for ``compare``.
 """
 
 from genethello.cluster.reads.champion_chart import ChampionChart, ChampionSeries, champion_chart, run_family
+from genethello.cluster.reads.champions import (
+    Champion,
+    NoFinishedGenerationError,
+    RunChampions,
+    finished_generations,
+    run_champions,
+)
 from genethello.cluster.reads.games import StoredGame, select_games
 from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows
 from genethello.cluster.reads.ranking import (
@@ -51,7 +59,8 @@ from genethello.cluster.reads.runs import (
 )
 
 __all__ = [
-    "RANKINGS", "ChampionChart", "ChampionSeries", "champion_chart", "run_family",
+    "RANKINGS", "Champion", "ChampionChart", "ChampionSeries", "NoFinishedGenerationError", "RunChampions",
+    "champion_chart", "finished_generations", "run_champions", "run_family",
     "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
     "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
