@@ -14,12 +14,23 @@ One module per kind of question:
 * :mod:`.ranking` - players best first (by hall, Elo or yardstick), the hall;
 * :mod:`.history` - one row a generation, with the yardstick's intervals;
 * :mod:`.games` - stored games, for export and replay;
-* :mod:`.champion_chart` - what a run's family charts of its best so far.
+* :mod:`.champion_chart` - what a run's family charts of its best so far;
+* :mod:`.lineage` - a player's family tree, and which operators pay.
 """
 
 from genethello.cluster.reads.champion_chart import ChampionChart, ChampionSeries, champion_chart, run_family
 from genethello.cluster.reads.games import StoredGame, select_games
 from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows
+from genethello.cluster.reads.lineage import (
+    TOP_FRACTION,
+    GenerationOperators,
+    LineageNode,
+    OperatorCount,
+    OperatorStats,
+    find_player,
+    lineage,
+    operator_stats,
+)
 from genethello.cluster.reads.ranking import (
     RANKINGS,
     HallEntry,
@@ -30,6 +41,7 @@ from genethello.cluster.reads.ranking import (
     best,
     hall_members,
     hall_ranked,
+    other_hall_entries,
     other_halls,
     ranked,
     ranked_by_score,
@@ -52,9 +64,11 @@ from genethello.cluster.reads.runs import (
 
 __all__ = [
     "RANKINGS", "ChampionChart", "ChampionSeries", "champion_chart", "run_family",
+    "TOP_FRACTION", "GenerationOperators", "LineageNode", "OperatorCount", "OperatorStats", "find_player", "lineage",
+    "operator_stats",
     "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
     "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
-    "list_runs", "other_halls", "player_record", "player_text", "ranked", "ranked_by_score", "run_state",
-    "select_games", "standings",
+    "list_runs", "other_hall_entries", "other_halls", "player_record", "player_text", "ranked", "ranked_by_score",
+    "run_state", "select_games", "standings",
 ]

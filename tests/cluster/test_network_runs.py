@@ -148,7 +148,7 @@ def test_a_0003_database_upgrades_and_resumes_as_the_genethello_run_it_was(tmp_p
         assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0003",)]
     db = Database.open(path, create=False)
     try:
-        assert current_revision(db.engine) == head_revision() == "0004"
+        assert current_revision(db.engine) == head_revision()
         (versions, payloads, states), = query(path, "SELECT (SELECT numeric_versions FROM runs), "
                                                     "(SELECT count(payload) FROM chromosomes), "
                                                     "(SELECT count(breeder_state) FROM generations)")
