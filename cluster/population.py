@@ -70,8 +70,8 @@ def first_population_with_origins(ctype: ChromosomeType, P: int, rng: np.random.
         if chromosome.genes not in seen:
             seen.add(chromosome.genes)
             members.append(chromosome)
-    origins = [Origin(INITIAL)] * len(members)
-    return _fill_with_random(members, seen, ctype, P, 1, rng), origins + [Origin(RANDOM)] * (P - len(members))
+    origins = [Origin(INITIAL)] * len(members) + [Origin(RANDOM)] * (P - len(members))
+    return _fill_with_random(members, seen, ctype, P, 1, rng), origins
 
 
 def _fill_with_random(members: list[Chromosome], seen: set[tuple[int, ...]], ctype: ChromosomeType, P: int,

@@ -51,6 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "best": (_CLUSTER + "report_commands", "the best chromosomes found so far (by the hall of fame's rating)"),
     "history": (_CLUSTER + "report_commands", "per-generation table of a run, with the hall and yardstick intervals"),
     "plot": (_CLUSTER + "report_commands", "plot the hall rating and yardstick (with intervals), Elo and genes"),
+    "lineage": (_CLUSTER + "lineage_command", "the family tree of a chromosome: how it and its ancestors were bred"),
     "export": (_CLUSTER + "export_commands", "write a run's games as SGF, GGF or move-list files"),
     "serve": (_CLUSTER + "web_commands", "a web page to play the evolved players, replay games and watch runs"),
 }
