@@ -303,3 +303,46 @@ def test_the_lineage_command(tmp_path, capsys):
     assert "no database at" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli_main(["lineage", "1", "--db", str(db_path), "--depth", "-1"])
+
+
+# --------------------------------------------------------------------------- #
+# Networks
+
+#: A tiny network run: 6 all-2 networks against the WPC heuristic, 16 games each.
+TINY_NET = dict(population__type="all-2", population__size=6, fitness__kind="fixed", fitness__opponents=["wpc"],
+                fitness__games_per_opponent=16, fitness__start_plies=2, fitness__batch_games=32,
+                hall__games_per_member=4, hall__every=2, stop__max_generations=3)
+
+
+def test_a_cma_es_run_records_samples_of_the_previous_generations_distribution(tmp_path):
+    db_path = run_small(tmp_path, name="cma", breeding__method="cma-es", **TINY_NET)
+    rows = slots(db_path, "cma")
+    assert [(g, origin, a, b, source) for g, _, _, origin, a, b, source, _ in rows] == [
+        (g, "cma-sample", None, None, g - 1) for g in (1, 2, 3) for _ in range(6)]
+    db = Database.open(db_path, create=False)
+    try:
+        node = lineage(db, rows[-1][2])
+        assert node.describe() == "a sample of generation 2's CMA-ES distribution" and node.parents == ()
+        assert lineage(db, rows[0][2]).describe() == "a sample of CMA-ES's starting distribution"
+        # the best so far is a distribution mean (the hall's champion), never a member
+        best = query(db_path, "SELECT c.id FROM chromosomes c LEFT JOIN population p ON p.player_id = c.id "
+                              "WHERE p.player_id IS NULL")
+        assert best
+        mean = lineage(db, best[0][0])
+        assert mean.origin == "cma-mean" and mean.generation is None and mean.hall_rating is not None
+        stats = operator_stats(db, find_run(db, "cma").id)
+        assert [(c.origin, c.produced, c.top) for c in stats.totals] == [("cma-sample", 18, 6)]
+    finally:
+        db.dispose()
+
+
+def test_a_network_ga_run_records_its_operators(tmp_path):
+    db_path = run_small(tmp_path, name="nga", breeding__method="ga", breeding__elites=1, **TINY_NET)
+    rows = slots(db_path, "nga")
+    hall = {pid for (pid,) in query(db_path, "SELECT player_id FROM hall_members")}
+    check_parents_existed(rows, hall)
+    for g in (2, 3):
+        kinds = [r[3] for r in rows if r[0] == g]
+        # P=6, 1 elite: 4 crossover children, 1 mutant (or the hall's best re-entered in its place)
+        assert kinds[:5] == ["elite", "crossover", "crossover", "crossover", "crossover"], kinds
+        assert kinds[5] in ("mutant", "reentered")
