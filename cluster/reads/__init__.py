@@ -30,6 +30,7 @@ from genethello.cluster.reads.lineage import (
     find_player,
     lineage,
     operator_stats,
+    origins_of,
 )
 from genethello.cluster.reads.ranking import (
     RANKINGS,
@@ -65,7 +66,7 @@ from genethello.cluster.reads.runs import (
 __all__ = [
     "RANKINGS", "ChampionChart", "ChampionSeries", "champion_chart", "run_family",
     "TOP_FRACTION", "GenerationOperators", "LineageNode", "OperatorCount", "OperatorStats", "find_player", "lineage",
-    "operator_stats",
+    "operator_stats", "origins_of",
     "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
     "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",

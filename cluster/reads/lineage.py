@@ -26,7 +26,7 @@ from genethello.cluster.db.models import HallRating, PlayerRow, PopulationSlot, 
 from genethello.cluster.origins import ORIGIN_KINDS
 
 __all__ = ["UNKNOWN", "CMA_MEAN", "TOP_FRACTION", "LineageNode", "OperatorCount", "GenerationOperators",
-           "OperatorStats", "lineage", "find_player", "operator_stats"]
+           "OperatorStats", "lineage", "origins_of", "find_player", "operator_stats"]
 
 #: The origin of a slot stored before lineage was recorded (migration 0006).
 UNKNOWN = "unknown"
@@ -101,7 +101,7 @@ class LineageNode:
         if kind == "initial":
             return "from the initial file"
         if kind == "random":
-            return "random"
+            return "drawn at random"
         if kind == "cma-sample":
             start = self.source_generation == 0
             return ("a sample of CMA-ES's starting distribution" if start
@@ -251,6 +251,13 @@ def lineage(db: Database, player_id: int, depth: int = 4) -> LineageNode:
             nodes.update(_nodes(s, list(dict.fromkeys(wanted))))
             frontier = [p for pid in frontier for p in nodes[pid].parent_ids if p in nodes]
     return _tree(player_id, nodes, depth, frozenset())
+
+
+def origins_of(db: Database, player_ids: Iterable[int]) -> dict[int, LineageNode]:
+    """Each player's node without its ancestors (how it got there, with its
+    parents' ids), by id; ids of no player are left out."""
+    with db.session() as s:
+        return _nodes(s, list(dict.fromkeys(player_ids)))
 
 
 def find_player(db: Database, key: str, run_id: int | None = None) -> int:

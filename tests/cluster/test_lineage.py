@@ -346,3 +346,24 @@ def test_a_network_ga_run_records_its_operators(tmp_path):
         # P=6, 1 elite: 4 crossover children, 1 mutant (or the hall's best re-entered in its place)
         assert kinds[:5] == ["elite", "crossover", "crossover", "crossover", "crossover"], kinds
         assert kinds[5] in ("mutant", "reentered")
+
+
+def test_best_shows_parents_on_request_only(tmp_path, capsys):
+    db_path = run_small(tmp_path, stop__max_generations=3)
+    assert cli_main(["best", "--db", str(db_path), "--top", "3"]) == 0
+    plain = capsys.readouterr().out
+    assert "from:" not in plain
+    assert cli_main(["best", "--db", str(db_path), "--top", "3", "--parents"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln for ln in lines if "from:" not in ln] == plain.splitlines()      # the same lines, and one more each
+    rows = [i for i, ln in enumerate(lines) if ln.split() and ln.split()[0].isdigit()]
+    assert len(rows) == 3 and all(lines[i + 1].lstrip().startswith("from: ") for i in rows)
+    db = Database.open(db_path, create=False)
+    try:
+        pid = int(lines[rows[0]].split()[0])
+        assert lines[rows[0] + 1].strip() == f"from: {lineage(db, pid, 0).describe()}"
+    finally:
+        db.dispose()
+    assert cli_main(["best", "--db", str(db_path), "--top", "2", "--parents", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert all(r["origin"] in ORIGIN_KINDS and isinstance(r["parent_ids"], list) and r["how"] for r in found)
