@@ -19,6 +19,7 @@ from typing import Any
 from genethello.cluster.breeders import BREEDERS, breeder_for
 from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.core.families import Kind, parse_individual, parse_kind
+from genethello.core.openings import DEFAULT_SET, RANDOM_WITH_REPLACEMENT, BadOpeningSetError, opening_set
 from genethello.core.search import ALGORITHMS
 
 
@@ -124,6 +125,21 @@ class YardstickConfig:
     gtp_games: int = 40               # even: games against each external engine (slower: a wider interval)
     league_double_games: int = 500    # Othello League measure: pairs of games vs the WPC player (0 = off)
     opponents: tuple[str, ...] = ()   # fixed reference chromosomes (e.g. "p_1_10"), any type, at the same depth
+    sprt_opponents: tuple[str, ...] = ()  # reference players tested sequentially (SPRT) instead of a fixed series
+    sprt: tuple[float, ...] = ()      # [elo0, elo1]: the SPRT's hypotheses, logistic Elo of the best over each
+    sprt_alpha: float = 0.05          # the SPRT's false-H1 rate
+    sprt_beta: float = 0.05           # the SPRT's false-H0 rate
+    sprt_max_games: int = 2000        # even: the SPRT gives up undecided after this many games
+
+
+@dataclass(frozen=True)
+class OpeningsConfig:
+    """``[openings]``: where the measured series (the hall's, the
+    yardstick's) take their openings. A round robin's games keep their own
+    seeded random walks (``games.random_plies``): they are fitness, not a
+    measurement with an interval."""
+
+    series: str = DEFAULT_SET         # "distinct-N", drawn without replacement; "random": runs made before
 
 
 @dataclass(frozen=True)
@@ -150,6 +166,7 @@ class RunConfig:
     yardstick: YardstickConfig = field(default_factory=YardstickConfig)
     hall: HallConfig = field(default_factory=HallConfig)
     fitness: FitnessConfig = field(default_factory=FitnessConfig)
+    openings: OpeningsConfig = field(default_factory=OpeningsConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
 
@@ -173,7 +190,8 @@ class RunConfig:
 SECTIONS = {
     "population": PopulationConfig, "games": GamesConfig, "rating": RatingConfig,
     "breeding": BreedingConfig, "stop": StopConfig, "yardstick": YardstickConfig,
-    "hall": HallConfig, "fitness": FitnessConfig, "storage": StorageConfig, "cluster": ClusterConfig,
+    "hall": HallConfig, "fitness": FitnessConfig, "openings": OpeningsConfig, "storage": StorageConfig,
+    "cluster": ClusterConfig,
 }
 
 # (low, high) inclusive bounds; None = unbounded on that side.
@@ -199,6 +217,9 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "yardstick.random_plies": (0, 20),
     "yardstick.gtp_games": (2, 10_000),
     "yardstick.league_double_games": (0, 1_000_000),
+    "yardstick.sprt_alpha": (1e-6, 0.499999),
+    "yardstick.sprt_beta": (1e-6, 0.499999),
+    "yardstick.sprt_max_games": (2, 1_000_000),
     "hall.games_per_member": (0, 1_000_000),
     "hall.every": (1, 1_000_000),
     "breeding.mutation_sigma": (0.0, 1e6),
@@ -215,9 +236,18 @@ RANGES: dict[str, tuple[Any, Any]] = {
 }
 
 
+#: Keys whose value is a list of numbers (every other list holds strings).
+NUMBER_LISTS = {"yardstick.sprt"}
+
+
 def _check_value(key: str, value: Any, default: Any) -> Any:
     """Type- and range-check one value against its default's type."""
     expected = type(default)
+    if key in NUMBER_LISTS:
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value):
+            raise ConfigError(f"{key}: expected a list of finite numbers, got {value!r}")
+        return tuple(float(v) for v in value)
     if expected is bool:
         if not isinstance(value, bool):
             raise ConfigError(f"{key}: expected true or false, got {value!r}")
@@ -328,6 +358,57 @@ def _check_consistency(config: RunConfig) -> None:
     if config.yardstick.games_per_opponent % 2:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
                           "(each opening is played with both colours)")
+    _check_openings(config)
+    _check_sprt(config)
+
+
+def _check_sprt(config: RunConfig) -> None:
+    """The sequential opponents are players, and their test is well posed."""
+    ys = config.yardstick
+    for text in ys.sprt_opponents:
+        try:
+            parse_individual(text)
+        except ValueError as exc:
+            raise ConfigError(f"yardstick.sprt_opponents: {exc}") from None
+    if ys.sprt and (len(ys.sprt) != 2 or not ys.sprt[0] < ys.sprt[1]):
+        raise ConfigError(f"yardstick.sprt: expected [elo0, elo1] with elo0 < elo1, got {list(ys.sprt)}")
+    if ys.sprt_opponents and not ys.sprt:
+        raise ConfigError("yardstick.sprt: yardstick.sprt_opponents are tested sequentially and need the test's "
+                          "bounds, e.g. sprt = [0, 20] (logistic Elo of the best so far over each)")
+    if ys.sprt_max_games % 2:
+        raise ConfigError(f"yardstick.sprt_max_games: {ys.sprt_max_games} must be even (the test counts pairs "
+                          "of games, one opening with both colours)")
+
+
+def measured_openings(config: RunConfig, random_plies: int) -> str:
+    """How a measured series of the run takes its openings, for a report:
+    'openings from distinct-6, without replacement' or, for runs made
+    before opening sets, 'random openings of 4 plies, with replacement'."""
+    series = config.openings.series
+    if series == RANDOM_WITH_REPLACEMENT:
+        return f"random openings of {random_plies} plies, with replacement"
+    return f"openings from {series}, without replacement"
+
+
+def _check_openings(config: RunConfig) -> None:
+    """``openings.series`` names a set, and every measured series fits in it."""
+    series = config.openings.series
+    if series == RANDOM_WITH_REPLACEMENT:
+        return
+    try:
+        size = opening_set(series).size
+    except BadOpeningSetError as exc:
+        raise ConfigError(f"openings.series: {exc} (or {RANDOM_WITH_REPLACEMENT!r}, as runs made before)") from None
+    if size is None:
+        return
+    for key, games in (("hall.games_per_member", config.hall.games_per_member),
+                       ("yardstick.games_per_opponent", config.yardstick.games_per_opponent),
+                       ("yardstick.gtp_games", config.yardstick.gtp_games),
+                       ("yardstick.sprt_max_games", config.yardstick.sprt_max_games if
+                        config.yardstick.sprt_opponents else 0)):
+        if games // 2 > size:
+            raise ConfigError(f"{key}: {games} games need {games // 2} openings and openings.series {series} "
+                              f"holds {size} (use a deeper set, e.g. distinct-7, or fewer games)")
 
 
 def max_players(max_games: int) -> int:

@@ -40,7 +40,7 @@ from typing import Protocol, TypeVar
 from sqlalchemy import select
 
 from genethello.cluster.breeders import RatedGeneration, breeder_for
-from genethello.cluster.config import ClusterConfig, RunConfig
+from genethello.cluster.config import ClusterConfig, RunConfig, measured_openings
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.db.models import Run
@@ -54,7 +54,14 @@ from genethello.cluster.games import (
     HallGameSpec,
     RoundRobinGames,
 )
-from genethello.cluster.hall import entry_schedule, entry_specs, hall_order, hall_settings, rate_hall
+from genethello.cluster.hall import (
+    entry_openings,
+    entry_schedule,
+    entry_specs,
+    hall_order,
+    hall_settings,
+    rate_hall,
+)
 from genethello.cluster.network_run import NetworkSteps, is_network_run
 from genethello.cluster.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.origins import resolve
@@ -501,7 +508,8 @@ class Coordinator:
         if entering:
             others = [m for m in members if m.player_id != champion.player_id]
             schedule = entry_schedule(len(others), self.config.hall.games_per_member)
-            specs = entry_specs(g, champion.text, [m.text for m in others], schedule)
+            openings = entry_openings(hall_settings(self.settings), self.config.openings.series, g, schedule)
+            specs = entry_specs(g, champion.text, [m.text for m in others], schedule, openings)
             ids = {m.text: m.player_id for m in members}
             if not self._play_hall_games(g, specs, ids):
                 return False
@@ -549,7 +557,8 @@ class Coordinator:
             return
         self.store.store_yardstick(g, best.player_id, scores)
         if scores:
-            self.progress.message(f"yardstick at generation {g}: {best.text}: "
+            how = measured_openings(self.config, self.config.yardstick.random_plies)
+            self.progress.message(f"yardstick at generation {g} ({how}): {best.text}: "
                                   + "; ".join(f"{sc.opponent} {sc.result.text()}" for sc in scores))
 
     # --------------------------------------------------------------- breeding

@@ -97,8 +97,8 @@ class GameRunner:
             self._evaluators[text] = ev
         return ev
 
-    def play(self, black_text: str, white_text: str, opening_seed: int) -> GameResult:
-        """One game of these chromosomes from the opening of ``opening_seed``."""
+    def play(self, black_text: str, white_text: str, opening: Sequence[int]) -> GameResult:
+        """One game of these chromosomes after the ``opening`` moves."""
         s = self.settings
         black_ev, white_ev = self._evaluator(black_text), self._evaluator(white_text)
         if self._seats is None:
@@ -108,7 +108,7 @@ class GameRunner:
         black, white = self._seats
         black.use_evaluator(black_ev)
         white.use_evaluator(white_ev)
-        return play_game(black, white, random_opening(s.random_plies, opening_seed))
+        return play_game(black, white, opening)
 
 
 _RUNNERS: dict[GameSettings, GameRunner] = {}
@@ -135,7 +135,7 @@ class RoundRobinGames:
         out = []
         for spec in specs:
             seed = opening_seed(self.settings.run_seed, spec.generation, spec.black_slot, spec.white_slot)
-            result = runner.play(spec.black, spec.white, seed)
+            result = runner.play(spec.black, spec.white, random_opening(self.settings.random_plies, seed))
             out.append(GameOutcome(spec.generation, spec.pair_index, result.score, result.black_discs,
                                    result.white_discs, result.move_list(), result.nodes))
         return out
@@ -144,8 +144,9 @@ class RoundRobinGames:
 @dataclass(frozen=True)
 class HallGameSpec:
     """One game of a hall-of-fame entry: the entrant against the member at
-    ``member`` (its position in entry order), opening ``pair`` of that
-    member; both colours of a pair share the opening."""
+    ``member`` (its position in entry order), from ``opening`` (pair
+    ``pair`` of that member's series; both colours of a pair share it:
+    :func:`~genethello.cluster.hall.entry_openings`)."""
 
     generation: int
     game_index: int
@@ -153,6 +154,7 @@ class HallGameSpec:
     white: str
     member: int
     pair: int
+    opening: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,7 @@ class HallGameOutcome:
 
 @dataclass(frozen=True)
 class HallGames:
-    """The task of a hall entry's games; ``settings`` carry the hall's
-    opening seed (:func:`~genethello.cluster.hall.hall_settings`)."""
+    """The task of a hall entry's games (each spec carries its opening)."""
 
     settings: GameSettings
 
@@ -175,8 +176,7 @@ class HallGames:
         runner = runner_for(self.settings)
         out = []
         for spec in specs:
-            seed = opening_seed(self.settings.run_seed, spec.generation, spec.member, spec.pair)
-            result = runner.play(spec.black, spec.white, seed)
+            result = runner.play(spec.black, spec.white, spec.opening)
             out.append(HallGameOutcome(spec.game_index, result.score, result.nodes))
         return out
 
@@ -189,16 +189,17 @@ BUILT_IN_OPPONENTS = ("random", "greedy", "square-weights")
 @dataclass(frozen=True)
 class GauntletSpec:
     """One yardstick game: ``candidate`` (chromosome text) against the
-    opponent named ``opponent``, from the opening of ``opening_seed`` (or,
-    for ``league``, the start position with ε-random moves seeded by
-    ``opening_seed``). ``index`` is its place in the measurement's schedule."""
+    opponent named ``opponent``, after the ``opening`` moves, ``opening_seed``
+    seeding the random players' moves (for ``league``: the start position,
+    ε-random moves seeded by ``opening_seed``). ``index`` is its place in
+    the measurement's schedule."""
 
     index: int
     candidate: str
     opponent: str
     candidate_black: bool
     opening_seed: int
-    random_plies: int
+    opening: tuple[int, ...]
     depth: int
     exact_empties: int
     patterns: str = ""        # the run's pattern table version ('': the newest installed)
@@ -246,7 +247,7 @@ class GauntletRunner:
             return GauntletOutcome(spec.index, league_game(evolved, spec.opening_seed, spec.candidate_black))
         me = self._player("chromosome:" + spec.candidate, spec.depth, spec.exact_empties, spec.patterns)
         other = self._player(spec.opponent, spec.depth, spec.exact_empties, spec.patterns)
-        opening = random_opening(spec.random_plies, spec.opening_seed)
+        opening = list(spec.opening)
         if spec.candidate_black:
             margin = play(me, other, opening, seed=spec.opening_seed)
         else:

@@ -24,7 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.games import GameSettings, HallGameSpec
+from genethello.cluster.pairing import opening_seed
 from genethello.cluster.tournament_rating import RatingEstimate, fit_bradley_terry
+from genethello.core.game import random_opening
+from genethello.core.openings import RANDOM_WITH_REPLACEMENT, opening_set
 from genethello.core.scoring import points_from_margin
 
 #: SeedSequence spawn key of the hall's openings (apart from the round robin's).
@@ -79,16 +82,39 @@ def entry_schedule(members: int, games_per_member: int) -> list[HallPairing]:
     return schedule
 
 
-def entry_specs(generation: int, entrant: str, members: Sequence[str], schedule: Sequence[HallPairing]
-                ) -> list[HallGameSpec]:
+def entry_openings(settings: GameSettings, series: str, generation: int, schedule: Sequence[HallPairing]
+                   ) -> dict[tuple[int, int], tuple[int, ...]]:
+    """The opening of every (member, pair) of an entry, under the hall's
+    ``settings`` (:func:`hall_settings`). With an opening set
+    (``openings.series``, e.g. ``distinct-6``) each member's pairs are one
+    series of it, drawn without replacement and seeded by the hall seed,
+    the generation and the member; with ``random`` (runs made before) each
+    pair's opening is its own seeded random walk of ``random_plies``."""
+    pairs: dict[int, int] = {}
+    for p in schedule:
+        pairs[p.opponent] = max(pairs.get(p.opponent, 0), p.pair + 1)
+    openings: dict[tuple[int, int], tuple[int, ...]] = {}
+    for member, count in pairs.items():
+        if series == RANDOM_WITH_REPLACEMENT:
+            drawn = [random_opening(settings.random_plies, opening_seed(settings.run_seed, generation, member, pair))
+                     for pair in range(count)]
+        else:
+            drawn = opening_set(series).series(f"hall/{settings.run_seed}/{generation}/{member}", count)
+        openings.update(((member, pair), tuple(moves)) for pair, moves in enumerate(drawn))
+    return openings
+
+
+def entry_specs(generation: int, entrant: str, members: Sequence[str], schedule: Sequence[HallPairing],
+                openings: dict[tuple[int, int], tuple[int, ...]]) -> list[HallGameSpec]:
     """The games of an entry (chromosome texts of the entrant and of the
-    members in entry order). Both colours of a pair share their opening,
-    keyed by the member's position and the pair."""
+    members in entry order), each from its (member, pair)'s opening in
+    ``openings`` (:func:`entry_openings`): both colours of a pair share it."""
     specs = []
     for p in schedule:
         other = members[p.opponent]
         black, white = (entrant, other) if p.entrant_black else (other, entrant)
-        specs.append(HallGameSpec(generation, p.game_index, black, white, p.opponent, p.pair))
+        specs.append(HallGameSpec(generation, p.game_index, black, white, p.opponent, p.pair,
+                                  openings[p.opponent, p.pair]))
     return specs
 
 

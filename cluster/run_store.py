@@ -486,16 +486,20 @@ class RunStore:
 
     def store_yardstick(self, g: int, player_id: int, scores: Iterable) -> None:
         """Store a yardstick measurement of ``player_id`` at generation g
-        (each score has opponent, games, points, score and its W/D/L
-        ``result``) and its overall score on the player."""
+        (each score has opponent, games, points, score, its W/D/L
+        ``result`` and, for a sequential opponent, its ``sprt`` record) and
+        the overall score of its fixed series on the player."""
         scores = list(scores)
         with self.db.session(immediate=True) as s:
             s.execute(delete(YardstickResult).where(YardstickResult.run_id == self.run_id,
                                                     YardstickResult.generation == g))
             for sc in scores:
+                record = getattr(sc, "sprt", None)
                 s.add(YardstickResult(run_id=self.run_id, generation=g, player_id=player_id,
                                       opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score,
-                                      wins=sc.result.wins, draws=sc.result.draws, losses=sc.result.losses))
-            if scores:
-                s.get(PlayerRow, player_id).yardstick = (sum(sc.points for sc in scores)
-                                                      / sum(sc.games for sc in scores))
+                                      wins=sc.result.wins, draws=sc.result.draws, losses=sc.result.losses,
+                                      sprt=None if record is None else json.dumps(record.to_json(), sort_keys=True)))
+            fixed = [sc for sc in scores if getattr(sc, "sprt", None) is None]
+            if fixed:
+                s.get(PlayerRow, player_id).yardstick = (sum(sc.points for sc in fixed)
+                                                      / sum(sc.games for sc in fixed))

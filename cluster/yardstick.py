@@ -5,10 +5,12 @@ generation-436 best had a lower Elo than generation 1's). So every K
 generations the run's best so far plays a fixed gauntlet — a random player,
 a greedy most-flips player, a classic square-weights player, generation 1's
 champion and any fixed reference chromosomes the config names (such as the
-pattern-only ``p_1_10``) — with both colours from openings that depend only on the run's
-seed, plus the Othello League measure (its evaluation at 1 ply against the
-standard WPC heuristic, both sides ε-random; :mod:`genethello.core.league`)
-and, optionally, external GTP engines: the same test every time.
+pattern-only ``p_1_10``) — with both colours from openings that depend only
+on the run's seed, drawn without replacement from the run's opening set
+(``openings.series``, :mod:`genethello.core.openings`), plus the Othello
+League measure (its evaluation at 1 ply against the standard WPC heuristic,
+both sides ε-random; :mod:`genethello.core.league`) and, optionally,
+external GTP engines: the same test every time.
 
 The built-in games are :class:`~genethello.cluster.games.GauntletSpec` s
 played through the run's executor (Ray workers), so a measurement of 386
@@ -26,11 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.config import RunConfig
-from genethello.cluster.executors import Executor, batches_of
-from genethello.cluster.games import BUILT_IN_OPPONENTS, GameSettings, GauntletGames, GauntletOutcome, GauntletSpec
-from genethello.cluster.pairing import opening_seed
+from genethello.cluster.executors import Executor
+from genethello.cluster.games import BUILT_IN_OPPONENTS, GameSettings, GauntletOutcome, GauntletSpec
+from genethello.cluster.measured_series import play_specs, series_openings
+from genethello.cluster.yardstick_sprt import SprtRecord, measure_sprt, sprt_name
 from genethello.core.chromosome import Chromosome
-from genethello.core.game import random_opening
 from genethello.core.gtp.client import ProtocolError
 from genethello.core.league import league_schedule
 from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
@@ -49,10 +51,13 @@ _LEAGUE_KEY = 0x4C45_4147  # "LEAG": SeedSequence key of the League's seed
 
 @dataclass(frozen=True)
 class YardstickScore:
-    """The candidate's result against one opponent, with its counts."""
+    """The candidate's result against one opponent, with its counts; for a
+    sequential opponent (``yardstick.sprt_opponents``), the test's record
+    too (its games are then left out of the pooled score)."""
 
     opponent: str
     result: MatchScore
+    sprt: SprtRecord | None = None
 
     @property
     def games(self) -> int:
@@ -78,9 +83,9 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str,
     """Every built-in game of a measurement and, per spec, the opponent's
     display name. Pure: a function of the config, the seed and the players.
 
-    The opening of pair p against opponent k is seeded by (run seed, 0,
-    1000 + k, p), and both colours play it (an opponent that is the candidate
-    itself is left out; the others keep their k); the League's games are seeded by
+    Against opponent k both colours play each opening of its series
+    (:func:`series_openings`; an opponent that is the candidate itself is
+    left out, the others keep their k); the League's games are seeded by
     (League seed, index) with the candidate Black in even games."""
     ys = config.yardstick
     opponents = [*BUILT_IN, ("chromosome:" + first_champion, FIRST_CHAMPION),
@@ -90,14 +95,14 @@ def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str,
     for k, (opponent, name) in enumerate(opponents):
         if opponent == "chromosome:" + candidate:
             continue   # a player against itself scores 50% by symmetry: not worth the games
-        for pair in range(ys.games_per_opponent // 2):
-            seed = opening_seed(config.seed, 0, 1_000 + k, pair)
+        pairs = ys.games_per_opponent // 2
+        for seed, opening in series_openings(config, 1_000 + k, pairs):
             for candidate_black in (True, False):
                 specs.append(GauntletSpec(len(specs), candidate, opponent, candidate_black, seed,
-                                          ys.random_plies, ys.depth, config.games.exact_empties, patterns))
+                                          opening, ys.depth, config.games.exact_empties, patterns))
                 names.append(name)
     for game in league_schedule(ys.league_double_games, league_seed(config.seed)):
-        specs.append(GauntletSpec(len(specs), candidate, "league", game.evolved_is_black, game.seed, 0, 1, 0,
+        specs.append(GauntletSpec(len(specs), candidate, "league", game.evolved_is_black, game.seed, (), 1, 0,
                                   patterns))
         names.append(LEAGUE)
     return specs, names
@@ -115,24 +120,13 @@ def tally(names: Sequence[str], outcomes: Sequence[GauntletOutcome]) -> list[Yar
     return [YardstickScore(name, result) for name, result in scores.items()]
 
 
-def play_specs(executor: Executor, specs: Sequence[GauntletSpec],
-               should_stop: Callable[[], bool]) -> list[GauntletOutcome] | None:
-    """Play the specs through ``executor``; None when stopped before all
-    were played (a measurement is stored whole or not at all)."""
-    outcomes: list[GauntletOutcome] = []
-    for batch in executor.run(GauntletGames(), batches_of(specs), should_stop):
-        outcomes.extend(batch)
-    return outcomes if len(outcomes) == len(specs) else None
-
-
-def gtp_match(candidate: Player, engine: GtpPlayer, games: int, random_plies: int, run_seed: int,
-              key: int) -> MatchScore:
-    """``games`` games (even) of ``candidate`` against an external engine,
-    each opening (seeded by run seed and ``key``) with both colours."""
+def gtp_match(candidate: Player, engine: GtpPlayer, games: int, config: RunConfig, key: int) -> MatchScore:
+    """``games`` games (even) of ``candidate`` against external engine
+    ``key``, each opening of its series (:func:`series_openings`) with both
+    colours."""
     result = MatchScore(0, 0, 0)
-    for pair in range(games // 2):
-        seed = opening_seed(run_seed, 0, 2_000 + key, pair)
-        opening = random_opening(random_plies, seed)
+    for seed, moves in series_openings(config, 2_000 + key, games // 2):
+        opening = list(moves)
         result = result.add(play(candidate, engine, opening, seed))
         result = result.add(-play(engine, candidate, opening, seed))
     return result
@@ -151,8 +145,7 @@ def measure_gtp(config: RunConfig, candidate: Chromosome,
         engine = None
         try:
             engine = GtpPlayer(command)
-            scores.append(YardstickScore(command, gtp_match(me, engine, ys.gtp_games, ys.random_plies,
-                                                            config.seed, key)))
+            scores.append(YardstickScore(command, gtp_match(me, engine, ys.gtp_games, config, key)))
         except (RuntimeError, ProtocolError, ValueError, OSError) as exc:
             if on_failure is None:
                 raise
@@ -175,8 +168,12 @@ def measure(config: RunConfig, candidate: Chromosome, first_champion: Chromosome
     outcomes = play_specs(executor, specs, should_stop)
     if outcomes is None:
         return None
-    return tally(names, outcomes) + measure_gtp(config, candidate, on_failure, settings.patterns)
+    sequential = measure_sprt(config, str(candidate), executor, should_stop, settings.patterns)
+    if sequential is None:
+        return None
+    return (tally(names, outcomes) + measure_gtp(config, candidate, on_failure, settings.patterns)
+            + [YardstickScore(sprt_name(opponent), score, record) for opponent, score, record in sequential])
 
 
-__all__ = ["LEAGUE", "FIRST_CHAMPION", "YardstickScore", "gauntlet_specs", "tally",
+__all__ = ["LEAGUE", "FIRST_CHAMPION", "YardstickScore", "gauntlet_specs", "series_openings", "tally",
            "play_specs", "measure_gtp", "measure", "league_seed", "gtp_match"]

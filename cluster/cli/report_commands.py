@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
-from genethello.cluster.config import RunConfig
+from genethello.cluster.config import RunConfig, measured_openings
 from genethello.cluster.reads import (
     RANKINGS,
     ChampionChart,
@@ -67,8 +67,8 @@ def hall_description(run: RunInfo, hall_games: int) -> str:
                f"1 ply, each side's move random with probability ε = {config.fitness.epsilon:g}")
     else:
         g = config.games
-        how = (f"each entrant {config.hall.games_per_member} games, both colours, seeded openings; depth {g.depth}, "
-               f"exact at {g.exact_empties} empties")
+        how = (f"each entrant {config.hall.games_per_member} games, both colours, "
+               f"{measured_openings(config, g.random_plies)}; depth {g.depth}, exact at {g.exact_empties} empties")
     return (f"hall of fame: a Bradley-Terry fit of {hall_games} games among the generations' champions "
             f"({how}), Elo relative to generation 1's champion = 0, ± one standard error")
 
@@ -154,13 +154,18 @@ def run_history(args: argparse.Namespace) -> int:
     if measured:
         print()
         print("yardstick, pooled: the best so far's score [95%] over all its yardstick games together, the "
-              "weakest opponents' included; per opponent below")
-        print("yardstick of the best so far, per opponent: score [95% Wilson interval] (W/D/L)")
+              "weakest opponents' included (sequential tests' games left out); per opponent below")
+        config = RunConfig.from_json(run.config_json)
+        print(f"yardstick of the best so far, per opponent: score [95% Wilson interval] (W/D/L); "
+              f"{measured_openings(config, config.yardstick.random_plies)}")
         for r in measured:
             parts = []
             for o in r.yardstick_opponents:
                 counts = f" ({o.wins}/{o.draws}/{o.losses})" if o.wins is not None else ""
                 name = league_fast_label() if o.opponent == LEAGUE_FAST_OPPONENT else o.opponent
+                if o.sprt is not None:  # a sequential test: no fixed-sample interval to claim
+                    parts.append(f"{name} {o.score:.1%}{counts}, {o.sprt.text()}")
+                    continue
                 parts.append(f"{name} {_interval_text(o.score, o.low, o.high)}{counts}")
             print(f"{r.generation:>4}  " + "; ".join(parts))
     return 0

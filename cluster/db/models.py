@@ -286,7 +286,9 @@ class RatingRecord(Base):
 class YardstickResult(Base):
     """The generation's yardstick match of one player against a fixed
     opponent; ``score`` is ``points / games``; ``wins``/``draws``/``losses``
-    (from 0003; None in rows measured before) give its interval."""
+    (from 0003; None in rows measured before) give its interval. ``sprt``
+    (from 0005; JSON) is set for a sequential opponent: its games were not
+    a fixed sample, and no interval is claimed for them."""
 
     __tablename__ = "yardstick_results"
 
@@ -300,6 +302,7 @@ class YardstickResult(Base):
     wins: Mapped[int | None] = mapped_column(Integer)
     draws: Mapped[int | None] = mapped_column(Integer)
     losses: Mapped[int | None] = mapped_column(Integer)
+    sprt: Mapped[str | None] = mapped_column(Text)
 
 
 class HallMember(Base):

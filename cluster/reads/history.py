@@ -10,13 +10,16 @@ from sqlalchemy import select
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Generation, HallRating, PlayerRow, YardstickResult
 from genethello.cluster.intervals import wilson_interval
+from genethello.cluster.yardstick_sprt import SprtRecord
 
 
 @dataclass(frozen=True)
 class YardstickRow:
     """The best so far's score against one yardstick opponent, with its
     counts and 95% Wilson interval (counts and interval are None in rows
-    stored before the counts were)."""
+    stored before the counts were). A sequential opponent's row has its
+    test's record in ``sprt`` and no interval: its games were not a fixed
+    sample."""
 
     opponent: str
     games: int
@@ -27,13 +30,15 @@ class YardstickRow:
     losses: int | None
     low: float | None
     high: float | None
+    sprt: SprtRecord | None = None
 
 
 @dataclass(frozen=True)
 class GenerationRow:
     """One generation: its progress, Elo figures, best so far (with its hall
     rating when the run has a hall) and the yardstick of the best so far
-    (overall score with its interval, and per opponent)."""
+    (the overall score of its fixed series with its interval, and per
+    opponent, sequential tests included)."""
 
     generation: int
     status: str
@@ -52,6 +57,9 @@ class GenerationRow:
 
 
 def _yardstick_row(r: YardstickResult) -> YardstickRow:
+    if r.sprt is not None:
+        return YardstickRow(r.opponent, r.games, r.points, r.score, r.wins, r.draws, r.losses, None, None,
+                            SprtRecord.from_json(json.loads(r.sprt)))
     low = high = None
     if r.wins is not None:
         low, high = wilson_interval(r.points, r.games)
@@ -78,8 +86,9 @@ def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
             rating, err = hall.get((g.number, g.best_player_id), (None, None))
             text, elo = players.get(g.best_player_id, (None, None))
             opponents = measured.get(g.number, [])
-            points = sum(o.points for o in opponents)
-            games = sum(o.games for o in opponents)
+            fixed = [o for o in opponents if o.sprt is None]
+            points = sum(o.points for o in fixed)
+            games = sum(o.games for o in fixed)
             low, high = wilson_interval(points, games) if games else (None, None)
             rows.append(GenerationRow(
                 g.number, g.status, g.games_done, g.games_total, text, stats.get("generation_best_elo"), elo,

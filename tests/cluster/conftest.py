@@ -205,9 +205,9 @@ def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, 
                          for g, pid, elo, bt, se, w, lost, d in rows(
                              "SELECT generation, player_id, elo, bt_rating, bt_stderr, wins, losses, draws "
                              "FROM rating_history WHERE run_id = ?"))
-        yardstick = sorted((g, text[pid], opp, games_, _round(points), w, d, lost)
-                           for g, pid, opp, games_, points, w, d, lost in rows(
-                               "SELECT generation, player_id, opponent, games, points, wins, draws, losses "
+        yardstick = sorted((g, text[pid], opp, games_, _round(points), w, d, lost, sprt)
+                           for g, pid, opp, games_, points, w, d, lost, sprt in rows(
+                               "SELECT generation, player_id, opponent, games, points, wins, draws, losses, sprt "
                                "FROM yardstick_results WHERE run_id = ?"))
         hall_members = sorted((text[pid], entered) for pid, entered in rows(
             "SELECT player_id, entered FROM hall_members WHERE run_id = ?"))

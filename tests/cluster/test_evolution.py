@@ -466,3 +466,22 @@ def test_every_float_key_refuses_nan_and_infinities(key, value):
 def test_float_keys_cover_the_rating_and_breeding_fractions():
     assert {"rating.k", "rating.start", "breeding.parent_fraction", "breeding.mutation_rate",
             "breeding.mutant_fraction", "cluster.task_seconds", "cluster.commit_every_seconds"} <= set(FLOAT_KEYS)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"openings": {"series": "distinct-x"}}, "openings.series: unknown opening set 'distinct-x': use distinct-N"),
+    ({"openings": {"series": "book"}}, "or 'random', as runs made before"),
+    ({"openings": {"series": "distinct-4"}},
+     "hall.games_per_member: 540 games need 270 openings and openings.series distinct-4 holds 60"),
+    ({"openings": {"series": "distinct-5"}, "hall": {"games_per_member": 0}, "yardstick": {"games_per_opponent": 800}},
+     "yardstick.games_per_opponent: 800 games need 400 openings and openings.series distinct-5 holds 322"),
+])
+def test_an_opening_set_that_is_unknown_or_too_small_for_a_series_is_refused(data, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        config_from_mapping(data)
+
+
+def test_new_runs_measure_from_distinct_6_and_random_or_deep_sets_are_accepted():
+    assert config_from_mapping({}).openings.series == "distinct-6"
+    assert config_from_mapping({"openings": {"series": "random"}}).openings.series == "random"
+    assert config_from_mapping({"openings": {"series": "distinct-12"}}).openings.series == "distinct-12"

@@ -10,6 +10,7 @@ import pytest
 from genethello.cluster.games import GameSettings
 from genethello.cluster.hall import (
     HallGameResult,
+    entry_openings,
     entry_schedule,
     entry_specs,
     hall_order,
@@ -17,7 +18,11 @@ from genethello.cluster.hall import (
     hall_settings,
     rate_hall,
 )
+from genethello.cluster.pairing import opening_seed
 from genethello.cluster.tournament_rating import ELO_PER_NAT, RatingEstimate, fit_bradley_terry
+from genethello.core.board import Board
+from genethello.core.game import random_opening
+from genethello.core.openings import canonical_key
 
 
 def test_an_entry_spreads_its_games_over_the_members_with_both_colours():
@@ -48,12 +53,35 @@ def test_bad_schedules_are_refused(members, games):
         entry_schedule(members, games)
 
 
-def test_both_colours_of_a_pair_share_the_opening_keys():
+def test_both_colours_of_a_pair_share_the_opening():
     schedule = entry_schedule(members=2, games_per_member=4)
-    specs = entry_specs(7, "new", ["m0", "m1"], schedule)
-    assert [(s.black, s.white, s.member, s.pair) for s in specs] == [
-        ("new", "m0", 0, 0), ("m0", "new", 0, 0), ("new", "m1", 1, 0), ("m1", "new", 1, 0)]
+    openings = {(0, 0): (19, 18), (1, 0): (37, 43)}
+    specs = entry_specs(7, "new", ["m0", "m1"], schedule, openings)
+    assert [(s.black, s.white, s.member, s.pair, s.opening) for s in specs] == [
+        ("new", "m0", 0, 0, (19, 18)), ("m0", "new", 0, 0, (19, 18)),
+        ("new", "m1", 1, 0, (37, 43)), ("m1", "new", 1, 0, (37, 43))]
     assert all(s.generation == 7 for s in specs)
+
+
+def test_each_members_series_is_drawn_from_the_set_without_replacement():
+    # 270 pairs against the first member (the hall's default 540 games): no
+    # position, nor a mirror image of one, twice.
+    hall = hall_settings(GameSettings(11, 4, 8, 4))
+    schedule = entry_schedule(members=2, games_per_member=540)
+    openings = entry_openings(hall, "distinct-6", 5, schedule)
+    assert len(openings) == 270 and all(len(moves) == 6 for moves in openings.values())
+    for member, pairs in ((0, 135), (1, 135)):
+        keys = {canonical_key(Board.from_moves(list(openings[member, p]))) for p in range(pairs)}
+        assert len(keys) == pairs
+    # The same series again for the same seed, generation and member; another generation draws another.
+    assert entry_openings(hall, "distinct-6", 5, schedule) == openings
+    assert entry_openings(hall, "distinct-6", 6, schedule)[0, 0] != openings[0, 0]
+
+
+def test_runs_made_before_draw_each_pairs_opening_with_replacement_as_they_did():
+    hall = hall_settings(GameSettings(11, 4, 8, 4))
+    openings = entry_openings(hall, "random", 5, entry_schedule(members=1, games_per_member=4))
+    assert openings == {(0, p): tuple(random_opening(4, opening_seed(hall.run_seed, 5, 0, p))) for p in (0, 1)}
 
 
 def test_hall_openings_differ_from_the_round_robins_and_depend_on_the_seed_only():

@@ -53,6 +53,8 @@ def test_0001_database_upgrades_and_resumes_to_the_same_content(tmp_path):
         assert state["t"][4]["rating"]["selection"] == state["c"][4]["rating"]["selection"] == "elo"
         # Neither had a hall of fame (0003), and they go on without one.
         assert state["t"][4]["hall"] == state["c"][4]["hall"] == {"games_per_member": 0}
+        # Both drew every game's opening with replacement (0005), and go on doing so.
+        assert state["t"][4]["openings"] == state["c"][4]["openings"] == {"series": "random"}
 
         assert Coordinator(db, 1, SerialExecutor(0.001), Progress(enabled=False)).run() == "finished"
     finally:
@@ -65,6 +67,8 @@ def test_0001_database_upgrades_and_resumes_to_the_same_content(tmp_path):
             tmp_path, rating__selection="elo", hall__games_per_member=0,
             # 0001's yardstick defaults (a value stored in full with the old run)
             yardstick__depth=2, yardstick__games_per_opponent=8,
+            # 0005 says so of every run made before it
+            openings__series="random",
             # keys 0001 did not know: their defaults (None drops the test's override)
             yardstick__league_double_games=None, yardstick__gtp_games=None)))
         assert Coordinator(new, run_id, SerialExecutor(0.001), Progress(enabled=False)).run() == "finished"

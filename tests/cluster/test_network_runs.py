@@ -157,7 +157,10 @@ def test_a_0003_database_upgrades_and_resumes_as_the_genethello_run_it_was(tmp_p
     finally:
         db.dispose()
     fresh = tmp_path / "fresh.db"
-    assert drive(fresh, write_config(tmp_path), SerialExecutor(0.001)) == "finished"
+    # 0005 wrote "random" into its config: it goes on drawing its hall's
+    # openings with replacement, as a fresh run told to does.
+    assert json.loads(query(path, "SELECT config_json FROM runs")[0][0])["openings"] == {"series": "random"}
+    assert drive(fresh, write_config(tmp_path, openings__series="random"), SerialExecutor(0.001)) == "finished"
     a, b = db_snapshot(path, "t"), db_snapshot(fresh, "t")
     assert a == b, snapshot_diff(a, b)
 

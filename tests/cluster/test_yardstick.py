@@ -3,6 +3,7 @@
 League measure, a real GTP peer (gtp-rhino) through a pass, and a broken
 peer left out instead of ending the run."""
 
+import dataclasses
 import gzip
 import shutil
 import sys
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.config import config_from_mapping
+from genethello.cluster.config import OpeningsConfig, config_from_mapping
 from genethello.cluster.executors import SerialExecutor
 from genethello.cluster.games import GameSettings, GauntletGames, GauntletOutcome
+from genethello.cluster.pairing import opening_seed
 from genethello.cluster.yardstick import (
     FIRST_CHAMPION,
     LEAGUE,
@@ -25,6 +27,8 @@ from genethello.cluster.yardstick import (
 )
 from genethello.core import PASS, Board, split_move_list
 from genethello.core.chromosome import Chromosome
+from genethello.core.game import random_opening
+from genethello.core.openings import canonical_key
 from genethello.core.players import ChromosomePlayer, GtpPlayer, play
 
 BEST = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")
@@ -66,11 +70,28 @@ def test_specs_cover_each_opponent_with_both_colours_and_the_league():
     assert [s.index for s in specs] == list(range(len(specs)))
     first_pair = specs[:2]
     assert first_pair[0].opening_seed == first_pair[1].opening_seed
+    assert first_pair[0].opening == first_pair[1].opening and len(first_pair[0].opening) == 6
     assert [s.candidate_black for s in first_pair] == [True, False]
     assert specs[12].opponent == "chromosome:" + str(FIRST)
     league = specs[16:]
-    assert all(s.depth == 1 and s.exact_empties == 0 and s.random_plies == 0 for s in league)
+    assert all(s.depth == 1 and s.exact_empties == 0 and s.opening == () for s in league)
     assert [s.candidate_black for s in league] == [True, False] * 3
+
+
+def test_each_opponents_openings_are_a_series_of_the_set_without_replacement():
+    # 193 pairs (the default 386 games): no position, nor a mirror image of
+    # one, twice against one opponent; with "random" (runs made before) the
+    # same draws with replacement as before, of yardstick.random_plies.
+    cfg = config(games_per_opponent=386, league_double_games=0)
+    specs, names = gauntlet_specs(cfg, str(BEST), str(FIRST))
+    for opponent in dict.fromkeys(names):
+        openings = [s.opening for s, name in zip(specs, names) if name == opponent][::2]
+        assert len(openings) == 193
+        assert len({canonical_key(Board.from_moves(list(o))) for o in openings}) == 193
+    old = dataclasses.replace(cfg, openings=OpeningsConfig("random"))
+    specs, _ = gauntlet_specs(old, str(BEST), str(FIRST))
+    assert [s.opening for s in specs[:4:2]] == [tuple(random_opening(2, opening_seed(5, 0, 1_000, p))) for p in (0, 1)]
+    assert all(len(s.opening) == 2 for s in specs)
 
 
 def test_tally_counts_wins_draws_losses_by_index():

@@ -1,0 +1,42 @@
+"""The games of a measured series (a yardstick opponent's, fixed or
+sequential): their openings, drawn from the run's opening set, and their
+play on the run's executor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from genethello.cluster.config import RunConfig
+from genethello.cluster.executors import Executor, batches_of
+from genethello.cluster.games import GauntletGames, GauntletOutcome, GauntletSpec
+from genethello.cluster.pairing import opening_seed
+from genethello.core.game import random_opening
+from genethello.core.openings import RANDOM_WITH_REPLACEMENT, opening_set
+
+__all__ = ["play_specs", "series_openings"]
+
+
+def series_openings(config: RunConfig, key: int, pairs: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The (seed, opening) of each pair of the yardstick's series ``key``
+    (1000 + k for built-in opponent k, 2000 + k for GTP engine k): pair p's
+    seed is (run seed, 0, key, p), which also seeds the random players'
+    moves. Its opening is drawn from ``openings.series`` without
+    replacement (a series seeded by the run seed and ``key``), or, with
+    ``random`` (runs made before), is the random walk of
+    ``yardstick.random_plies`` that the seed draws."""
+    seeds = [opening_seed(config.seed, 0, key, pair) for pair in range(pairs)]
+    series = config.openings.series
+    if series == RANDOM_WITH_REPLACEMENT:
+        return [(seed, tuple(random_opening(config.yardstick.random_plies, seed))) for seed in seeds]
+    drawn = opening_set(series).series(f"yardstick/{config.seed}/{key}", pairs)
+    return [(seed, tuple(moves)) for seed, moves in zip(seeds, drawn, strict=True)]
+
+
+def play_specs(executor: Executor, specs: Sequence[GauntletSpec],
+               should_stop: Callable[[], bool]) -> list[GauntletOutcome] | None:
+    """Play the specs through ``executor``; None when stopped before all
+    were played (a measurement is stored whole or not at all)."""
+    outcomes: list[GauntletOutcome] = []
+    for batch in executor.run(GauntletGames(), batches_of(specs), should_stop):
+        outcomes.extend(batch)
+    return outcomes if len(outcomes) == len(specs) else None
