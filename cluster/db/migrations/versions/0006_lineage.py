@@ -19,7 +19,7 @@ depend on (see 0002). The parents carry no foreign key, on purpose: a
 re-entered member's parent may be another run's player.
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005
 Create Date: 2026-12-01 18:30:00
 """
 from collections.abc import Sequence
@@ -28,7 +28,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0006'
-down_revision: str | Sequence[str] | None = '0004'
+down_revision: str | Sequence[str] | None = '0005'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
