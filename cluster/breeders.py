@@ -8,6 +8,13 @@ transaction that starts the next generation. A breeder is chosen by name from
 ``breeding.method`` (:data:`BREEDERS`); adding one (CMA-ES) adds an entry
 there and touches neither the coordinator's sequence nor the store's.
 
+Lineage. With the members, a breeder returns why each is there
+(:attr:`Bred.origins`, :mod:`origins`: elite, re-entered, crossover, mutant,
+a duplicate mutated again, a CMA-ES sample, random, initial), naming parents
+by their position in the ranking it was handed; the coordinator turns those
+into player ids and the store keeps them on the population slots. Recording
+them changes no draw.
+
 Breeders decide and nothing else: no Ray, no SQL. Every random draw comes
 from the Generator passed in (the coordinator's ``generation_rng(seed, g)``),
 so a generation is bred the same on every machine and after any

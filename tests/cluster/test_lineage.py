@@ -192,10 +192,13 @@ def test_a_ga_run_stores_every_slots_origin_and_the_tree_reads_it(tmp_path):
     assert len(rows) == 4 * 6
     hall = {pid for (pid,) in query(db_path, "SELECT player_id FROM hall_members")}
     check_parents_existed(rows, hall)
-    # small config: 2 elites, 3 crossover children, 1 mutant (the injected hall's best replaces it when absent)
+    # small config: 2 elites, 3 crossover children, 1 mutant (the injected
+    # hall's best replaces it when absent); a child that duplicates a member
+    # is mutated again
     for g in (2, 3, 4):
         kinds = [r[3] for r in rows if r[0] == g]
-        assert kinds[:5] == ["elite", "elite", "crossover", "crossover", "crossover"]
+        assert kinds[:2] == ["elite", "elite"]
+        assert all(k in ("crossover", "duplicate-mutated") for k in kinds[2:5]), kinds
         assert kinds[5] in ("mutant", "reentered", "duplicate-mutated")
     db = Database.open(db_path, create=False)
     try:
