@@ -370,3 +370,26 @@ def test_best_shows_parents_on_request_only(tmp_path, capsys):
     assert cli_main(["best", "--db", str(db_path), "--top", "2", "--parents", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert all(r["origin"] in ORIGIN_KINDS and isinstance(r["parent_ids"], list) and r["how"] for r in found)
+
+
+def test_the_operators_table(tmp_path, capsys):
+    db_path = run_small(tmp_path, stop__max_generations=3)
+    assert cli_main(["lineage", "--operators", "--db", str(db_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "top 25%" in lines[0]
+    header, *rows, total = lines[1:]
+    kinds = header.split()[2:]
+    assert header.split()[:2] == ["gen", "top"] and "random" in kinds and "elite" in kinds
+    assert [r.split()[:2] for r in rows] == [["1", "2"], ["2", "2"], ["3", "2"]]     # ceil(6 / 4) = 2
+    assert rows[0].split()[2 + kinds.index("random")] == "6/2"
+    for row in rows:     # 6 members a generation, 2 of them at the top
+        cells = [c for c in row.split()[2:] if c != "-"]
+        assert sum(int(c.split("/")[0]) for c in cells) == 6 and sum(int(c.split("/")[1]) for c in cells) == 2
+    assert total.split()[0] == "all"
+    assert cli_main(["lineage", "--operators", "--db", str(db_path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["run"] == "t" and sum(c[0] for c in data["totals"].values()) == 18
+    for argv, message in ((["lineage", "--db", str(db_path)], "give a chromosome's id or text"),
+                          (["lineage", "1", "--operators", "--db", str(db_path)], "not both")):
+        assert cli_main(argv) == 2
+        assert message in capsys.readouterr().err
