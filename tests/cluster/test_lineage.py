@@ -393,3 +393,22 @@ def test_the_operators_table(tmp_path, capsys):
                           (["lineage", "1", "--operators", "--db", str(db_path)], "not both")):
         assert cli_main(argv) == 2
         assert message in capsys.readouterr().err
+
+
+def natural_lineage(db_path: Path, run: str) -> list[tuple]:
+    """A run's stored lineage with players named by text (ids depend on what else the database holds)."""
+    return query(db_path, "SELECT p.generation, p.slot, c.text, p.origin, a.text, b.text, p.source_generation "
+                          "FROM population p JOIN runs r ON r.id = p.run_id JOIN chromosomes c ON c.id = p.player_id "
+                          "LEFT JOIN chromosomes a ON a.id = p.parent_a LEFT JOIN chromosomes b ON b.id = p.parent_b "
+                          "WHERE r.name = ? ORDER BY p.generation, p.slot", run)
+
+
+def test_the_lineage_is_a_function_of_the_config_and_seed(tmp_path):
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "shared").mkdir()
+    alone = run_small(tmp_path / "alone", stop__max_generations=3)
+    run_small(tmp_path / "shared", name="other", seed=99, stop__max_generations=2)    # shifts every id
+    shared = run_small(tmp_path / "shared", stop__max_generations=3)
+    a, b = natural_lineage(alone, "t"), natural_lineage(shared, "t")
+    assert len(a) == 18 and a == b
+    assert slots(alone) != slots(shared)      # the ids do differ
