@@ -8,6 +8,13 @@ transaction that starts the next generation. A breeder is chosen by name from
 ``breeding.method`` (:data:`BREEDERS`); adding one (CMA-ES) adds an entry
 there and touches neither the coordinator's sequence nor the store's.
 
+Lineage. With the members, a breeder returns why each is there
+(:attr:`Bred.origins`, :mod:`origins`: elite, re-entered, crossover, mutant,
+a duplicate mutated again, a CMA-ES sample, random, initial), naming parents
+by their position in the ranking it was handed; the coordinator turns those
+into player ids and the store keeps them on the population slots. Recording
+them changes no draw.
+
 Breeders decide and nothing else: no Ray, no SQL. Every random draw comes
 from the Generator passed in (the coordinator's ``generation_rng(seed, g)``),
 so a generation is bred the same on every machine and after any
@@ -43,7 +50,12 @@ from genethello.cluster.network_breeders import (
     network_kind,
     network_random_population,
 )
-from genethello.cluster.population import first_population, next_population, random_search_population
+from genethello.cluster.origins import Origin
+from genethello.cluster.population import (
+    first_population_with_origins,
+    next_population_with_origins,
+    random_search_with_origins,
+)
 from genethello.core.chromosome import FAMILY_NAME as GENETHELLO_FAMILY
 from genethello.core.chromosome import Chromosome, ChromosomeType
 from genethello.core.families import Individual, Kind
@@ -84,10 +96,14 @@ class RatedGeneration:
 @dataclass(frozen=True)
 class Bred:
     """A breeder's result: the members of the new generation, in slot order,
-    and the state to store with it (None for stateless breeders)."""
+    the state to store with it (None for stateless breeders), and why each
+    member is there (one :class:`~genethello.cluster.origins.Origin` a
+    slot, in slot order; parents as positions in the rated generation's
+    ranking or injected members)."""
 
     members: Sequence[Individual]
     state: bytes | None = None
+    origins: Sequence[Origin] = ()
 
 
 class Breeder(Protocol):
@@ -146,8 +162,10 @@ class _StatelessBreeder:
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
         if kind.family == NETWORK_FAMILY:
-            return Bred(first_networks(network_kind(kind), size, initial, rng))
-        return Bred(first_population(_chromosome_type(kind), size, rng, _chromosomes(initial)))
+            networks, origins = first_networks(network_kind(kind), size, initial, rng)
+            return Bred(networks, origins=origins)
+        members, origins = first_population_with_origins(_chromosome_type(kind), size, rng, _chromosomes(initial))
+        return Bred(members, origins=origins)
 
     def champion(self, rated: RatedGeneration) -> Individual:
         """The top of the generation's ranking."""
@@ -165,10 +183,12 @@ class GeneticBreeder(_StatelessBreeder):
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
         if rated.kind.family == NETWORK_FAMILY:
-            return Bred(network_ga_population(rated.ranked, size, rated.number + 1, self.config, rng,
-                                              rated.injected))
-        return Bred(next_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config, rng,
-                                    _chromosomes(rated.injected)))
+            networks, origins = network_ga_population(rated.ranked, size, rated.number + 1, self.config, rng,
+                                                      rated.injected)
+            return Bred(networks, origins=origins)
+        members, origins = next_population_with_origins(_chromosomes(rated.ranked), size, rated.number + 1,
+                                                        self.config, rng, _chromosomes(rated.injected))
+        return Bred(members, origins=origins)
 
 
 @dataclass(frozen=True)
@@ -181,10 +201,12 @@ class RandomSearchBreeder(_StatelessBreeder):
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
         if rated.kind.family == NETWORK_FAMILY:
-            return Bred(network_random_population(rated.ranked, size, rated.number + 1, self.config, rng,
-                                                  rated.injected))
-        return Bred(random_search_population(_chromosomes(rated.ranked), size, rated.number + 1, self.config,
-                                             rng, _chromosomes(rated.injected)))
+            networks, origins = network_random_population(rated.ranked, size, rated.number + 1, self.config, rng,
+                                                          rated.injected)
+            return Bred(networks, origins=origins)
+        members, origins = random_search_with_origins(_chromosomes(rated.ranked), size, rated.number + 1,
+                                                      self.config, rng, _chromosomes(rated.injected))
+        return Bred(members, origins=origins)
 
 
 def _chromosome_type(kind: Kind) -> ChromosomeType:

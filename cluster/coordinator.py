@@ -64,10 +64,12 @@ from genethello.cluster.hall import (
 )
 from genethello.cluster.network_run import NetworkSteps, is_network_run
 from genethello.cluster.numerics import numeric_versions_json, pin_blas_threads
+from genethello.cluster.origins import resolve
 from genethello.cluster.pairing import RoundRobin
 from genethello.cluster.population import generation_rng
 from genethello.cluster.progress import Progress
 from genethello.cluster.rating_step import rate_generation
+from genethello.cluster.reads import HallEntry, RankedPlayer
 from genethello.cluster.run_store import GameRow, HallGameRow, RunStore
 from genethello.cluster.tasks import Task
 from genethello.core.build_info import core_hash, package_version
@@ -416,7 +418,8 @@ class Coordinator:
         initial = read_chromosome_file(Path(cfg.population.initial)) if cfg.population.initial else []
         bred = breeder_for(cfg.breeding).first_population(self.ctype, self.P, initial, generation_rng(cfg.seed, 1))
         self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state,
-                                    games_total=0 if is_network_run(self) else None)
+                                    games_total=0 if is_network_run(self) else None,
+                                    origins=resolve(bred.origins, 1, ()))
 
     def population(self, g: int) -> list[tuple[int, str]]:
         """(player id, chromosome text) of generation g, in slot order."""
@@ -567,16 +570,16 @@ class Coordinator:
             ranked = self.store.ranked_by_score(g)
         else:
             ranked = self.store.ranked(self.P, generation=g)
-        injected: list[Individual] = []
+        sources: list[HallEntry | RankedPlayer] = []
         if cfg.breeding.inject_top:
             # GeneThello's injection of the best of history: from the hall
             # when the run has one, else by Elo.
             hall = self.store.hall_ranked(cfg.breeding.inject_top) if cfg.hall.games_per_member else []
-            injected = individuals(hall or self.store.ranked(cfg.breeding.inject_top))
+            sources = list(hall or self.store.ranked(cfg.breeding.inject_top))
             if cfg.breeding.inject_other_runs:
                 others = self.store.other_halls(self.ctype.name, cfg.breeding.inject_top)
-                injected += others or individuals(self.store.ranked(cfg.breeding.inject_top,
-                                                                    other_runs_of_type=self.ctype.name))
-        rated = RatedGeneration(g, self.ctype, individuals(ranked), injected, self.store.breeder_state(g))
+                sources += others or self.store.ranked(cfg.breeding.inject_top, other_runs_of_type=self.ctype.name)
+        rated = RatedGeneration(g, self.ctype, individuals(ranked), individuals(sources), self.store.breeder_state(g))
         bred = breeder_for(cfg.breeding).next_population(rated, self.P, generation_rng(cfg.seed, g + 1))
-        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state)
+        origins = resolve(bred.origins, g + 1, [p.player_id for p in ranked], [p.player_id for p in sources])
+        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, origins=origins)

@@ -44,6 +44,7 @@ import numpy as np
 
 from genethello.cluster.cma_state import Optimizer, dump_state, load_state, new_optimizer
 from genethello.cluster.operators import breeding_plan, parent_count
+from genethello.cluster.origins import CMA_SAMPLE, CROSSOVER, ELITE, INITIAL, MUTANT, RANDOM, REENTERED, Origin
 from genethello.core.families import Individual, Kind
 from genethello.core.network_family import FAMILY_NAME, NETWORKS, NetworkIndividual, NetworkKind
 from genethello.core.networks import Network
@@ -93,16 +94,19 @@ def _individual(kind: NetworkKind, birth: int, weights: np.ndarray) -> NetworkIn
 
 
 def first_networks(kind: NetworkKind, size: int, initial: Sequence[Individual],
-                   rng: np.random.Generator) -> list[NetworkIndividual]:
+                   rng: np.random.Generator) -> tuple[list[NetworkIndividual], list[Origin]]:
     """Generation 1 of the GA and random search: ``initial``, then random
-    networks (N(0, 1) weights) from ``rng``, all distinct, ``size`` in all."""
+    networks (N(0, 1) weights) from ``rng``, all distinct, ``size`` in all;
+    with the origin of each (initial, random)."""
     members = networks_of(initial)
     if len(members) > size:
         raise ValueError(f"{len(members)} initial networks given for a population of {size}")
     for member in members:
         if member.type != kind:
             raise ValueError(f"initial network {member} is a {member.type.name}, the run evolves {kind.name}")
-    return _fill_random(list(dict.fromkeys(members)), kind, size, 1, rng)
+    distinct = list(dict.fromkeys(members))
+    origins = [Origin(INITIAL)] * len(distinct) + [Origin(RANDOM)] * (size - len(distinct))
+    return _fill_random(distinct, kind, size, 1, rng), origins
 
 
 def _fill_random(members: list[NetworkIndividual], kind: NetworkKind, size: int, birth: int,
@@ -133,7 +137,8 @@ def _gaussian_mutation(weights: np.ndarray, rate: float, sigma: float, rng: np.r
 
 
 def network_ga_population(ranked: Sequence[Individual], size: int, generation: int, config: BreedingConfig,
-                          rng: np.random.Generator, injected: Sequence[Individual] = ()) -> list[NetworkIndividual]:
+                          rng: np.random.Generator, injected: Sequence[Individual] = ()
+                          ) -> tuple[list[NetworkIndividual], list[Origin]]:
     """GeneThello's GA on real weights: the elites unchanged; offspring by
     uniform crossover of two distinct parents of the top
     ``parent_fraction`` then Gaussian mutation (each weight with probability
@@ -141,16 +146,19 @@ def network_ga_population(ranked: Sequence[Individual], size: int, generation: i
     least one weight mutated; then each absent injected network replaces the
     last non-elite member — the structure of
     :func:`~genethello.cluster.population.next_population`, with Gaussian
-    mutation instead of a uniform redraw (a fair baseline for CMA-ES)."""
+    mutation instead of a uniform redraw (a fair baseline for CMA-ES).
+    Returns the members and the origin of each (parents as positions in
+    ``ranked``, a re-entered member's in ``injected``)."""
     networks = networks_of(ranked)
     kind = networks[0].type
     plan = breeding_plan(size, config.elites, config.mutant_fraction)
     n_parents = parent_count(len(networks), config.parent_fraction)
     parents = [np.asarray(n.network.weights) for n in networks[:n_parents]]
     members = list(networks[:plan.elites])
+    origins = [Origin(ELITE, (k,)) for k in range(len(members))]
     seen = {str(m) for m in members}
 
-    def add(weights: np.ndarray, parent: np.ndarray) -> None:
+    def add(weights: np.ndarray, origin: Origin) -> None:
         child = _individual(kind, generation, weights)
         redraws = 0
         while str(child) in seen:
@@ -161,6 +169,7 @@ def network_ga_population(ranked: Sequence[Individual], size: int, generation: i
                 np.asarray(child.network.weights), config.mutation_rate, config.mutation_sigma, rng, True))
         seen.add(str(child))
         members.append(child)
+        origins.append(origin.duplicated() if redraws else origin)
 
     for _ in range(plan.offspring):
         if n_parents >= 2:
@@ -169,37 +178,44 @@ def network_ga_population(ranked: Sequence[Individual], size: int, generation: i
             i = j = 0
         mask = rng.random(kind.n_weights) < 0.5
         child = np.where(mask, parents[i], parents[j])
-        add(_gaussian_mutation(child, config.mutation_rate, config.mutation_sigma, rng, False), parents[i])
+        add(_gaussian_mutation(child, config.mutation_rate, config.mutation_sigma, rng, False),
+            Origin(CROSSOVER, (i, j)))
     for _ in range(plan.mutants):
-        parent = parents[int(rng.integers(n_parents))]
-        add(_gaussian_mutation(parent, config.mutation_rate, config.mutation_sigma, rng, True), parent)
+        k = int(rng.integers(n_parents))
+        add(_gaussian_mutation(parents[k], config.mutation_rate, config.mutation_sigma, rng, True),
+            Origin(MUTANT, (k,)))
     replace_at = len(members) - 1
-    for network in networks_of(injected):
+    for position, network in enumerate(networks_of(injected)):
         if str(network) in seen:
             continue
         if replace_at < plan.elites:
             break
         seen.discard(str(members[replace_at]))
         members[replace_at] = network
+        origins[replace_at] = Origin(REENTERED, (position,))
         seen.add(str(network))
         replace_at -= 1
-    return members
+    return members, origins
 
 
 def network_random_population(ranked: Sequence[Individual], size: int, generation: int, config: BreedingConfig,
                               rng: np.random.Generator, injected: Sequence[Individual] = ()
-                              ) -> list[NetworkIndividual]:
+                              ) -> tuple[list[NetworkIndividual], list[Origin]]:
     """Random search on networks: the elites and the absent injected
-    networks kept, every other member a fresh random network."""
+    networks kept, every other member a fresh random network; with the
+    origin of each."""
     networks = networks_of(ranked)
     kind = networks[0].type
     members = list(networks[:config.elites])
+    origins = [Origin(ELITE, (k,)) for k in range(len(members))]
     seen = {str(m) for m in members}
-    for network in networks_of(injected):
+    for position, network in enumerate(networks_of(injected)):
         if len(members) < size and str(network) not in seen:
             members.append(network)
+            origins.append(Origin(REENTERED, (position,)))
             seen.add(str(network))
-    return _fill_random(members, kind, size, generation, rng)
+    members = _fill_random(members, kind, size, generation, rng)
+    return members, origins + [Origin(RANDOM)] * (size - len(origins))
 
 
 @dataclass(frozen=True)
@@ -277,4 +293,5 @@ class CmaEsBreeder:
                 continue
             seen.add(str(candidate))
             members.append(candidate)
-        return Bred(members, dump_state(optimizer))
+        # every member a sample of the distribution told generation - 1's ranking
+        return Bred(members, dump_state(optimizer), [Origin(CMA_SAMPLE)] * size)

@@ -45,6 +45,7 @@ from genethello.cluster.executors import batches_of
 from genethello.cluster.hall import entry_schedule, hall_order, rate_hall
 from genethello.cluster.network_games import NetworkGameOutcome, NetworkGames, NetworkGameSpec, contestant
 from genethello.cluster.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
+from genethello.cluster.origins import resolve
 from genethello.cluster.population import generation_rng
 from genethello.cluster.run_store import FitnessRow, HallGameRow
 from genethello.core.families import parse_individual
@@ -168,23 +169,27 @@ class NetworkSteps:
         self.c.progress.message(f"generation {g} rated: best member {stats['best_score']:.1%} of "
                                 f"{counted(per_member, 'game')} ({f.kind}), mean {stats['mean_score']:.1%}")
 
-    def ranked(self, g: int) -> tuple[list[NetworkIndividual], list[float]]:
-        """Generation g's members best first (points, then slot), with their points."""
-        members = [m for _, m in self.members(g)]
-        points = self.points(g, len(members)).tolist()
+    def ranked(self, g: int) -> tuple[list[NetworkIndividual], list[float], list[int]]:
+        """Generation g's members best first (points, then slot), with their
+        points and player ids."""
+        found = self.members(g)
+        points = self.points(g, len(found)).tolist()
         order = rank_by_points(points)
-        return [members[i] for i in order], [points[i] for i in order]
+        return [found[i][1] for i in order], [points[i] for i in order], [found[i][0] for i in order]
 
-    def rated(self, g: int) -> RatedGeneration:
+    def rated(self, g: int) -> tuple[RatedGeneration, list[int], list[int]]:
         """Generation g as its breeder sees it: the members best first with
         their points, the hall's best to inject (GA, random search) and the
-        state the breeder stored with it."""
+        state the breeder stored with it; with the player ids of the ranked
+        and the injected members (whom the breeder's origins name)."""
         cfg = self.config
-        ranked, points = self.ranked(g)
-        injected: list[Any] = []
+        ranked, points, ids = self.ranked(g)
+        hall = []
         if cfg.breeding.inject_top and cfg.hall.games_per_member:
-            injected = [e.chromosome() for e in self.store.hall_ranked(cfg.breeding.inject_top)]
-        return RatedGeneration(g, self.c.ctype, ranked, injected, self.store.breeder_state(g), points)
+            hall = self.store.hall_ranked(cfg.breeding.inject_top)
+        injected: list[Any] = [e.chromosome() for e in hall]
+        rated = RatedGeneration(g, self.c.ctype, ranked, injected, self.store.breeder_state(g), points)
+        return rated, ids, [e.player_id for e in hall]
 
     # -------------------------------------------------------------- hall
     def hall_due(self, g: int) -> bool:
@@ -195,7 +200,7 @@ class NetworkSteps:
         """Generation g's champion enters the hall and plays its members;
         then every member is rated. False when stopped before the entry's
         games were all in."""
-        champion = breeder_for(self.config.breeding).champion(self.rated(g))
+        champion = breeder_for(self.config.breeding).champion(self.rated(g)[0])
         if not isinstance(champion, NetworkIndividual):
             raise ValueError(f"{champion} is not a network")
         pid = self.store.add_player(champion, self.config.rating.start)
@@ -276,5 +281,7 @@ class NetworkSteps:
         """Breed generation g + 1 with the run's breeder from generation g's
         ranking, its points and the breeder's stored state, and start it."""
         cfg = self.config
-        bred = breeder_for(cfg.breeding).next_population(self.rated(g), self.c.P, generation_rng(cfg.seed, g + 1))
-        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0)
+        rated, ranked_ids, injected_ids = self.rated(g)
+        bred = breeder_for(cfg.breeding).next_population(rated, self.c.P, generation_rng(cfg.seed, g + 1))
+        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0,
+                                    origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from genethello.cluster.origins import CROSSOVER, ELITE, MUTANT, Origin
+
 Genes = tuple[int, ...]
 Ranges = Sequence[tuple[int, int]]
 
@@ -269,7 +271,7 @@ def parent_count(n_ranked: int, parent_fraction: float = DEFAULT_PARENT_FRACTION
     return min(n_ranked, max(2, _fraction_count(parent_fraction, n_ranked, math.ceil)))
 
 
-def breed_next_population(
+def breed_with_origins(
     ranked: Sequence[Sequence[int]],
     P: int,
     elites: int,
@@ -279,8 +281,9 @@ def breed_next_population(
     parent_fraction: float = DEFAULT_PARENT_FRACTION,
     mutation_rate: float = DEFAULT_MUTATION_RATE,
     mutant_fraction: float = DEFAULT_MUTANT_FRACTION,
-) -> list[Genes]:
-    """The next generation's chromosomes, bred from the current ranking.
+) -> tuple[list[Genes], list[Origin]]:
+    """The next generation's chromosomes, bred from the current ranking, each
+    with where it came from.
 
     Parents are the best ``ceil(parent_fraction * len(ranked))`` chromosomes
     (at least 2, at most ``len(ranked)``). The result, of exactly ``P``
@@ -313,7 +316,9 @@ def breed_next_population(
         mutant_fraction: share of P made of mutants, in [0, 1].
 
     Returns:
-        P chromosomes as new tuples, every gene inside its range.
+        P chromosomes as new tuples, every gene inside its range, and the
+        :class:`~genethello.cluster.origins.Origin` of each (parents as
+        positions in ``ranked``).
 
     Raises:
         ValueError: naming the bad value and what is allowed.
@@ -331,6 +336,7 @@ def breed_next_population(
     parents = [tuple(int(g) for g in genes) for genes in ranked[:n_parents]]
 
     population: list[Genes] = [tuple(int(g) for g in genes) for genes in ranked[: plan.elites]]
+    origins = [Origin(ELITE, (k,)) for k in range(plan.elites)]
     for _ in range(plan.offspring):
         if n_parents >= 2:
             i, j = rng.choice(n_parents, size=2, replace=False)
@@ -338,7 +344,26 @@ def breed_next_population(
             i = j = 0
         child = uniform_crossover(parents[int(i)], parents[int(j)], rng)
         population.append(mutate(child, ranges, mutation_rate, rng))
+        origins.append(Origin(CROSSOVER, (int(i), int(j))))
     for _ in range(plan.mutants):
-        parent = parents[int(rng.integers(n_parents))]
-        population.append(mutate_at_least_one(parent, ranges, mutation_rate, rng))
-    return population
+        k = int(rng.integers(n_parents))
+        population.append(mutate_at_least_one(parents[k], ranges, mutation_rate, rng))
+        origins.append(Origin(MUTANT, (k,)))
+    return population, origins
+
+
+def breed_next_population(
+    ranked: Sequence[Sequence[int]],
+    P: int,
+    elites: int,
+    ranges: Ranges,
+    rng: np.random.Generator,
+    *,
+    parent_fraction: float = DEFAULT_PARENT_FRACTION,
+    mutation_rate: float = DEFAULT_MUTATION_RATE,
+    mutant_fraction: float = DEFAULT_MUTANT_FRACTION,
+) -> list[Genes]:
+    """The chromosomes of :func:`breed_with_origins`, without their origins
+    (the same draws from ``rng``)."""
+    return breed_with_origins(ranked, P, elites, ranges, rng, parent_fraction=parent_fraction,
+                              mutation_rate=mutation_rate, mutant_fraction=mutant_fraction)[0]

@@ -39,6 +39,7 @@ from genethello.cluster.db.models import (
     utcnow,
 )
 from genethello.cluster.hall import HallGameResult
+from genethello.cluster.origins import REENTERED, StoredOrigin
 from genethello.cluster.rating_step import GenerationRating, Member, PlayedGame
 from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
 from genethello.cluster.reads.ranking import BEST_FIRST
@@ -178,7 +179,8 @@ class RunStore:
                 .order_by(PopulationSlot.slot)).all()]
 
     def start_generation(self, g: int, members: Sequence[Individual], start_elo: float,
-                         breeder_state: bytes | None = None, games_total: int | None = None) -> None:
+                         breeder_state: bytes | None = None, games_total: int | None = None,
+                         origins: Sequence[StoredOrigin] = ()) -> None:
         """Write generation g's population and start it (one transaction);
         the previous generation, if any, is marked bred in the same one.
 
@@ -188,7 +190,11 @@ class RunStore:
         (:mod:`breeders`); :meth:`breeder_state` reads it back. Only the
         last :data:`BREEDER_STATES_KEPT` generations keep theirs (a resume
         needs the current one; a full CMA-ES state is about a megabyte).
+        ``origins`` (one a member, or none) say why each member is there;
+        a re-entered member's ``source_run`` is its parent's run.
         """
+        if origins and len(origins) != len(members):
+            raise ValueError(f"{len(origins)} origins for {len(members)} members")
         stored = [family_of(c).storage(c) for c in members]
         with self.db.session(immediate=True) as s:
             if g > 1:
@@ -203,9 +209,17 @@ class RunStore:
                     s.add(player)
                     s.flush()
                     existing[text] = player.id
-            s.execute(insert(PopulationSlot), [
-                {"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
-                for i, t in enumerate(texts)])
+            slots = [{"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
+                     for i, t in enumerate(texts)]
+            if origins:
+                reentered = [o.parent_a for o in origins if o.kind == REENTERED and o.parent_a is not None]
+                runs = dict(s.execute(select(PlayerRow.id, PlayerRow.run_id)
+                                      .where(PlayerRow.id.in_(reentered))).all()) if reentered else {}
+                for row, o in zip(slots, origins):
+                    row.update(origin=o.kind, parent_a=o.parent_a, parent_b=o.parent_b,
+                               source_generation=o.source_generation,
+                               source_run=runs.get(o.parent_a) if o.kind == REENTERED else None)
+            s.execute(insert(PopulationSlot), slots)
             s.execute(update(PlayerRow).where(PlayerRow.id.in_(list(existing.values()))).values(death=g))
             s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
                              games_total=games_total if games_total is not None else len(members) * (len(members) - 1),
@@ -460,9 +474,9 @@ class RunStore:
         """:func:`reads.hall_ranked` of this run."""
         return reads.hall_ranked(self.db, self.run_id, limit, generation)
 
-    def other_halls(self, ctype: str, per_run: int) -> list[Individual]:
-        """:func:`reads.other_halls`: the best of the other runs' halls."""
-        return reads.other_halls(self.db, self.run_id, ctype, per_run)
+    def other_halls(self, ctype: str, per_run: int) -> list[HallEntry]:
+        """:func:`reads.other_hall_entries`: the best of the other runs' halls."""
+        return reads.other_hall_entries(self.db, self.run_id, ctype, per_run)
 
     # --------------------------------------------------------- yardstick
     def yardstick_measured(self, g: int) -> bool:

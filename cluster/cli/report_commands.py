@@ -20,6 +20,7 @@ from genethello.cluster.reads import (
     champion_chart,
     find_run,
     generation_rows,
+    origins_of,
     run_family,
     standings,
 )
@@ -34,6 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--top", type=positive_int, default=10, metavar="N")
     p.add_argument("--by", choices=RANKINGS, default=None,
                    help="ranking: hall (the default when the run has a hall of fame), elo, or yardstick")
+    p.add_argument("--parents", action="store_true",
+                   help="under each player, how it got there: its origin and parents ('genethello lineage ID' "
+                        "shows the whole tree)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=run_best)
 
@@ -73,15 +77,23 @@ def run_best(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     ranking = standings(db, run.id, args.by, args.top)
+    origins = origins_of(db, [row.player.id for row in ranking.rows]) if args.parents else {}
     if args.json:
-        print(json.dumps([{
-            "id": p.id, "chromosome": p.text, "elo": p.elo if p.member else None, "member": p.member,
-            "wins": p.wins, "losses": p.losses,
-            "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
-            "hall_rating": entry.rating if entry else None,
-            "hall_stderr": entry.stderr if entry else None,
-            "hall_games": entry.games if entry else None,
-        } for p, entry in ((row.player, row.hall) for row in ranking.rows)], indent=2))
+        rows = []
+        for p, entry in ((row.player, row.hall) for row in ranking.rows):
+            found: dict[str, object] = {
+                "id": p.id, "chromosome": p.text, "elo": p.elo if p.member else None, "member": p.member,
+                "wins": p.wins, "losses": p.losses,
+                "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
+                "hall_rating": entry.rating if entry else None,
+                "hall_stderr": entry.stderr if entry else None,
+                "hall_games": entry.games if entry else None,
+            }
+            if p.id in origins:
+                node = origins[p.id]
+                found.update(origin=node.origin, parent_ids=list(node.parent_ids), how=node.describe())
+            rows.append(found)
+        print(json.dumps(rows, indent=2))
         return 0
     print(f"run {run.name} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
     if ranking.by == "hall":
@@ -106,6 +118,8 @@ def run_best(args: argparse.Namespace) -> int:
         elo = f"{p.elo:.1f}" if p.member else "-"
         wdl = "-" if network or not p.member else f"{p.wins}/{p.draws}/{p.losses}"
         print(f"{p.id:>5} {rating:>11} {games:>6} {elo:>7} {wdl:>13} {life:>9} {ys:>9}  {p.text}")
+        if p.id in origins:
+            print(f"{'':>5} from: {origins[p.id].describe()}")
     return 0
 
 

@@ -173,7 +173,17 @@ class PlayerRow(Base):
 
 
 class PopulationSlot(Base):
-    """Which player sat in which slot of a generation's population."""
+    """Which player sat in which slot of a generation's population, and why
+    (from 0006; all None in slots stored before: their origin is unknown).
+
+    ``origin`` is one of :data:`genethello.cluster.origins.ORIGIN_KINDS`;
+    ``parent_a``/``parent_b`` are the parents' ``chromosomes.id`` (an
+    elite's and a re-entered member's own row: the player it was, in this
+    run or the one it came from); ``source_generation`` the generation whose
+    ranking, hall or CMA-ES distribution it came from (0: CMA-ES's starting
+    distribution); ``source_run`` the run a re-entered member came from.
+    The parents carry no foreign key: a parent may be another run's player,
+    and deleting that run must neither fail nor reach into this one."""
 
     __tablename__ = "population"
     __table_args__ = (UniqueConstraint("run_id", "generation", "player_id"),)
@@ -182,6 +192,11 @@ class PopulationSlot(Base):
     generation: Mapped[int] = mapped_column(Integer, primary_key=True)
     slot: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("chromosomes.id"))
+    origin: Mapped[str | None] = mapped_column(String)
+    parent_a: Mapped[int | None] = mapped_column(Integer)
+    parent_b: Mapped[int | None] = mapped_column(Integer)
+    source_generation: Mapped[int | None] = mapped_column(Integer)
+    source_run: Mapped[int | None] = mapped_column(Integer)
 
 
 class Generation(Base):

@@ -16,6 +16,7 @@ One module per kind of question:
 * :mod:`.games` - stored games, for export and replay;
 * :mod:`.champion_chart` - what a run's family charts of its best so far;
 * :mod:`.champions` - a run's champions and settings, for ``compare``.
+* :mod:`.lineage` - a player's family tree, and which operators pay.
 """
 
 from genethello.cluster.reads.champion_chart import ChampionChart, ChampionSeries, champion_chart, run_family
@@ -28,6 +29,17 @@ from genethello.cluster.reads.champions import (
 )
 from genethello.cluster.reads.games import StoredGame, select_games
 from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows
+from genethello.cluster.reads.lineage import (
+    TOP_FRACTION,
+    GenerationOperators,
+    LineageNode,
+    OperatorCount,
+    OperatorStats,
+    find_player,
+    lineage,
+    operator_stats,
+    origins_of,
+)
 from genethello.cluster.reads.ranking import (
     RANKINGS,
     HallEntry,
@@ -38,6 +50,7 @@ from genethello.cluster.reads.ranking import (
     best,
     hall_members,
     hall_ranked,
+    other_hall_entries,
     other_halls,
     ranked,
     ranked_by_score,
@@ -61,9 +74,11 @@ from genethello.cluster.reads.runs import (
 __all__ = [
     "RANKINGS", "Champion", "ChampionChart", "ChampionSeries", "NoFinishedGenerationError", "RunChampions",
     "champion_chart", "finished_generations", "run_champions", "run_family",
+    "TOP_FRACTION", "GenerationOperators", "LineageNode", "OperatorCount", "OperatorStats", "find_player", "lineage",
+    "operator_stats", "origins_of",
     "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
     "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
-    "list_runs", "other_halls", "player_record", "player_text", "ranked", "ranked_by_score", "run_state",
-    "select_games", "standings",
+    "list_runs", "other_hall_entries", "other_halls", "player_record", "player_text", "ranked", "ranked_by_score",
+    "run_state", "select_games", "standings",
 ]

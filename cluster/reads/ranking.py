@@ -235,10 +235,16 @@ def hall_ranked(db: Database, run_id: int, limit: int | None = None, generation:
 def other_halls(db: Database, run_id: int, ctype: str, per_run: int) -> list[Individual]:
     """The top ``per_run`` of each other run's hall whose players have this
     type, by run id (ratings of different halls share no scale)."""
-    found: list[Individual] = []
+    return [entry.chromosome() for entry in other_hall_entries(db, run_id, ctype, per_run)]
+
+
+def other_hall_entries(db: Database, run_id: int, ctype: str, per_run: int) -> list[HallEntry]:
+    """The hall entries of :func:`other_halls` (their player ids are the
+    other runs' rows: where a re-entered member came from)."""
+    found: list[HallEntry] = []
     with db.session() as s:
         for other in s.scalars(select(Run.id).where(Run.id != run_id).order_by(Run.id)).all():
             for entry in _hall_ranked(s, other, per_run):
                 if entry.text.startswith(ctype + "_"):
-                    found.append(entry.chromosome())
+                    found.append(entry)
     return found

@@ -244,6 +244,12 @@ async def run_events(request: Request) -> Response:
                              headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
 
 
+async def run_lineage(request: Request) -> Response:
+    """The best so far's family tree and which operators pay."""
+    run_id = int_param(request.path_params["run_id"], "run")
+    return JSONResponse(await run_in_threadpool(state(request).runs.lineage, run_id))
+
+
 async def run_games(request: Request) -> Response:
     run_id = int_param(request.path_params["run_id"], "run")
     generation = int_param(request.query_params.get("generation", ""), "generation")
@@ -304,6 +310,7 @@ def create_app(db_target: str, *, loopback: bool = True, token: str | None = Non
         Route("/api/runs", runs),
         Route("/api/runs/{run_id}", run_summary),
         Route("/api/runs/{run_id}/events", run_events),
+        Route("/api/runs/{run_id}/lineage", run_lineage),
         Route("/api/runs/{run_id}/games", run_games),
         Route("/api/runs/{run_id}/games/{game_id}", run_game),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -17,9 +17,9 @@ from collections import deque
 from datetime import UTC, datetime
 
 from genethello.cluster import reads
-from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError
+from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError, RunNotFoundError
 from genethello.cluster.export import game_record
-from genethello.cluster.reads import RunInfo, Standing, player_record
+from genethello.cluster.reads import LineageNode, RunInfo, Standing, player_record
 from genethello.cluster.web.errors import NotFoundError
 from genethello.core.chromosome import Chromosome
 from genethello.core.individual_names import shipped_networks
@@ -30,6 +30,8 @@ from genethello.core.records import GameRecord
 TOP_PLAYERS = 10
 #: Seconds of progress samples behind games/s.
 RATE_WINDOW_SECONDS = 60.0
+#: Generations of ancestors in the runs page's family tree of the best so far.
+LINEAGE_DEPTH = 4
 #: Stored games listed for one generation.
 MAX_LISTED_GAMES = 500
 #: Seconds a read waits on a lock (WAL reads never should; opening probes
@@ -78,7 +80,7 @@ class RunReader:
             raise NotFoundError(self.problem or "no run database")
         try:
             return db, reads.find_run(db, run_id)
-        except RunDatabaseError as exc:
+        except (RunDatabaseError, RunNotFoundError) as exc:   # RunNotFoundError is a ValueError
             raise NotFoundError(str(exc)) from None
 
     # ------------------------------------------------------------- queries
@@ -171,6 +173,29 @@ class RunReader:
             "stored_games": reads.games_with_moves(db, run.id),
             "generations": [{"generation": row.generation, "status": row.status,
                              "games": f"{row.games_done}/{row.games_total}"} for row in rows],
+        }
+
+    def lineage(self, run_id: int, depth: int = LINEAGE_DEPTH) -> dict:
+        """The best so far's family tree (``depth`` generations of
+        ancestors; None before any player) and which operators pay: per
+        generation and in all, how many members each origin gave and how
+        many reached the top of their round robin."""
+        db, run = self._run(run_id)
+        best = reads.best(db, run.id)
+        tree = reads.lineage(db, best.player_id, depth) if best is not None else None
+        stats = reads.operator_stats(db, run.id)
+        kinds = [c.origin for c in stats.totals]
+        return {
+            "best": _node(tree) if tree is not None else None,
+            "depth": depth,
+            "operators": {
+                "top_fraction": stats.top_fraction,
+                "kinds": kinds,
+                "generations": [{"generation": g.generation, "size": g.size, "top_size": g.top_size,
+                                 "counts": {c.origin: [c.produced, c.top] for c in g.counts}}
+                                for g in stats.generations],
+                "totals": {c.origin: [c.produced, c.top] for c in stats.totals},
+            },
         }
 
     def stored_games(self, run_id: int, generation: int) -> list[dict]:
@@ -274,6 +299,18 @@ def _standing(row: Standing) -> dict:
         "bt_rating": _round(row.bt_rating), "bt_stderr": _round(row.bt_stderr),
         "hall_rating": _round(row.hall.rating) if row.hall else None,
         "hall_stderr": _round(row.hall.stderr) if row.hall else None,
+    }
+
+
+def _node(node: LineageNode) -> dict:
+    """A family tree as the page draws it: each node with its row's figures
+    (a node missing from the top players' table is added to it on a click)."""
+    return {
+        "id": node.player_id, "chromosome": node.text, "run": node.run_name, "birth": node.birth,
+        "generation": node.generation, "origin": node.origin, "how": node.describe(),
+        "hall_rating": _round(node.hall_rating), "hall_stderr": _round(node.hall_stderr),
+        "points": node.points, "games": node.games, "rating": _round(node.rating),
+        "more": node.unexpanded, "parents": [_node(p) for p in node.parents],
     }
 
 

@@ -20,6 +20,9 @@ let source = null;
 let charts = {};
 let handlers = {};
 let storedCount = null;   // stored games at the last listing
+let lineageKey = null;    // what the family tree was last drawn for (generation, status, best)
+let ancestors = {};       // ancestors clicked in the tree that the top table lacks: their rows, by id
+let chosen = null;        // the player whose row is selected
 let followLast = true;    // the generation menu follows the newest until the person picks one
 
 function esc(text) {
@@ -67,10 +70,19 @@ function openRun(id) {
     <h3 id="top-title">Top chromosomes</h3>
     <table class="top"><thead><tr><th>#</th><th>hall</th><th>Elo</th><th>W/D/L</th><th>life</th><th>yardstick</th>
       <th>chromosome</th><th></th></tr></thead><tbody id="run-top"></tbody></table>
+    <div class="lineage">
+      <div class="lineage-box"><h3>Ancestry of the best so far <span class="muted" id="lineage-note"></span></h3>
+        <div id="lineage-tree" class="muted">…</div></div>
+      <div class="lineage-box"><h3>Which operators pay</h3><div class="muted" id="operators-note"></div>
+        <table class="top ops" id="operators"></table></div>
+    </div>
     <div class="stored"><b>Stored games</b>
       <select id="stored-gen"></select><select id="stored-game"></select>
       <button id="stored-replay">Replay</button><span class="muted" id="stored-note"></span></div>`;
   storedCount = null;
+  lineageKey = null;
+  ancestors = {};
+  chosen = null;
   followLast = true;
   $("#stored-gen").addEventListener("change", () => { followLast = false; loadStored(); });
   $("#stored-replay").addEventListener("click", () => {
@@ -106,6 +118,8 @@ function update(s) {
   }
   drawCharts(s);
   drawTop(s.top, s.family);
+  const key = `${run.generation}/${p ? p.status : ""}/${s.top.length ? s.top[0].id : ""}`;
+  if (key !== lineageKey) { lineageKey = key; loadLineage(run.id); }
   if (s.family && s.family !== "genethello") {
     if (!$(".stored .none")) {
       $(".stored").innerHTML = '<b>Stored games</b> <span class="none muted">A network run stores no game moves: ' +
@@ -254,6 +268,7 @@ function drawTop(top, family) {
   body.innerHTML = "";
   top.forEach((p, i) => {
     const tr = document.createElement("tr");
+    tr.dataset.player = p.id;
     const err = p.bt_stderr != null ? ` ±${p.bt_stderr.toFixed(0)}` : "";
     const ys = p.yardstick != null ? `${Math.round(100 * p.yardstick)}%` : "–";
     const hall = p.hall_rating != null ? `${p.hall_rating >= 0 ? "+" : ""}${p.hall_rating.toFixed(0)} ±${p.hall_stderr.toFixed(0)}` : "–";
@@ -273,6 +288,87 @@ function drawTop(top, family) {
     tr.querySelector('[data-act="play"]').addEventListener("click", () => handlers.play(p.chromosome));
     body.appendChild(tr);
   });
+  // the ancestors a person opened from the tree stay, after the top players
+  for (const [id, tr] of Object.entries(ancestors)) if (!body.querySelector(`tr[data-player="${id}"]`)) body.appendChild(tr);
+  if (chosen != null) markChosen(chosen, false);
+}
+
+// The best so far's family tree and the operators' table, fetched when
+// a generation starts or ends or the best changes (not on every event).
+async function loadLineage(runId) {
+  const r = await get(`/api/runs/${runId}/lineage`);
+  if (runId !== selected || !$("#lineage-tree")) return;
+  if (!r.ok) { $("#lineage-tree").textContent = r.error; return; }
+  drawLineage(r.data);
+  drawOperators(r.data.operators);
+}
+
+function nodeFigures(n) {
+  const parts = [`born ${n.birth}`, n.how];
+  if (n.hall_rating != null) parts.push(`hall ${n.hall_rating >= 0 ? "+" : ""}${n.hall_rating.toFixed(0)} ±${(n.hall_stderr || 0).toFixed(0)}`);
+  if (n.games && n.points != null) parts.push(`round robin ${n.points}/${n.games} in generation ${n.generation}`);
+  else if (n.rating != null) parts.push(`rating ${n.rating.toFixed(0)} in generation ${n.generation}`);
+  return parts.join(" · ");
+}
+
+function drawLineage(data) {
+  const box = $("#lineage-tree");
+  if (!data.best) { box.textContent = "No player yet."; return; }
+  $("#lineage-note").textContent = `(${data.depth} generations of ancestors; click one for its row; all: genethello lineage ${data.best.id})`;
+  const nodes = {};
+  const item = (n) => {
+    nodes[n.id] = n;
+    const more = n.more ? '<ul><li class="more muted">… older ancestors</li></ul>' : "";
+    return `<li><button class="node" data-player="${n.id}" title="${esc(n.chromosome)}">#${n.id}</button>
+      <span class="chrom">${esc(n.chromosome)}</span> <span class="muted">${esc(nodeFigures(n))}</span>
+      ${n.parents.length ? `<ul>${n.parents.map(item).join("")}</ul>` : more}</li>`;
+  };
+  box.className = "tree";
+  box.innerHTML = `<ul>${item(data.best)}</ul>`;
+  box.querySelectorAll("button.node").forEach((b) => b.addEventListener("click", () => choose(nodes[b.dataset.player])));
+  if (chosen != null) markChosen(chosen, false);
+}
+
+// Select a player's row in the top table; an ancestor the table lacks gets
+// a row of its own (marked "anc.") after the top players.
+function choose(n) {
+  const body = $("#run-top");
+  if (!body.querySelector(`tr[data-player="${n.id}"]`)) {
+    const tr = document.createElement("tr");
+    tr.dataset.player = n.id;
+    tr.className = "ancestor";
+    const hall = n.hall_rating != null ? `${n.hall_rating >= 0 ? "+" : ""}${n.hall_rating.toFixed(0)} ±${(n.hall_stderr || 0).toFixed(0)}` : "–";
+    // its Elo and W/D/L now are not part of the tree (its first round robin is, on the tree's line)
+    tr.innerHTML = `<td title="an ancestor of the best so far">anc.</td><td>${hall}</td><td>–</td><td>–</td>
+      <td>${n.birth}–</td><td>–</td><td class="chrom">${esc(n.chromosome)}</td>
+      <td><button class="primary" data-act="play">Play</button></td>`;
+    tr.querySelector('[data-act="play"]').addEventListener("click", () => handlers.play(n.chromosome));
+    ancestors[n.id] = tr;
+    body.appendChild(tr);
+  }
+  markChosen(n.id, true);
+}
+
+function markChosen(id, scroll) {
+  chosen = Number(id);
+  document.querySelectorAll("#run-top tr.selected, #lineage-tree button.node.on").forEach((el) => el.classList.remove("selected", "on"));
+  const tr = document.querySelector(`#run-top tr[data-player="${id}"]`);
+  if (tr) { tr.classList.add("selected"); if (scroll) tr.scrollIntoView({ block: "nearest" }); }
+  document.querySelectorAll(`#lineage-tree button.node[data-player="${id}"]`).forEach((b) => b.classList.add("on"));
+}
+
+function drawOperators(ops) {
+  const table = $("#operators");
+  const pct = Math.round(100 * ops.top_fraction);
+  $("#operators-note").textContent = `Members each origin gave a generation / how many of them reached its top ${pct}% ` +
+    `(the best ⌈${ops.top_fraction} P⌉ of its round robin by points); a generation in play has no top yet.`;
+  const kinds = ops.kinds;
+  const cell = (c) => (c ? `${c[0]} / ${c[1]}` : "–");
+  const rows = ops.generations.map((g) => `<tr><td>${g.generation}</td>${kinds.map((k) => `<td>${cell(g.counts[k])}</td>`).join("")}</tr>`);
+  const share = (c) => (c && c[0] ? ` (${Math.round((100 * c[1]) / c[0])}%)` : "");
+  table.innerHTML = `<thead><tr><th>gen</th>${kinds.map((k) => `<th>${esc(k)}</th>`).join("")}</tr></thead>
+    <tbody>${rows.join("")}</tbody>
+    <tfoot><tr><th>all</th>${kinds.map((k) => `<th>${cell(ops.totals[k])}${share(ops.totals[k])}</th>`).join("")}</tr></tfoot>`;
 }
 
 function fillGenerations(gens) {
