@@ -15,7 +15,7 @@ One module per kind of question:
 * :mod:`.history` - one row a generation, with the yardstick's intervals;
 * :mod:`.games` - stored games, for export and replay;
 * :mod:`.champion_chart` - what a run's family charts of its best so far;
-* :mod:`.champions` - a run's champions and settings, for ``compare``.
+* :mod:`.champions` - a run's champions and settings, for ``compare``;
 * :mod:`.lineage` - a player's family tree, and which operators pay.
 """
 

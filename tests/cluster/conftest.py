@@ -152,7 +152,7 @@ def _digest(blob: bytes | None) -> str | None:
     return None if blob is None else hashlib.sha256(blob).hexdigest()[:16]
 
 
-def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, Any]:
+def db_snapshot(db_path: Path, run_name: str, effort: bool = True, lineage: bool = True) -> dict[str, Any]:
     """Run ``run_name``'s content by natural keys: no ids, timestamps, hosts,
     pids or lease columns; floats rounded to 9 decimals; the config without
     its speed-only sections; payloads, breeder states and fitness points by
@@ -161,7 +161,9 @@ def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, 
 
     effort=False leaves out the games' node counts: what the search spent,
     which the core's speed work changes while every move stays the same (for
-    runs begun by an earlier core, such as the 0001 fixture)."""
+    runs begun by an earlier core, such as the 0001 fixture). lineage=False
+    leaves out each slot's origin (from migration 0006; NULL in the
+    generations of runs begun before it, such as the fixtures')."""
     conn = _connect_ro(db_path)
     try:
         row = conn.execute("SELECT id, name, seed, status, generation, max_generations, converge_baseline, "
@@ -187,8 +189,17 @@ def db_snapshot(db_path: Path, run_name: str, effort: bool = True) -> dict[str, 
             for t, birth, death, elo, w, lost, d, ys, payload in rows(
                 "SELECT text, birth, death, elo, wins, losses, draws, yardstick, payload FROM chromosomes "
                 "WHERE run_id = ?"))
-        population = sorted((g, slot, text[pid]) for g, slot, pid in rows(
-            "SELECT generation, slot, player_id FROM population WHERE run_id = ?"))
+        # Parents may be of another run (a member re-entered from it): by text and run name.
+        any_text = dict(conn.execute("SELECT id, text FROM chromosomes").fetchall())
+        any_text[None] = None
+        run_names = dict(conn.execute("SELECT id, name FROM runs").fetchall())
+        run_names[None] = None
+        population = sorted(
+            (g, slot, text[pid], *((origin, any_text[a], any_text[b], source_g, run_names[source_run])
+                                   if lineage else ()))
+            for g, slot, pid, origin, a, b, source_g, source_run in rows(
+                "SELECT generation, slot, player_id, origin, parent_a, parent_b, source_generation, source_run "
+                "FROM population WHERE run_id = ?"))
         generations = sorted(
             (n, st, total, done, text[best], _round(mean), _round(json.loads(stats)) if stats else None,
              _digest(state))

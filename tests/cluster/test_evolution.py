@@ -130,7 +130,7 @@ def test_end_to_end_run(ray_cluster, tmp_path, reference):
 
     # Populations: P distinct players in every generation.
     population = defaultdict(list)
-    for g, _slot, text in snap["population"]:
+    for g, _slot, text, *_origin in snap["population"]:
         population[g].append(text)
     assert sorted(population) == [1, 2, 3]
     for g, members in population.items():
