@@ -71,6 +71,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"opening set: distinct-N, every position N plies deep, one per symmetry class, "
                         f"drawn without replacement (default {DEFAULT_SET})")
     p.add_argument("--seed", type=int, default=1, help="seed of the openings' draw (default 1)")
+    p.add_argument("--player", action="append", default=[], metavar="NAME",
+                   help="a fixed player to add to the field (a chromosome text such as p_1_10, a shipped network "
+                        "such as all-2-league, or a network file), searching with the first run's settings; "
+                        "repeat for several; with --anchor NAME the runs are rated against it")
     p.add_argument("--anchor", metavar="PLAYER",
                    help="rate relative to this player (its label, e.g. quick#12, or its chromosome text); "
                         "default: the first run's best")
@@ -93,7 +97,7 @@ class ComparePlayer:
     label: str
     db: str
     run: str
-    player_id: int
+    player_id: int | None     # None for a fixed player (--player)
     ranked_by: str
     entrant: Entrant
 
@@ -192,7 +196,39 @@ def read_field(args: argparse.Namespace) -> tuple[list[ComparePlayer], list[str]
             players.append(ComparePlayer(f"{tag}#{champion.player_id}", target, champions.run.name,
                                          champion.player_id, champions.ranked_by,
                                          Entrant(champion.text, champion.payload, settings)))
-    return players, skipped
+    return players + fixed_players(args.player, players), skipped
+
+
+#: The run column of a fixed player (--player), which belongs to no run.
+FIXED = "(fixed)"
+
+
+def fixed_players(names: list[str], field: list[ComparePlayer]) -> list[ComparePlayer]:
+    """The players ``--player`` names (chromosome texts, shipped networks,
+    network files: :func:`~genethello.core.individual_names.resolve_individual`),
+    labelled by the name as given, each searching with the settings of the
+    field's first player (its run's, or the common --depth/--exact)."""
+    from genethello.core.families import family_of
+    from genethello.core.individual_names import resolve_individual
+
+    if not names:
+        return []
+    if not field:
+        raise CompareInputError("--player: a fixed player plays with the first run's settings, and no run was read")
+    settings = field[0].entrant.settings
+    labels = {p.label for p in field}
+    players = []
+    for name in names:
+        if name in labels:
+            raise CompareInputError(f"--player {name!r}: named twice, or a run's player already has that label")
+        try:
+            individual = resolve_individual(name)
+        except ValueError as exc:
+            raise CompareInputError(f"--player {name!r}: {exc}") from None
+        payload = family_of(individual).storage(individual).payload
+        players.append(ComparePlayer(name, "", FIXED, None, "named", Entrant(str(individual), payload, settings)))
+        labels.add(name)
+    return players
 
 
 def _anchor(players: list[ComparePlayer], wanted: str | None) -> int:

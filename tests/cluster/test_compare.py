@@ -341,3 +341,27 @@ def test_runs_of_one_name_in_two_databases_are_told_apart_by_the_file(runs, home
     assert [p["label"].split("#")[0] for p in doc["players"]] == ["a.db:alpha", "twin.db:alpha"]
     assert doc["anchor"] == doc["players"][1]["label"] and doc["players"][1]["chromosome"] == text
     assert {r["player"]: r["stderr"] for r in doc["table"]}[doc["anchor"]] == 0.0
+
+
+def test_fixed_players_join_the_field_and_can_anchor_it(runs, home, tmp_path):
+    """--player adds a fixed opponent (a chromosome text, a shipped network)
+    with the first run's settings: a scale anchored outside every run."""
+    out = tmp_path / "fixed.json"
+    done = run_cli("compare", "--db", str(runs["b"]), "--player", "p_1_10", "--player", "all-2-league",
+                   "--anchor", "p_1_10", "--games", "4", "--workers", "1", "--quiet", "--out", str(out),
+                   home=home, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(out.read_text())
+    fixed = {p["label"]: p for p in doc["players"] if p["run"] == "(fixed)"}
+    assert sorted(fixed) == ["all-2-league", "p_1_10"] and doc["anchor"] == "p_1_10"
+    assert fixed["all-2-league"]["chromosome"].startswith("all-2_") and fixed["p_1_10"]["player_id"] is None
+    beta = next(p for p in doc["players"] if p["run"] == "beta")
+    assert fixed["p_1_10"]["settings"] == beta["settings"] and beta["settings"]["depth"] == 2
+    table = {row["player"]: row for row in doc["table"]}
+    assert (table["p_1_10"]["rating"], table["p_1_10"]["stderr"]) == (0.0, 0.0)
+    assert all(row["games"] == 8 for row in doc["table"])
+    bad = run_cli("compare", "--db", str(runs["b"]), "--player", "nonsense", "--workers", "1",
+                  "--out", str(tmp_path / "bad.json"), home=home, cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "genethello compare: error: --player 'nonsense': chromosome: expected TYPE_BIRTH_GENES "
+        "(e.g. 'fmc_3_1:2:3'), got 1 part(s) in 'nonsense'"]
