@@ -11,7 +11,15 @@ import argparse
 import json
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
-from genethello.cluster.reads import LineageNode, OperatorStats, find_player, find_run, lineage, operator_stats
+from genethello.cluster.reads import (
+    LineageNode,
+    OperatorStats,
+    best,
+    find_player,
+    find_run,
+    lineage,
+    operator_stats,
+)
 from genethello.core.cli.arguments import non_negative_int
 
 #: Generations of ancestry shown unless ``--depth`` says otherwise.
@@ -22,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("lineage", help="the family tree of a chromosome: how it and its ancestors were bred")
     p.add_argument("player", metavar="ID|TEXT", nargs="?",
                    help="a chromosome's id or text as 'genethello best' prints it (a text needs --run when "
-                        "several runs hold it)")
+                        "several runs hold it); default: the run's best so far")
     add_db_options(p)
     p.add_argument("--depth", type=non_negative_int, default=DEFAULT_DEPTH, metavar="K",
                    help=f"generations of ancestors shown (default {DEFAULT_DEPTH})")
@@ -115,12 +123,18 @@ def run_lineage(args: argparse.Namespace) -> int:
         if args.player is not None:
             raise ValueError("give a chromosome (its tree) or --operators (the run's table), not both")
         return run_operators(args)
-    if args.player is None:
-        raise ValueError("give a chromosome's id or text (its family tree), or --operators (which operators pay)")
     db = open_existing(args.db)
     try:
-        run_id = find_run(db, args.run).id if args.run is not None else None
-        tree = lineage(db, find_player(db, args.player, run_id), args.depth)
+        if args.player is None:
+            run = find_run(db, args.run)
+            top = best(db, run.id)
+            if top is None:
+                raise ValueError(f"run {run.name} has no player yet: no lineage to show")
+            player_id = top.player_id
+        else:
+            run_id = find_run(db, args.run).id if args.run is not None else None
+            player_id = find_player(db, args.player, run_id)
+        tree = lineage(db, player_id, args.depth)
     finally:
         db.dispose()
     if args.json:
