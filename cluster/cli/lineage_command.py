@@ -57,12 +57,21 @@ def node_line(node: LineageNode) -> str:
     return " · ".join(parts)
 
 
-def tree_lines(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
-    """The tree under ``node``, one line a node, drawn with box characters."""
-    lines = [node_line(node) if root else f"{prefix}{'└─ ' if last else '├─ '}{node_line(node)}"]
+def tree_lines(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True,
+               shown: set[int] | None = None) -> list[str]:
+    """The tree under ``node``, one line a node, drawn with box characters;
+    an ancestor already drawn with its own ancestors (lines share parents
+    within a few generations) is named again, not drawn again."""
+    shown = set() if shown is None else shown
+    branch = "" if root else f"{prefix}{'└─ ' if last else '├─ '}"
+    if node.player_id in shown and (node.parents or node.unexpanded):
+        return [f"{branch}#{node.player_id} {node.text} (drawn above, with its ancestors)"]
+    lines = [branch + node_line(node)]
+    if node.parents or node.unexpanded:
+        shown.add(node.player_id)
     below = prefix if root else prefix + ("   " if last else "│  ")
     for i, parent in enumerate(node.parents):
-        lines += tree_lines(parent, below, i == len(node.parents) - 1, False)
+        lines += tree_lines(parent, below, i == len(node.parents) - 1, False, shown)
     if node.unexpanded:
         lines.append(f"{below}└─ … (older ancestors: a larger --depth shows them)")
     return lines

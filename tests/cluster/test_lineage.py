@@ -414,3 +414,20 @@ def test_the_lineage_is_a_function_of_the_config_and_seed(tmp_path):
     a, b = natural_lineage(alone, "t"), natural_lineage(shared, "t")
     assert len(a) == 18 and a == b
     assert slots(alone) != slots(shared)      # the ids do differ
+
+
+def test_a_shared_ancestor_is_drawn_once_then_named():
+    from genethello.cluster.cli.lineage_command import tree_lines
+    from genethello.cluster.reads import LineageNode
+
+    def node(pid: int, *parents: LineageNode) -> LineageNode:
+        origin = "crossover" if parents else "random"
+        return LineageNode(pid, 1, "t", f"x_{pid}", 1, 1, origin, None, None,
+                           tuple(p.player_id for p in parents), parents)
+
+    grand = node(1, node(8), node(9))
+    tree = node(4, node(2, grand, node(7)), node(3, grand, node(6)))
+    lines = tree_lines(tree)
+    assert [line.split(" x_")[0] for line in lines] == [
+        "#4", "├─ #2", "│  ├─ #1", "│  │  ├─ #8", "│  │  └─ #9", "│  └─ #7", "└─ #3", "   ├─ #1", "   └─ #6"]
+    assert lines[7] == "   ├─ #1 x_1 (drawn above, with its ancestors)"
