@@ -14,11 +14,12 @@ from ..cluster.conftest import cli_env, genethello_argv, kill_session, reap_sess
 from .conftest import Server
 
 WAIT_MS = 60_000
-#: Long enough (about a second a generation on a quiet 2-core machine: the
-#: 12-empty endgames) for the page, which hears every 0.5 s, to see the
-#: progress move several times; every game's moves kept. (Depth 2 with 8
-#: exact empties finished all three generations between two updates.)
-LIVE_RUN = dict(name="live", population__size=6, games__depth=4, games__exact_empties=12,
+#: Long enough (a few seconds a generation on a quiet 2-core machine: 56
+#: games with 12-empty endgames) for the page, which hears every 0.5 s, to
+#: see the progress move several times; every game's moves kept. (Depth 2
+#: with 8 exact empties finished all three generations between two updates;
+#: 6 players, 30 games a generation, were seen only twice once, under load.)
+LIVE_RUN = dict(name="live", population__size=8, games__depth=4, games__exact_empties=12,
                 stop__max_generations=5, yardstick__every=1, yardstick__games_per_opponent=2,
                 yardstick__depth=1, yardstick__league_double_games=2, cluster__commit_every_seconds=0.1,
                 cluster__task_seconds=0.02)
@@ -63,7 +64,7 @@ def test_a_runs_page_follows_a_live_evolution(evolution, browser, page, shots):
         assert proc.wait(timeout=60) == 0, proc.stdout.read()
         assert len(seen) >= 3, f"the progress never moved by itself: {seen}"
         page.locator("#run-status:has-text('finished')").wait_for(timeout=10_000)
-        assert "Generation 5: 30/30 games" in progress.inner_text()
+        assert "Generation 5: 56/56 games" in progress.inner_text()
         for chart in ("#chart-hall", "#chart-elo", "#chart-yard", "#chart-genes"):
             assert page.locator(f"{chart} canvas").count() == 1
         # The top table ranks the hall of fame, as `genethello best` does:
