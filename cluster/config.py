@@ -19,6 +19,7 @@ from typing import Any
 from genethello.cluster.breeders import BREEDERS, breeder_for
 from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.core.families import Kind, parse_individual, parse_kind
+from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
 from genethello.core.openings import DEFAULT_SET, RANDOM_WITH_REPLACEMENT, BadOpeningSetError, opening_set
 from genethello.core.search import ALGORITHMS
 
@@ -360,6 +361,15 @@ def _check_consistency(config: RunConfig) -> None:
                           "(each opening is played with both colours)")
     _check_openings(config)
     _check_sprt(config)
+    if kind.family == NETWORK_FAMILY:
+        ys = config.yardstick
+        for option, players in (("yardstick.opponents", ys.opponents),
+                                ("yardstick.sprt_opponents", ys.sprt_opponents),
+                                ("yardstick.gtp_engines", ys.gtp_engines)):
+            if players:
+                raise ConfigError(f"{option}: a network run's yardstick is the Othello League measure on the fast "
+                                  "1-ply loop (yardstick.league_double_games); it plays no other opponent "
+                                  "(genethello compare --player NAME rates a run's best against one)")
 
 
 def _check_sprt(config: RunConfig) -> None:

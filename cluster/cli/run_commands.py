@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from genethello.cluster import reads
-from genethello.cluster.config import ClusterConfig, load_config
+from genethello.cluster.config import ClusterConfig, RunConfig, load_config
 from genethello.cluster.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.engine import sqlite_path
@@ -19,6 +19,7 @@ from genethello.cluster.numerics import numeric_versions_json, version_mismatch
 from genethello.cluster.progress import Progress
 from genethello.cluster.reads import find_run
 from genethello.core.build_info import core_hash
+from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 DEFAULT_DB = "genethello.db"
 
@@ -155,6 +156,7 @@ def run_evolve(args: argparse.Namespace) -> int:
     if args.gtp_engine:
         ys = config.yardstick
         config = replace(config, yardstick=replace(ys, gtp_engines=ys.gtp_engines + tuple(args.gtp_engine)))
+        config = RunConfig.from_json(config.to_json())   # checked as if the file had named them
     db = Database.open(args.db, create=True)
     run_id = create_run(db, config, args.name)
     # The config file and the options are the user's own instruction.
@@ -168,6 +170,9 @@ def run_resume(args: argparse.Namespace) -> int:
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
     state = reads.run_state(db, run.id)
+    if args.gtp_engine and state.config.chromosome_type.family == NETWORK_FAMILY:
+        raise ValueError(f"--gtp-engine: run {run.name!r} breeds networks, whose yardstick is the Othello League "
+                         "measure alone; 'genethello match' plays its best against an engine")
     decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,
                               args.gtp_engine, args.drop_engine)
     installed = core_hash()

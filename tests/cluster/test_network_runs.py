@@ -179,6 +179,11 @@ def test_a_0003_database_upgrades_and_resumes_as_the_genethello_run_it_was(tmp_p
     ({"breeding": {"method": "cma-es"}}, "breeding.method"),          # GeneThello's oe_fmc: networks only
     ({"population": {"type": "all-2"}, "hall": {"every": 0}}, "hall.every"),
     ({"fitness": {"kind": "hall"}, "hall": {"games_per_member": 0}}, "fitness.kind"),
+    # A network run's yardstick is the League measure alone: other opponents would be ignored.
+    ({"population": {"type": "all-2"}, "yardstick": {"opponents": ["p_1_10"]}}, "yardstick.opponents"),
+    ({"population": {"type": "all-2"}, "yardstick": {"sprt_opponents": ["p_1_10"], "sprt": [0, 20]}},
+     "yardstick.sprt_opponents"),
+    ({"population": {"type": "all-2"}, "yardstick": {"gtp_engines": ["gtp-rhino -l 1"]}}, "yardstick.gtp_engines"),
 ])
 def test_bad_network_keys_name_themselves(data, key):
     with pytest.raises(ConfigError, match=rf"^{key.replace('.', '[.]')}: "):
@@ -249,3 +254,18 @@ def test_random_search_keeps_the_elite_networks_and_draws_the_rest():
     members = list(breeder_for(BreedingConfig(method="random-search", elites=1)).next_population(
         rated, 6, np.random.default_rng(9)).members)
     assert members[0] == ranked[0] and not set(members[1:]) & set(ranked)
+
+
+def test_an_engine_for_a_network_runs_yardstick_is_refused_in_one_line(tmp_path, capsys):
+    db_path = tmp_path / "n.db"
+    db = Database.open(db_path, create=True)
+    create_run(db, load_config(write_config(tmp_path, **NET)))
+    db.dispose()
+    assert cli_main(["resume", "--db", str(db_path), "--gtp-engine", "gtp-rhino -l 1", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--gtp-engine: run" in err[0] and "Othello League measure alone" in err[0], err
+    assert cli_main(["evolve", "--config", str(write_config(tmp_path, "e.toml", **NET)), "--db",
+                     str(tmp_path / "e.db"), "--gtp-engine", "gtp-rhino -l 1", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "yardstick.gtp_engines: a network run's yardstick" in err[0], err
+    assert not (tmp_path / "e.db").exists()
