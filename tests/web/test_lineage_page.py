@@ -81,6 +81,14 @@ def test_the_tree_shows_and_a_click_selects_the_row(served, page, shots):
     assert page.locator("#operators tbody tr").count() == 5
     assert "top 25%" in page.locator("#operators-note").inner_text()
 
+    # An ancestor that two lines share is drawn once with its ancestors, then named.
+    expanded = page.locator("#lineage-tree li:has(> ul) > button.node").evaluate_all(
+        "bs => bs.map(b => b.dataset.player)")
+    assert len(expanded) == len(set(expanded)) and expanded[0] == str(best_id)
+    named = page.locator("#lineage-tree li:has-text('drawn above') > button.node").evaluate_all(
+        "bs => bs.map(b => b.dataset.player)")
+    assert named and set(named) <= set(expanded)
+
     page.click(f"#lineage-tree button.node[data-player='{best_id}']")
     row = page.locator(f"#run-top tr[data-player='{best_id}']")
     assert "selected" in row.get_attribute("class")

@@ -316,10 +316,16 @@ function drawLineage(data) {
   if (!data.best) { box.textContent = "No player yet."; return; }
   $("#lineage-note").textContent = `(${data.depth} generations of ancestors; click one for its row; all: genethello lineage ${data.best.id})`;
   const nodes = {};
+  const drawn = new Set();   // ancestors already drawn with their own ancestors: named again, not redrawn
   const item = (n) => {
     nodes[n.id] = n;
+    const button = `<button class="node" data-player="${n.id}" title="${esc(n.chromosome)}">#${n.id}</button>`;
+    if (drawn.has(n.id)) {
+      return `<li>${button} <span class="muted">drawn above, with its ancestors</span></li>`;
+    }
+    if (n.parents.length || n.more) drawn.add(n.id);
     const more = n.more ? '<ul><li class="more muted">… older ancestors</li></ul>' : "";
-    return `<li><button class="node" data-player="${n.id}" title="${esc(n.chromosome)}">#${n.id}</button>
+    return `<li>${button}
       <span class="chrom">${esc(n.chromosome)}</span> <span class="muted">${esc(nodeFigures(n))}</span>
       ${n.parents.length ? `<ul>${n.parents.map(item).join("")}</ul>` : more}</li>`;
   };
