@@ -4,8 +4,8 @@
   ``Host`` is localhost or 127.0.0.1 (or [::1]): a page from another site
   that re-points its own name at 127.0.0.1 (DNS rebinding) gets 403.
 * Bound elsewhere, it wants its token: accepted once as ``?token=``, then
-  kept in an HttpOnly, SameSite=Strict cookie (the address bar loses it at
-  once, by a redirect).
+  kept in an HttpOnly, SameSite=Strict cookie, Secure under TLS (the
+  address bar loses it at once, by a redirect).
 
 Every response also carries headers that keep the page to itself (no
 framing, no sniffing, scripts from the server only).
@@ -92,7 +92,9 @@ class GuardMiddleware:
                     return
                 rest = urlencode({k: v for k, v in query.items() if k != "token"})
                 location = scope.get("path", "/") + (f"?{rest}" if rest else "")
-                cookie = (f"{TOKEN_COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/")
+                # Secure under TLS: the browser then never sends the token over plain HTTP.
+                secure = "; Secure" if scope.get("scheme") == "https" else ""
+                cookie = f"{TOKEN_COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/{secure}"
                 await _plain(send, 303, "Signed in.", [(b"location", location.encode()),
                                                       (b"set-cookie", cookie.encode())])
                 return

@@ -42,9 +42,19 @@ def test_elsewhere_the_token_is_taken_once_then_kept_in_a_strict_cookie(tmp_path
         assert signed.status_code == 303 and signed.headers["location"] == "/?x=1"
         cookie = signed.headers["set-cookie"]
         assert f"{TOKEN_COOKIE}=s3cret" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        assert "Secure" not in cookie     # plain HTTP: a Secure cookie would never come back
         assert client.get("/api/status").status_code == 200          # the cookie now
         client.cookies.clear()
         assert client.get("/api/status").status_code == 401
         # any Host is fine when bound elsewhere: the token guards it
         client.cookies.set(TOKEN_COOKIE, "s3cret")
         assert client.get("/api/status", headers={"host": "othello.lan"}).status_code == 200
+
+
+def test_under_tls_the_token_cookie_is_secure(tmp_path):
+    app = create_app(str(tmp_path / "none.db"), loopback=False, token="s3cret")
+    with TestClient(app, base_url="https://192.0.2.7:8443") as client:
+        signed = client.get("/?token=s3cret", follow_redirects=False)
+        assert signed.status_code == 303
+        assert signed.headers["set-cookie"].endswith("; Secure")
+        assert client.get("/api/status").status_code == 200
