@@ -202,15 +202,31 @@ def run_stop(args: argparse.Namespace) -> int:
     return 0
 
 
+def best_so_far(db: Database, run: reads.RunInfo) -> str:
+    """The run's best so far in a few words: 'TEXT (hall +43 ± 12)' once the
+    hall rated it; else 'TEXT (Elo 1666)', or for a network run, whose
+    members carry a performance rating from their fitness games, 'TEXT
+    (rating 1677)'; '-' before any player."""
+    top = reads.standings(db, run.id, top=1).rows      # by the hall once rated, else by Elo
+    if not top:
+        return "-"
+    if top[0].hall is not None:
+        hall = top[0].hall
+        return f"{hall.text} (hall {hall.rating:+.0f} ± {hall.stderr:.0f})"
+    best = top[0].player
+    measure = "rating" if reads.run_family(run) == NETWORK_FAMILY else "Elo"
+    return f"{best.text} ({measure} {best.elo:.0f})"
+
+
 def run_list(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
-    print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4} {'best Elo':>8}  created")
+    print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4}  {'created':<16}  best so far")
     for listing in reads.list_runs(db):
-        run, best = listing.run, listing.best_elo
+        run = listing.run
         cfg = run.config()
         print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
-              f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4} "
-              f"{'-' if best is None else round(best):>8}  {run.created_at:%Y-%m-%d %H:%M}")
+              f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4}  "
+              f"{run.created_at:%Y-%m-%d %H:%M}  {best_so_far(db, run)}")
     return 0
 
 
@@ -230,6 +246,9 @@ def run_status(args: argparse.Namespace) -> int:
         hall = top[0].hall
         print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f} Elo "
               f"vs generation 1's champion ({hall.games} hall games)")
+    elif top and reads.run_family(run) == NETWORK_FAMILY:
+        best = top[0].player    # fitness games are not stored one by one: no W/D/L
+        print(f"best so far: {best.text} rating {best.elo:.1f} (its performance in its generation's fitness games)")
     elif top:
         best = top[0].player
         print(f"best so far: {best.text} Elo {best.elo:.1f} (W/D/L {best.wins}/{best.draws}/{best.losses})")

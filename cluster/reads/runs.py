@@ -69,7 +69,6 @@ class RunListing:
 
     run: RunInfo
     last_generation: int | None      # the newest generation row (None before the first)
-    best_elo: float | None           # the run's top Elo (None before any player)
 
 
 @dataclass(frozen=True)
@@ -127,13 +126,14 @@ def run_state(db: Database, run_id: int) -> RunState:
 
 
 def list_runs(db: Database) -> list[RunListing]:
-    """Every run, oldest first, with its newest generation and top Elo."""
+    """Every run, oldest first, with its newest generation (its best so far:
+    :func:`~genethello.cluster.reads.ranking.standings`, by the hall once
+    rated; the top Elo alone would be a newborn's luck)."""
     with db.session() as s:
         runs = s.scalars(select(Run).order_by(Run.id)).all()
         last = dict(s.execute(select(Generation.run_id, func.max(Generation.number))
                               .group_by(Generation.run_id)).all())
-        best = dict(s.execute(select(PlayerRow.run_id, func.max(PlayerRow.elo)).group_by(PlayerRow.run_id)).all())
-        return [RunListing(_run_info(r), last.get(r.id), best.get(r.id)) for r in runs]
+        return [RunListing(_run_info(r), last.get(r.id)) for r in runs]
 
 
 def current_generation(db: Database, run_id: int) -> GenerationProgress | None:

@@ -111,7 +111,10 @@ def test_evolve_then_every_report(tmp_path, home):
         assert proc.returncode == 0, (key, stderr)
         out[key] = stdout
 
-    assert re.search(r"^\s*1 tiny\s+finished\s+3 oe_fmc\s+6 ", out["runs"], re.M), out["runs"]
+    # The best so far by the hall, as best and status give it (not the top Elo, a newborn's luck).
+    listed = re.search(r"^\s*1 tiny\s+finished\s+3 oe_fmc\s+6  \S+ \S+  (\S+) \(hall [+-]\d+ ± \d+\)$",
+                       out["runs"], re.M)
+    assert listed and f"best so far: {listed[1]} hall " in out["status"], (out["runs"], out["status"])
     assert "run 1 tiny: finished, generation 3 of 3 (type oe_fmc, seed 11)" in out["status"]
     assert "generation 3: rated, 30/30 games" in out["status"]
     assert "driven by" not in out["status"]  # the lease was released
@@ -172,7 +175,7 @@ def test_runs_lists_a_run_that_has_no_players_yet(tmp_path, home):
         db.dispose()
     r = run_cli("runs", "--db", str(db_path), home=home, cwd=tmp_path, timeout=60)
     assert r.returncode == 0, r.stderr
-    assert re.search(r"^\s*1 fresh\s+running\s+0 oe_fmc\s+6\s+-  \d{4}-\d\d-\d\d ", r.stdout, re.M), r.stdout
+    assert re.search(r"^\s*1 fresh\s+running\s+0 oe_fmc\s+6  \d{4}-\d\d-\d\d \d\d:\d\d  -$", r.stdout, re.M), r.stdout
 
 
 # --------------------------------------------------------------------------- #
