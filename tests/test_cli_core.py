@@ -145,6 +145,7 @@ def test_match_defaults_to_distinct_openings_with_both_colours():
     assert openings[0::2] == openings[1::2]
     assert len({canonical_key(Board.from_moves(o)) for o in openings[0::2]}) == 100
     assert re.search(r"^A [\d.]+ - [\d.]+ B \(200 games in [\d.]+ s\)$", proc.stdout, re.M)
+    assert "; openings drawn without replacement from distinct-6 (seed 0)\n" in proc.stdout
     assert re.search(r"^A scores [\d.]+% \[[\d.]+%, [\d.]+%\] 95% \(W/D/L \d+/\d+/\d+\), 100 openings with both "
                      r"colours$", proc.stdout, re.M), proc.stdout[-500:]
 

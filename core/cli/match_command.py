@@ -181,7 +181,8 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
         score, outcome = play_all(chromosome_games(ea, eb))
     limit = f"depth {args.depth}" if args.depth is not None else f"{args.time:g} s a game"
     searched_by = "A" if args.gtp is not None else "both"
-    print(f"A = {a}{a_note}\nB = {b_text}\n{searched_by}: {limit}, exact {args.exact}\n"
+    print(f"A = {a}{a_note}\nB = {b_text}\n{searched_by}: {limit}, exact {args.exact}; openings drawn without "
+          f"replacement from distinct-{args.random_plies} (seed {args.seed})\n"
           f"A {score.points:g} - {score.games - score.points:g} B "
           f"({counted(score.games, 'game')} in {duration(time.perf_counter() - t0)})")
     if sprt is None or outcome is None:
