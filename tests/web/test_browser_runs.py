@@ -14,12 +14,12 @@ from ..cluster.conftest import cli_env, genethello_argv, kill_session, reap_sess
 from .conftest import Server
 
 WAIT_MS = 60_000
-#: Long enough (a few seconds a generation on a quiet 2-core machine: 56
-#: games with 12-empty endgames) for the page, which hears every 0.5 s, to
-#: see the progress move several times; every game's moves kept. (Depth 2
-#: with 8 exact empties finished all three generations between two updates;
-#: 6 players, 30 games a generation, were seen only twice once, under load.)
-LIVE_RUN = dict(name="live", population__size=8, games__depth=4, games__exact_empties=12,
+#: Long enough for the page, which hears every 0.5 s, to see the progress
+#: move several times: about 2.5 s a generation on a quiet 2-core machine
+#: (56 games at depth 6 with 12-empty endgames; 17 s for the whole run with
+#: Ray's start). Shorter runs were seen finish between two updates: depth 2
+#: with 8 exact empties, then depth 4 (30 games in 0.16 s, then 56 in 0.2 s).
+LIVE_RUN = dict(name="live", population__size=8, games__depth=6, games__exact_empties=12,
                 stop__max_generations=5, yardstick__every=1, yardstick__games_per_opponent=2,
                 yardstick__depth=1, yardstick__league_double_games=2, cluster__commit_every_seconds=0.1,
                 cluster__task_seconds=0.02)
