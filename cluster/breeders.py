@@ -176,7 +176,7 @@ class _StatelessBreeder:
 class GeneticBreeder(_StatelessBreeder):
     """GeneThello's genetic algorithm: elites, uniform crossover with per-gene
     mutation, mutants, then injection of the best of history (see
-    :func:`population.next_population`); on networks the same structure with
+    :func:`population.next_population_with_origins`); on networks the same structure with
     Gaussian mutation of the real weights. Stateless."""
 
     name: ClassVar[str] = "ga"
@@ -195,7 +195,7 @@ class GeneticBreeder(_StatelessBreeder):
 class RandomSearchBreeder(_StatelessBreeder):
     """Random search, the GA's baseline: the elites and absent injected
     members kept, everyone else drawn afresh (see
-    :func:`population.random_search_population`). Stateless."""
+    :func:`population.random_search_with_origins`). Stateless."""
 
     name: ClassVar[str] = "random-search"
 

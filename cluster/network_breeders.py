@@ -145,7 +145,7 @@ def network_ga_population(ranked: Sequence[Individual], size: int, generation: i
     ``mutation_rate``, N(0, ``mutation_sigma``²)); mutants, a parent with at
     least one weight mutated; then each absent injected network replaces the
     last non-elite member — the structure of
-    :func:`~genethello.cluster.population.next_population`, with Gaussian
+    :func:`~genethello.cluster.population.next_population_with_origins`, with Gaussian
     mutation instead of a uniform redraw (a fair baseline for CMA-ES).
     Returns the members and the origin of each (parents as positions in
     ``ranked``, a re-entered member's in ``injected``)."""

@@ -350,20 +350,3 @@ def breed_with_origins(
         population.append(mutate_at_least_one(parents[k], ranges, mutation_rate, rng))
         origins.append(Origin(MUTANT, (k,)))
     return population, origins
-
-
-def breed_next_population(
-    ranked: Sequence[Sequence[int]],
-    P: int,
-    elites: int,
-    ranges: Ranges,
-    rng: np.random.Generator,
-    *,
-    parent_fraction: float = DEFAULT_PARENT_FRACTION,
-    mutation_rate: float = DEFAULT_MUTATION_RATE,
-    mutant_fraction: float = DEFAULT_MUTANT_FRACTION,
-) -> list[Genes]:
-    """The chromosomes of :func:`breed_with_origins`, without their origins
-    (the same draws from ``rng``)."""
-    return breed_with_origins(ranked, P, elites, ranges, rng, parent_fraction=parent_fraction,
-                              mutation_rate=mutation_rate, mutant_fraction=mutant_fraction)[0]

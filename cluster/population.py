@@ -42,12 +42,6 @@ def rank_key(elo: float, birth: int, text: str) -> tuple[float, int, str]:
     return (-elo, birth, text)
 
 
-def first_population(ctype: ChromosomeType, P: int, rng: np.random.Generator,
-                     initial: Sequence[Chromosome] = ()) -> list[Chromosome]:
-    """The members of :func:`first_population_with_origins`."""
-    return first_population_with_origins(ctype, P, rng, initial)[0]
-
-
 def first_population_with_origins(ctype: ChromosomeType, P: int, rng: np.random.Generator,
                                   initial: Sequence[Chromosome] = ()
                                   ) -> tuple[list[Chromosome], list[Origin]]:
@@ -91,12 +85,6 @@ def _fill_with_random(members: list[Chromosome], seen: set[tuple[int, ...]], cty
     return members
 
 
-def next_population(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
-                    rng: np.random.Generator, injected: Sequence[Chromosome] = ()) -> list[Chromosome]:
-    """The members of :func:`next_population_with_origins`."""
-    return next_population_with_origins(ranked, P, generation, config, rng, injected)[0]
-
-
 def next_population_with_origins(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
                                  rng: np.random.Generator, injected: Sequence[Chromosome] = ()
                                  ) -> tuple[list[Chromosome], list[Origin]]:
@@ -104,7 +92,7 @@ def next_population_with_origins(ranked: Sequence[Chromosome], P: int, generatio
     GeneThello's genetic algorithm.
 
     Order: the elites (unchanged, keeping their birth), offspring, mutants
-    (GeneThello's breeding, see operators.breed_next_population); a newborn
+    (GeneThello's breeding, see operators.breed_with_origins); a newborn
     that duplicates the genes of another member is mutated again until it is
     unique. Then each ``injected`` chromosome that is absent replaces the last
     non-elite member (newborns have no rating yet, so the last bred — mutants,
@@ -146,12 +134,6 @@ def next_population_with_origins(ranked: Sequence[Chromosome], P: int, generatio
         seen.add(chromosome.genes)
         replace_at -= 1
     return members, origins
-
-
-def random_search_population(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,
-                              rng: np.random.Generator, injected: Sequence[Chromosome]) -> list[Chromosome]:
-    """The members of :func:`random_search_with_origins`."""
-    return random_search_with_origins(ranked, P, generation, config, rng, injected)[0]
 
 
 def random_search_with_origins(ranked: Sequence[Chromosome], P: int, generation: int, config: BreedingConfig,

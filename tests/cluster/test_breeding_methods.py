@@ -16,7 +16,7 @@ from genethello.cluster.breeders import (
     breeder_for,
 )
 from genethello.cluster.config import BREEDING_METHODS, BreedingConfig, ConfigError, config_from_mapping
-from genethello.cluster.population import generation_rng, next_population
+from genethello.cluster.population import generation_rng, next_population_with_origins
 from genethello.core.chromosome import Chromosome, ChromosomeType
 from genethello.core.families import parse_kind
 
@@ -58,8 +58,8 @@ def test_the_ga_breeder_breeds_as_genethellos_next_population():
     ranked = first(12)
     config = BreedingConfig(elites=2)
     star = Chromosome.parse("fdmxcp_1_0:0:10:0:0:10")
-    assert breed(ranked, 12, 5, config, np.random.default_rng(1), [star]) == next_population(
-        ranked, 12, 5, config, np.random.default_rng(1), [star])
+    assert breed(ranked, 12, 5, config, np.random.default_rng(1), [star]) == next_population_with_origins(
+        ranked, 12, 5, config, np.random.default_rng(1), [star])[0]
 
 
 def test_random_search_keeps_the_elites_and_draws_everyone_else_afresh():

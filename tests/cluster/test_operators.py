@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from genethello.cluster.operators import (
     BreedingPlan,
-    breed_next_population,
+    breed_with_origins,
     breeding_plan,
     clip_to_ranges,
     mutate,
@@ -18,6 +18,12 @@ from genethello.cluster.operators import (
     parent_count,
     uniform_crossover,
 )
+
+
+def breed_genes(*args, **kwargs):
+    """The genes of :func:`breed_with_origins` (these tests look at the draws, not the origins)."""
+    return breed_with_origins(*args, **kwargs)[0]
+
 
 # An oe_fmc-like chromosome: 11 genes with ranges of various widths,
 # including one that admits a single value.
@@ -227,16 +233,16 @@ def test_breed_validates_arguments(kwargs, message):
     args = {"ranked": [(1, 2), (3, 4)], "P": 6, "elites": 1, "ranges": [(0, 5), (0, 5)]}
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
-        breed_next_population(args.pop("ranked"), args.pop("P"), args.pop("elites"), args.pop("ranges"),
+        breed_genes(args.pop("ranked"), args.pop("P"), args.pop("elites"), args.pop("ranges"),
                               np.random.default_rng(0), **args)
 
 
 def test_breed_is_deterministic_for_a_seed_and_varies_across_seeds():
     rng = np.random.default_rng(10)
     ranked = [random_genes(rng) for _ in range(30)]
-    first = breed_next_population(ranked, 30, 2, RANGES, np.random.default_rng(99))
-    second = breed_next_population(ranked, 30, 2, RANGES, np.random.default_rng(99))
-    other = breed_next_population(ranked, 30, 2, RANGES, np.random.default_rng(100))
+    first = breed_genes(ranked, 30, 2, RANGES, np.random.default_rng(99))
+    second = breed_genes(ranked, 30, 2, RANGES, np.random.default_rng(99))
+    other = breed_genes(ranked, 30, 2, RANGES, np.random.default_rng(100))
     assert first == second
     assert first != other
 
@@ -244,7 +250,7 @@ def test_breed_is_deterministic_for_a_seed_and_varies_across_seeds():
 def test_breed_composition():
     rng = np.random.default_rng(11)
     ranked = [random_genes(rng) for _ in range(352)]
-    population = breed_next_population(ranked, 352, 3, RANGES, np.random.default_rng(1))
+    population = breed_genes(ranked, 352, 3, RANGES, np.random.default_rng(1))
     plan = breeding_plan(352, 3)
     assert len(population) == 352
     assert population[:3] == ranked[:3]
@@ -257,7 +263,7 @@ def test_mutants_are_one_parent_with_exactly_one_gene_changed_at_rate_zero():
     rng = np.random.default_rng(12)
     ranked = [random_genes(rng) for _ in range(40)]
     plan = breeding_plan(40, 1, 0.5)
-    population = breed_next_population(ranked, 40, 1, RANGES, np.random.default_rng(2),
+    population = breed_genes(ranked, 40, 1, RANGES, np.random.default_rng(2),
                                        mutation_rate=0.0, mutant_fraction=0.5)
     parents = ranked[:parent_count(40)]
     for mutant in population[plan.elites + plan.offspring:]:
@@ -270,7 +276,7 @@ def test_offspring_genes_come_from_the_parents_when_not_mutated():
     # gene is traceable to the top-35% parents, never to the rest.
     ranges = [(0, 100)] * 8
     ranked = [(k * 10 + 1,) * 8 for k in range(10)]
-    population = breed_next_population(ranked, 10, 0, ranges, np.random.default_rng(3),
+    population = breed_genes(ranked, 10, 0, ranges, np.random.default_rng(3),
                                        mutation_rate=0.0, mutant_fraction=0.0)
     parent_values = {g for genes in ranked[:parent_count(10)] for g in genes}
     assert parent_count(10) == 4
@@ -278,7 +284,7 @@ def test_offspring_genes_come_from_the_parents_when_not_mutated():
 
 
 def test_single_ranked_chromosome_still_breeds():
-    population = breed_next_population([(1, 2, 3)], 6, 1, [(0, 5)] * 3, np.random.default_rng(0))
+    population = breed_genes([(1, 2, 3)], 6, 1, [(0, 5)] * 3, np.random.default_rng(0))
     assert len(population) == 6
     assert population[0] == (1, 2, 3)
     assert population[-1] != (1, 2, 3)  # the mutant
@@ -294,7 +300,7 @@ def test_breed_properties(data, P, elites, mutant_fraction, seed):
         mutant_fraction = 0.0
     snapshot = [tuple(genes) for genes in ranked]
     ranked_lists = [list(genes) for genes in ranked]  # lists too, to catch in-place edits
-    population = breed_next_population(ranked_lists, P, elites, ranges, np.random.default_rng(seed),
+    population = breed_genes(ranked_lists, P, elites, ranges, np.random.default_rng(seed),
                                        mutant_fraction=mutant_fraction)
     assert len(population) == P
     assert all(isinstance(genes, tuple) and in_ranges(genes, ranges) for genes in population)
