@@ -513,15 +513,20 @@ class Coordinator:
             ids = {m.text: m.player_id for m in members}
             if not self._play_hall_games(g, specs, ids):
                 return False
+        self.rate_hall_members(g, members, ", Elo vs generation 1's champion")
+        return True
+
+    def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "") -> None:
+        """Rate every hall member from all hall games, store the ratings
+        with generation g and report the best so far (``scale``: what the
+        log says the rating is relative to, after its error)."""
         ratings = rate_hall([m.player_id for m in members], self.store.hall_games())
         texts = {m.player_id: m.text for m in members}
         order = hall_order(ratings, {m.player_id: m.entered for m in members}, texts)
         self.store.store_hall_ratings(g, ratings, order)
         top = ratings[order[0]]
         self.progress.message(f"hall of fame after generation {g}: {counted(len(members), 'member')}; best so far "
-                              f"{texts[order[0]]} (hall {top.rating:+.0f} ± {top.stderr:.0f}, Elo vs generation "
-                              f"1's champion)")
-        return True
+                              f"{texts[order[0]]} (hall {top.rating:+.0f} ± {top.stderr:.0f}{scale})")
 
     def _play_hall_games(self, g: int, specs: list[HallGameSpec], ids: dict[str, int]) -> bool:
         played = self.store.played_hall_games(g)

@@ -42,7 +42,7 @@ import numpy as np
 
 from genethello.cluster.breeders import RatedGeneration, breeder_for
 from genethello.cluster.executors import batches_of
-from genethello.cluster.hall import entry_schedule, hall_order, rate_hall
+from genethello.cluster.hall import entry_schedule
 from genethello.cluster.network_games import NetworkGameOutcome, NetworkGames, NetworkGameSpec, contestant
 from genethello.cluster.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
 from genethello.cluster.origins import resolve
@@ -225,13 +225,7 @@ class NetworkSteps:
                                                 rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
-        ratings = rate_hall([m.player_id for m in members], self.store.hall_games())
-        texts = {m.player_id: m.text for m in members}
-        order = hall_order(ratings, {m.player_id: m.entered for m in members}, texts)
-        self.store.store_hall_ratings(g, ratings, order)
-        top = ratings[order[0]]
-        self.c.progress.message(f"hall of fame after generation {g}: {counted(len(members), 'member')}; best so "
-                                f"far {texts[order[0]]} (hall {top.rating:+.0f} ± {top.stderr:.0f})")
+        self.c.rate_hall_members(g, members)
         return True
 
     @staticmethod
