@@ -32,6 +32,7 @@ from genethello.cluster.config import RunConfig
 from genethello.cluster.executors import Executor
 from genethello.cluster.games import GauntletSpec
 from genethello.cluster.measured_series import play_specs, series_openings
+from genethello.core.frontend.wording import signed
 from genethello.core.scoring import MatchScore, points_from_margin
 from genethello.core.sprt import Decision, Pentanomial, Sprt, run_sprt
 
@@ -90,7 +91,7 @@ class SprtRecord:
         logistic Elo)', or H0, or 'neither after 2000 games (...)'."""
         sprt = self.test()
         games = 2 * sum(self.pairs)
-        llr, lower, upper = (f"{round(x, 2) + 0.0:+.2f}" for x in (self.llr, sprt.lower, sprt.upper))
+        llr, lower, upper = signed(self.llr), signed(sprt.lower), signed(sprt.upper)
         bounds = f"H0 {self.elo0:g}, H1 {self.elo1:g} logistic Elo, alpha {self.alpha:g}, beta {self.beta:g}"
         if self.decision == "H1":
             return f"SPRT: H1 accepted after {games} games (LLR {llr} >= {upper}; {bounds})"

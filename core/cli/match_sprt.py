@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 
 from genethello.core.cli.arguments import number_type
 from genethello.core.frontend import defaults
+from genethello.core.frontend.wording import signed
 from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.scoring import MatchScore, points_from_margin
 from genethello.core.sprt import Pentanomial, Sprt, SprtOutcome, elo_estimate, run_sprt
@@ -100,12 +101,6 @@ def sprt_openings(args: argparse.Namespace) -> list[list[int]]:
         raise ValueError(
             f"--max-games {max_games(args)} needs {pairs} different openings and --random-plies "
             f"{args.random_plies} does not give that many (use --random-plies 7, or fewer --max-games)") from None
-
-
-def signed(value: float) -> str:
-    """'+1.23': two decimals with a sign, and no '-0.00' for a value that
-    rounds to zero from below."""
-    return f"{round(value, 2) + 0.0:+.2f}"
 
 
 def header(sprt: Sprt, games: int) -> str:

@@ -1,4 +1,4 @@
-"""How the commands word counts and durations, the same way everywhere."""
+"""How the commands word counts, durations and signed figures, the same way everywhere."""
 
 from __future__ import annotations
 
@@ -20,3 +20,9 @@ def duration(seconds: float) -> str:
 def rate(count: int, seconds: float, unit: str) -> str:
     """'2.6 games/s'; '-' when no time has passed to divide by."""
     return f"{count / seconds:.3g} {unit}/s" if seconds > 0 else f"- {unit}/s"
+
+
+def signed(value: float) -> str:
+    """'+1.23': two decimals with a sign, and no '-0.00' for a value that
+    rounds to zero from below (an LLR, its bounds)."""
+    return f"{round(value, 2) + 0.0:+.2f}"
