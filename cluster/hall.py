@@ -24,10 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.games import GameSettings, HallGameSpec
+from genethello.cluster.measured_series import draw_series
 from genethello.cluster.pairing import opening_seed
 from genethello.cluster.tournament_rating import RatingEstimate, fit_bradley_terry
-from genethello.core.game import random_opening
-from genethello.core.openings import RANDOM_WITH_REPLACEMENT, opening_set
 from genethello.core.scoring import points_from_margin
 
 #: SeedSequence spawn key of the hall's openings (apart from the round robin's).
@@ -95,12 +94,9 @@ def entry_openings(settings: GameSettings, series: str, generation: int, schedul
         pairs[p.opponent] = max(pairs.get(p.opponent, 0), p.pair + 1)
     openings: dict[tuple[int, int], tuple[int, ...]] = {}
     for member, count in pairs.items():
-        if series == RANDOM_WITH_REPLACEMENT:
-            drawn = [random_opening(settings.random_plies, opening_seed(settings.run_seed, generation, member, pair))
-                     for pair in range(count)]
-        else:
-            drawn = opening_set(series).series(f"hall/{settings.run_seed}/{generation}/{member}", count)
-        openings.update(((member, pair), tuple(moves)) for pair, moves in enumerate(drawn))
+        seeds = [opening_seed(settings.run_seed, generation, member, pair) for pair in range(count)]
+        drawn = draw_series(series, settings.random_plies, seeds, f"hall/{settings.run_seed}/{generation}/{member}")
+        openings.update(((member, pair), moves) for pair, moves in enumerate(drawn))
     return openings
 
 

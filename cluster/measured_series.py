@@ -1,6 +1,6 @@
-"""The games of a measured series (a yardstick opponent's, fixed or
-sequential): their openings, drawn from the run's opening set, and their
-play on the run's executor."""
+"""The games of a measured series (a hall entrant's against one member, a
+yardstick opponent's, fixed or sequential): their openings, drawn from the
+run's opening set, and their play on the run's executor."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from genethello.cluster.pairing import opening_seed
 from genethello.core.game import random_opening
 from genethello.core.openings import RANDOM_WITH_REPLACEMENT, opening_set
 
-__all__ = ["play_specs", "series_openings"]
+__all__ = ["draw_series", "play_specs", "series_openings"]
 
 
 def series_openings(config: RunConfig, key: int, pairs: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -25,11 +25,20 @@ def series_openings(config: RunConfig, key: int, pairs: int) -> list[tuple[int, 
     ``random`` (runs made before), is the random walk of
     ``yardstick.random_plies`` that the seed draws."""
     seeds = [opening_seed(config.seed, 0, key, pair) for pair in range(pairs)]
-    series = config.openings.series
+    drawn = draw_series(config.openings.series, config.yardstick.random_plies, seeds,
+                        f"yardstick/{config.seed}/{key}")
+    return list(zip(seeds, drawn, strict=True))
+
+
+def draw_series(series: str, random_plies: int, pair_seeds: Sequence[int], series_seed: str
+                ) -> list[tuple[int, ...]]:
+    """The openings of one series of ``len(pair_seeds)`` pairs: drawn from
+    the opening set ``series`` without replacement (the series
+    ``series_seed`` of it), or, with ``random`` (runs made before), pair
+    p's own random walk of ``random_plies`` seeded by ``pair_seeds[p]``."""
     if series == RANDOM_WITH_REPLACEMENT:
-        return [(seed, tuple(random_opening(config.yardstick.random_plies, seed))) for seed in seeds]
-    drawn = opening_set(series).series(f"yardstick/{config.seed}/{key}", pairs)
-    return [(seed, tuple(moves)) for seed, moves in zip(seeds, drawn, strict=True)]
+        return [tuple(random_opening(random_plies, seed)) for seed in pair_seeds]
+    return [tuple(moves) for moves in opening_set(series).series(series_seed, len(pair_seeds))]
 
 
 def play_specs(executor: Executor, specs: Sequence[GauntletSpec],
