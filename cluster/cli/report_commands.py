@@ -135,10 +135,11 @@ def run_history(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     rows = generation_rows(db, run.id)
+    config = RunConfig.from_json(run.config_json)
     print(f"run {run.name}: {run.status}")
     if is_network(run):
-        kind = RunConfig.from_json(run.config_json).fitness.kind
-        print(f"gen best, mean: the members' performance ratings (Elo) from their points in the {kind} fitness "
+        print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
+              f"{config.fitness.kind} fitness "
               f"games, which are not stored one by one; yardstick: the League measure ({league_fast_label()})")
     print(f"{'gen':>4} {'status':<8} {'games':>13} {'gen best':>8} {'mean':>7} {'hall (Elo)':>11} "
           f"{'yardstick, pooled':>17}  best so far")
@@ -155,7 +156,6 @@ def run_history(args: argparse.Namespace) -> int:
         print()
         print("yardstick, pooled: the best so far's score [95%] over all its yardstick games together, the "
               "weakest opponents' included (sequential tests' games left out); per opponent below")
-        config = RunConfig.from_json(run.config_json)
         print(f"yardstick of the best so far, per opponent: score [95% Wilson interval] (W/D/L); "
               f"{measured_openings(config, config.yardstick.random_plies)}")
         for r in measured:
