@@ -44,15 +44,17 @@ def extensions() -> list:
     compile_args = ["-O3", "-fno-strict-aliasing"]
     if os.environ.get("GENETHELLO_NATIVE") == "1":
         compile_args.append("-march=native")
-    modules = sorted(p.stem for p in (ROOT / "core").glob("*.pyx"))
+    # Every .pyx under core/ is one extension, named by its path:
+    # core/engine/search.pyx is genethello.core.engine.search.
+    sources = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "core").rglob("*.pyx"))
     exts = [
         Extension(
-            f"genethello.core.{m}",
-            [f"core/{m}.pyx"],
+            "genethello." + source.removesuffix(".pyx").replace("/", "."),
+            [source],
             extra_compile_args=compile_args,
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         )
-        for m in modules
+        for source in sources
     ]
     directives = {
         "language_level": 3,
@@ -81,6 +83,8 @@ setup(
     packages=mapped_packages(),
     package_dir=PACKAGE_FOLDERS,
     package_data={
+        # the Cython interfaces and type stubs travel with every folder of core/
+        **{package: ["*.pxd", "*.pyi"] for package in mapped_packages() if package.startswith("genethello.core")},
         "genethello.core": ["*.pxd", "*.pyi", "data/*", "data/networks/*"],
         "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py",
                                "web/static/*", "web/static/js/*", "web/static/vendor/*"],

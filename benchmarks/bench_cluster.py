@@ -6,7 +6,7 @@
     Coordinator._play_generation with a RayExecutor on every core, results
     committed to a real SQLite file; the very same games are played by plain
     processes (multiprocessing, one per core, each playing its share with
-    genethello.cluster.games.RoundRobinGames, all at once). Both sides are warmed
+    genethello.cluster.fitness.games.RoundRobinGames, all at once). Both sides are warmed
     up first (every Ray worker has run a task; the plain processes are
     spawned and imported before the clock starts), and both must search the
     same number of nodes. Each round is a new run (seed), with new games;
@@ -38,11 +38,11 @@ import time
 from pathlib import Path
 
 from genethello.cluster.config import config_from_mapping
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database, acquire_lease, release_lease
-from genethello.cluster.games import GameOutcome, GameSettings, GameSpec, RoundRobinGames
-from genethello.cluster.pairing import round_robin_pairs
-from genethello.cluster.progress import Progress
+from genethello.cluster.fitness.games import GameOutcome, GameSettings, GameSpec, RoundRobinGames
+from genethello.cluster.fitness.pairing import round_robin_pairs
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.progress import Progress
 
 GAMES_TARGET = 0.95
 INGEST_TARGET = 100_000.0
@@ -126,7 +126,7 @@ def warm_up_ray(settings: GameSettings, specs: list[GameSpec], workers: int) -> 
 
 
 def bench_games(args: argparse.Namespace, folder: Path) -> bool:
-    from genethello.cluster.executors import RayExecutor, start_ray
+    from genethello.cluster.run.executors import RayExecutor, start_ray
 
     workers = start_ray(None, args.workers)
     config = {"population": {"size": args.population},

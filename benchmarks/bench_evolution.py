@@ -68,14 +68,14 @@ from pathlib import Path  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
 from genethello.cluster.config import config_from_mapping  # noqa: E402
-from genethello.cluster.coordinator import Coordinator, create_run  # noqa: E402
 from genethello.cluster.db import Database  # noqa: E402
 from genethello.cluster.db.models import YardstickResult  # noqa: E402
-from genethello.cluster.executors import RayExecutor, start_ray  # noqa: E402
-from genethello.cluster.intervals import MatchScore  # noqa: E402
-from genethello.cluster.progress import Progress  # noqa: E402
-from genethello.cluster.run_store import RunStore  # noqa: E402
-from genethello.cluster.yardstick import measure  # noqa: E402
+from genethello.cluster.measures.intervals import MatchScore  # noqa: E402
+from genethello.cluster.measures.yardstick import measure  # noqa: E402
+from genethello.cluster.run.coordinator import Coordinator, create_run  # noqa: E402
+from genethello.cluster.run.executors import RayExecutor, start_ray  # noqa: E402
+from genethello.cluster.run.progress import Progress  # noqa: E402
+from genethello.cluster.run.run_store import RunStore  # noqa: E402
 
 WAYS = {
     "ga-score": {"rating": {"selection": "score"}, "breeding": {"method": "ga"}},
@@ -127,9 +127,9 @@ def _network_run(job: tuple) -> object:
     import numpy as np
     from network_loop import evolve
 
-    from genethello.core.network_league import league_score
-    from genethello.core.networks import Network
-    from genethello.core.ntuple_shapes import architecture
+    from genethello.core.evaluation.ntuple_shapes import architecture
+    from genethello.core.families.networks import Network
+    from genethello.core.play.network_league import league_score
 
     method, fitness, seed, args = job
     save = None
@@ -155,7 +155,7 @@ def networks_main(argv: list[str]) -> int:
 
     from network_loop import METHODS
 
-    from genethello.cluster.network_fitness import FitnessConfig
+    from genethello.cluster.fitness.network_fitness import FitnessConfig
 
     parser = argparse.ArgumentParser(prog="bench_evolution.py --networks",
                                      description="the n-tuple network experiment, in process")

@@ -6,7 +6,7 @@ Strength: ``genethello metamachine --top N -- genethello gtp --depth D``
 against the bare ``genethello gtp --depth D`` (same chromosome, same depth),
 through the referee (genethello.core.gtp.referee), which checks every move.
 Games come in pairs with the same seeded random opening
-(genethello.core.game.random_opening, ``--plies`` moves) and the colours
+(genethello.core.engine.game.random_opening, ``--plies`` moves) and the colours
 swapped. The metamachine tries the oracle's top N moves and scores each with
 a depth-D search after the move: one ply deeper than the oracle on those
 moves. Reported: its points (win 1, draw 1/2), average disc margin (WOF), and
@@ -30,12 +30,12 @@ import sys
 import tempfile
 import time
 
-from genethello.core.board import Board
-from genethello.core.chromosome import Chromosome
-from genethello.core.game import random_opening
+from genethello.core.engine.board import Board
+from genethello.core.engine.game import random_opening
+from genethello.core.engine.squares import PASS
+from genethello.core.families.chromosome import Chromosome
 from genethello.core.gtp.client import GtpProcess
 from genethello.core.gtp.referee import Referee
-from genethello.core.squares import PASS
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 CLI = [sys.executable, "-m", "genethello.cluster.cli.main"]

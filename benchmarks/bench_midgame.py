@@ -26,10 +26,10 @@ import sys
 import time
 
 from genethello.core import Board, square_name
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
-from genethello.core.game import random_opening
-from genethello.core.search import ALGORITHMS, Searcher, minimax
+from genethello.core.engine.game import random_opening
+from genethello.core.engine.search import ALGORITHMS, Searcher, minimax
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.families.chromosome import Chromosome
 
 # o=20, e=50; then f d m x c p for the opening, midgame and endgame phases:
 # mobility and corners first, discs only late, pattern off.

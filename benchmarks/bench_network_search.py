@@ -27,13 +27,13 @@ import time
 
 import numpy as np
 
-from genethello.core.board import Board
-from genethello.core.chromosome import Chromosome
-from genethello.core.game import Engine, play_game
-from genethello.core.network_evaluator import NetworkEvaluator
-from genethello.core.networks import Network
-from genethello.core.ntuple_shapes import architecture
-from genethello.core.openings import distinct_openings
+from genethello.core.engine.board import Board
+from genethello.core.engine.game import Engine, play_game
+from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+from genethello.core.evaluation.ntuple_shapes import architecture
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.networks import Network
+from genethello.core.play.openings import distinct_openings
 
 PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 PLAYER_B = "oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4"

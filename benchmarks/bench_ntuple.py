@@ -14,7 +14,7 @@ processes on a shared machine count less than in wall time):
 - ``all-2 vs wpc``: a network against the League's WPC heuristic, ε = 0.1.
 - ``all-4+2x2 vs all-4+2x2``: the larger systematic network (2,511 weights),
   for scale.
-- ``fdmxcp vs p_1_10``: today's typed game loop (``core/game.pyx``
+- ``fdmxcp vs p_1_10``: today's typed game loop (``core/engine/game.pyx``
   ``play_game``, one call a game) between the README's best
   ``fdmxcp_52_2:0:6:9:4:5`` and ``p_1_10`` at depth 1 with no exact
   endgame, colours alternating, each game after its own seeded random
@@ -37,11 +37,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # numpy's BLAS threads woul
 
 import numpy as np  # noqa: E402
 
-from genethello.core.chromosome import Chromosome  # noqa: E402
-from genethello.core.game import Engine, play_game, random_opening  # noqa: E402
-from genethello.core.networks import Network  # noqa: E402
-from genethello.core.ntuple_games import play_games  # noqa: E402
-from genethello.core.ntuple_shapes import architecture  # noqa: E402
+from genethello.core.engine.game import Engine, play_game, random_opening  # noqa: E402
+from genethello.core.evaluation.ntuple_shapes import architecture  # noqa: E402
+from genethello.core.families.chromosome import Chromosome  # noqa: E402
+from genethello.core.families.networks import Network  # noqa: E402
+from genethello.core.play.ntuple_games import play_games  # noqa: E402
 
 TARGET_RATIO = 2.7
 FDMXCP = "fdmxcp_52_2:0:6:9:4:5"

@@ -42,11 +42,11 @@ from pathlib import Path
 
 from genethello.core import Board
 from genethello.core import pattern_learning as pl
-from genethello.core import pattern_table as ptab
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
-from genethello.core.game import Engine, play_game, random_opening
-from genethello.core.search import Searcher
+from genethello.core.engine.game import Engine, play_game, random_opening
+from genethello.core.engine.search import Searcher
+from genethello.core.evaluation import pattern_table as ptab
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.families.chromosome import Chromosome
 
 PAIRS = (
     ("fdmxcp_0_2:1:8:6:10:4", "fdmxcp_0_2:1:8:6:10:0"),   # the same player, pattern on / off
@@ -94,8 +94,7 @@ def compare_versions(boards: list, args: argparse.Namespace) -> bool:
 
     import numpy as np
 
-    from genethello.core import patterns as pt
-
+    from genethello.core.evaluation import patterns as pt
     versions = ptab.shipped_versions()
     if len(versions) < 2:
         print(f"\nonly {versions} installed: no version comparison")

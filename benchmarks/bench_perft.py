@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark genethello's perft against a plain C reference.
 
-What it measures: the time of ``genethello.core.perft`` from the start position
+What it measures: the time of ``genethello.core.engine.perft`` from the start position
 for depths 1..N, next to ``perft_reference.c`` (a straightforward shift-based C
 perft, compiled here with ``cc -O2``) on the same machine in the same run.
 Perft with bulk counting at the last ply is almost nothing but move generation

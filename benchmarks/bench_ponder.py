@@ -32,8 +32,8 @@ import shutil
 import sys
 import time
 
-from genethello.core.chromosome import Chromosome
-from genethello.core.game import random_opening
+from genethello.core.engine.game import random_opening
+from genethello.core.families.chromosome import Chromosome
 from genethello.core.gtp.client import GtpProcess
 from genethello.core.gtp.referee import Referee
 

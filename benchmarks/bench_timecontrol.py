@@ -30,8 +30,8 @@ import statistics
 import sys
 import time
 
-from genethello.core.chromosome import Chromosome
-from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.engine.game import Engine, play_game, random_opening
+from genethello.core.families.chromosome import Chromosome
 
 PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 PLAYER_B = "oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4"

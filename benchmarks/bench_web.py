@@ -115,11 +115,11 @@ def click_to_reply(browser, url: str, moves: int) -> tuple[list[float], list[flo
     """Seconds from click to reply for ``moves`` moves, as Playwright sees
     them and as the page measures them (click handler to reply drawn); the
     engine-alone seconds on the same positions; the machine's chromosome."""
-    from genethello.core.board import Board
-    from genethello.core.chromosome import Chromosome
-    from genethello.core.evaluation import Evaluator
+    from genethello.core.engine.board import Board
+    from genethello.core.engine.search import Searcher
+    from genethello.core.evaluation.evaluation import Evaluator
+    from genethello.core.families.chromosome import Chromosome
     from genethello.core.records import read_record
-    from genethello.core.search import Searcher
 
     page = browser.new_page(viewport={"width": 1280, "height": 860})
     page.goto(url)

@@ -22,8 +22,8 @@ import time
 
 
 def play(request: dict) -> dict:
-    from genethello.core.chromosome import Chromosome
-    from genethello.core.game import Engine, play_game
+    # The package's face, which every layout the baseline may have had re-exports.
+    from genethello.core import Chromosome, Engine, play_game
 
     a, b = (Chromosome.parse(text) for text in request["players"])
     kw = dict(depth=request["depth"], exact_empties=request["exact"], **request.get("engine", {}))
@@ -40,9 +40,7 @@ def play(request: dict) -> dict:
 
 
 def solve(request: dict) -> dict:
-    from genethello.core import Board
-    from genethello.core.evaluation import Evaluator
-    from genethello.core.search import Searcher
+    from genethello.core import Board, Evaluator, Searcher
 
     board = Board.from_obf(request["obf"])
     searcher = Searcher(Evaluator(), tt_bits=request["tt_bits"])

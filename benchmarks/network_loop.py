@@ -1,10 +1,10 @@
 """An in-process evolution loop for n-tuple networks (no database, no Ray):
 the experiment of issue 24 behind ``bench_evolution.py --networks``.
 
-One run = an optimizer, a fitness (:class:`genethello.cluster.network_fitness.FitnessConfig`)
+One run = an optimizer, a fitness (:class:`genethello.cluster.fitness.network_fitness.FitnessConfig`)
 and a budget of fitness games. Each generation the optimizer proposes λ
 real weight vectors, their fitness games are played by the same
-:func:`~genethello.cluster.network_fitness.fitness_tasks` a cluster run
+:func:`~genethello.cluster.fitness.network_fitness.fitness_tasks` a cluster run
 plays, and the points go back to the optimizer. Every ``budget / checkpoints``
 games the run's champion is measured on the League (league-fast-1).
 
@@ -37,11 +37,11 @@ from typing import Protocol
 
 import numpy as np
 
-from genethello.cluster.network_fitness import FitnessConfig, fitness_tasks, rank_members, total_points
-from genethello.core.network_family import NETWORKS, NetworkIndividual
-from genethello.core.network_league import league_score
-from genethello.core.networks import Network
-from genethello.core.scoring import MatchScore
+from genethello.cluster.fitness.network_fitness import FitnessConfig, fitness_tasks, rank_members, total_points
+from genethello.core.families.network_family import NETWORKS, NetworkIndividual
+from genethello.core.families.networks import Network
+from genethello.core.play.network_league import league_score
+from genethello.core.play.scoring import MatchScore
 
 METHODS = ("cma", "sep-cma", "ga", "random")
 

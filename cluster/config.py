@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from genethello.cluster.breeders import BREEDERS, breeder_for
-from genethello.cluster.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
-from genethello.core.families import Kind, parse_individual, parse_kind
-from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
-from genethello.core.openings import DEFAULT_SET, RANDOM_WITH_REPLACEMENT, BadOpeningSetError, opening_set
-from genethello.core.search import ALGORITHMS
+from genethello.cluster.breeding.breeders import BREEDERS, breeder_for
+from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
+from genethello.core.engine.search import ALGORITHMS
+from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
+from genethello.core.families.registry import Kind, parse_individual, parse_kind
+from genethello.core.play.openings import DEFAULT_SET, RANDOM_WITH_REPLACEMENT, BadOpeningSetError, opening_set
 
 
 class ConfigError(ValueError):
@@ -79,11 +79,11 @@ class BreedingConfig:
 BREEDING_METHODS = tuple(BREEDERS)
 
 #: ``breeding.cma_variant``: full covariance, separable, or full up to
-#: :data:`~genethello.cluster.network_breeders.FULL_CMA_MAX_WEIGHTS` weights.
+#: :data:`~genethello.cluster.breeding.network_breeders.FULL_CMA_MAX_WEIGHTS` weights.
 CMA_VARIANTS = ("auto", "full", "separable")
 
 #: ``fitness.kind`` (network runs): the generation's own round robin, fixed
-#: opponents, or the hall of fame (see :mod:`genethello.cluster.network_fitness`).
+#: opponents, or the hall of fame (see :mod:`genethello.cluster.fitness.network_fitness`).
 FITNESS_KINDS = ("coevolution", "fixed", "hall")
 
 #: ``fitness.opponents``: the built-in opponents of the fast game loop.

@@ -5,13 +5,11 @@ searches, game records and engine protocols. Everything here is about a
 single game; many players and many games live in ``genethello.cluster``.
 """
 
-from genethello.core.board import BadPositionError, Board, IllegalMoveError
-from genethello.core.chromosome import Chromosome, ChromosomeError, ChromosomeType
-from genethello.core.evaluation import Evaluator
-from genethello.core.game import Engine, GameResult, play_game, random_opening
-from genethello.core.perft import perft
-from genethello.core.search import ALGORITHMS, Searcher, SearchResult
-from genethello.core.squares import (
+from genethello.core.engine.board import BadPositionError, Board, IllegalMoveError
+from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
+from genethello.core.engine.perft import perft
+from genethello.core.engine.search import ALGORITHMS, Searcher, SearchResult
+from genethello.core.engine.squares import (
     BLACK,
     PASS,
     WHITE,
@@ -23,6 +21,8 @@ from genethello.core.squares import (
     split_move_list,
     square_name,
 )
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.families.chromosome import Chromosome, ChromosomeError, ChromosomeType
 
 __all__ = [
     "BLACK", "WHITE", "Colour", "opponent",

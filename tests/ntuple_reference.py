@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from genethello.core.ntuple_shapes import Architecture
+from genethello.core.evaluation.ntuple_shapes import Architecture
 
 Symmetry = Callable[[int, int], tuple[int, int]]
 

@@ -4,8 +4,8 @@ fast code against."""
 from __future__ import annotations
 
 from genethello.core import PASS, Board
-from genethello.core.evaluation import EVAL_WIN, Evaluator
-from genethello.core.search import minimax
+from genethello.core.engine.search import minimax
+from genethello.core.evaluation.evaluation import EVAL_WIN, Evaluator
 
 
 def mover_score(board: Board) -> int:

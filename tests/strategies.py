@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board
-from genethello.core.evaluation import Evaluator
+from genethello.core.evaluation.evaluation import Evaluator
 
 
 @st.composite

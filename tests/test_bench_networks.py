@@ -49,7 +49,7 @@ def _run_one() -> list:
         from network_loop import evolve
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
-    from genethello.cluster.network_fitness import FitnessConfig
+    from genethello.cluster.fitness.network_fitness import FitnessConfig
 
     result = evolve("cma", FitnessConfig("coevolution", games_per_pair=2), population=5, budget=800, checkpoints=2,
                     league_double_games=20, seed=3)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from genethello.core import Board
-from genethello.core.openings import canonical_key
+from genethello.core.play.openings import canonical_key
 
 PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 PLAYER_B = "oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4"

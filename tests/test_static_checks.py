@@ -16,6 +16,7 @@ whose tool is missing skips, naming it. mypy keeps its cache in
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,7 +32,12 @@ def _require(module: str) -> None:
 
 
 def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout)
+    # The interpreter's own scripts folder first on PATH: cython-lint runs
+    # pycodestyle as a command, which a virtual environment that is not
+    # activated keeps beside its python, not on PATH.
+    scripts = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
+    return subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def _report(result: subprocess.CompletedProcess[str]) -> str:
@@ -54,11 +60,11 @@ def test_mypy_finds_nothing():
 
 
 def test_mypy_checks_callers_of_the_compiled_modules_through_their_stubs():
-    # Without core/board.pyi the import below would fail (or be Any) and the
+    # Without core/engine/board.pyi the import below would fail (or be Any) and the
     # wrong type would pass unseen.
     _require("mypy")
-    code = ("from genethello.core.board import Board\n"
-            "from genethello.core.search import Searcher\n"
+    code = ("from genethello.core.engine.board import Board\n"
+            "from genethello.core.engine.search import Searcher\n"
             "empties: str = Board().empties\n"
             "Searcher(None)\n")
     result = _run([sys.executable, "-m", "mypy", "-c", code], timeout=300)

@@ -4,7 +4,7 @@ The champions (each run's hall top, or top ``--top K``; a run without a
 hall gives its best by Elo) of the runs of one or more databases play a
 round robin on the workers, each with its own run's settings, and one
 Bradley–Terry fit rates them all, anchored at one of them
-(:mod:`genethello.cluster.compare` decides; this module reads, plays and
+(:mod:`genethello.cluster.measures.compare` decides; this module reads, plays and
 formats). The databases are only read, and closed before the first game;
 the result goes to a file of its own, never overwritten without
 ``--force``. The result is a function of the inputs and the seed alone:
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genethello.cluster.cli.run_commands import add_cluster_options, open_existing
-from genethello.cluster.compare import (
+from genethello.cluster.fitness.games import CompareGameOutcome, CompareGames, CompareGameSpec, Entrant, PlayerSettings
+from genethello.cluster.measures.compare import (
     CompareInputError,
     ComparePairing,
     CompareRow,
@@ -35,9 +36,8 @@ from genethello.cluster.compare import (
     player_settings,
     run_tags,
 )
-from genethello.cluster.games import CompareGameOutcome, CompareGames, CompareGameSpec, Entrant, PlayerSettings
-from genethello.core.openings import DEFAULT_SET
-from genethello.core.squares import join_move_list
+from genethello.core.engine.squares import join_move_list
+from genethello.core.play.openings import DEFAULT_SET
 
 if TYPE_CHECKING:
     from genethello.cluster.db import Database
@@ -156,7 +156,7 @@ def read_field(args: argparse.Namespace) -> tuple[list[ComparePlayer], list[str]
     ``--runs``, those with no finished generation). Each database is closed
     once read."""
     from genethello.cluster.reads import NoFinishedGenerationError, list_runs, run_champions
-    from genethello.core.pattern_table import resolve_version
+    from genethello.core.evaluation.pattern_table import resolve_version
 
     wanted = list(dict.fromkeys(args.runs or ()))
     found: set[str] = set()
@@ -205,11 +205,11 @@ FIXED = "(fixed)"
 
 def fixed_players(names: list[str], field: list[ComparePlayer]) -> list[ComparePlayer]:
     """The players ``--player`` names (chromosome texts, shipped networks,
-    network files: :func:`~genethello.core.individual_names.resolve_individual`),
+    network files: :func:`~genethello.core.families.individual_names.resolve_individual`),
     labelled by the name as given, each searching with the settings of the
     field's first player (its run's, or the common --depth/--exact)."""
-    from genethello.core.families import family_of
-    from genethello.core.individual_names import resolve_individual
+    from genethello.core.families.individual_names import resolve_individual
+    from genethello.core.families.registry import family_of
 
     if not names:
         return []
@@ -251,7 +251,7 @@ def _anchor(players: list[ComparePlayer], wanted: str | None) -> int:
 def _check_playable(players: list[ComparePlayer]) -> None:
     """Build each player's evaluator here once, so that a text or pattern
     table the workers could not use is refused in one line before any game."""
-    from genethello.core.families import evaluator_of, parse_individual
+    from genethello.core.families.registry import evaluator_of, parse_individual
 
     for player in players:
         e = player.entrant
@@ -264,14 +264,14 @@ def play(specs: list[CompareGameSpec], task: CompareGames, args: argparse.Namesp
     played them and the seconds the games took (Ray's start not counted):
     in this process with ``--workers 1`` (no Ray), else on Ray (started
     here, or the cluster at ``--address``)."""
-    from genethello.cluster.executors import Executor, SerialExecutor, batches_of
+    from genethello.cluster.run.executors import Executor, SerialExecutor, batches_of
 
     executor: Executor
     if args.workers == 1 and not args.address:
         executor = SerialExecutor(task_seconds=0.5)
     else:
         from genethello.cluster.cli.quiet_ray import ray_started_quietly
-        from genethello.cluster.executors import RayExecutor, start_ray
+        from genethello.cluster.run.executors import RayExecutor, start_ray
 
         with ray_started_quietly():
             workers = start_ray(args.address, args.workers, private=args.address is None)

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
-from genethello.cluster.export import EXPORT_FORMATS, export_games
+from genethello.cluster.export.records import EXPORT_FORMATS, export_games
 from genethello.cluster.reads import find_run, run_family
 from genethello.core.cli.arguments import positive_int
-from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
+from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,8 +1,8 @@
 """``genethello patterns label``: label positions for the pattern learner on Ray.
 
 The many-positions side of ``patterns``: the plan, the workers and the
-labels file (:mod:`genethello.cluster.labelling`); every label comes from
-the core's solver or search (:mod:`genethello.core.position_labels`). The
+labels file (:mod:`genethello.cluster.run.labelling`); every label comes from
+the core's solver or search (:mod:`genethello.core.pattern_learning.position_labels`). The
 other ``patterns`` actions (learn, evaluate, show) stay on the core side.
 """
 
@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from genethello.core.cli.arguments import non_negative_int, positive_int
-from genethello.core.position_labels import DEFAULT_EXACT_EMPTIES, DEFAULT_SEARCH_DEPTH
+from genethello.core.pattern_learning.position_labels import DEFAULT_EXACT_EMPTIES, DEFAULT_SEARCH_DEPTH
 
 if TYPE_CHECKING:
-    from genethello.cluster.labelling import LabelSpec, PlannedPosition
-    from genethello.core.label_file import LabelSettings
+    from genethello.cluster.run.labelling import LabelSpec, PlannedPosition
+    from genethello.core.pattern_learning.label_file import LabelSettings
 
 
 def register(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,7 +61,7 @@ def register(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _existing(path: Path, settings: LabelSettings) -> int:
     """How many complete lines ``path`` holds after checking its header
     against ``settings`` (0 for a new file); a torn last line is cut off."""
-    from genethello.core.label_file import LabelFileError, LabelSettings, parse_line
+    from genethello.core.pattern_learning.label_file import LabelFileError, LabelSettings, parse_line
 
     if not path.exists():
         return 0
@@ -92,11 +92,11 @@ def _existing(path: Path, settings: LabelSettings) -> int:
 
 def run_label(args: argparse.Namespace) -> int:
     from genethello.cluster.cli.quiet_ray import ray_started_quietly
-    from genethello.cluster.executors import RayExecutor, start_ray
-    from genethello.cluster.labelling import LabelSpec, OrderedWriter, PositionLabels, label_plan, plan_size
+    from genethello.cluster.run.executors import RayExecutor, start_ray
+    from genethello.cluster.run.labelling import LabelSpec, OrderedWriter, PositionLabels, label_plan, plan_size
     from genethello.core import pattern_learning as pl
-    from genethello.core.label_file import LabelSettings
-    from genethello.core.pattern_table import resolve_version, shared_table
+    from genethello.core.evaluation.pattern_table import resolve_version, shared_table
+    from genethello.core.pattern_learning.label_file import LabelSettings
 
     if args.exact_empties > 24:
         raise ValueError(f"--exact-empties must be at most 24, got {args.exact_empties}")

@@ -104,7 +104,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def start_ray_for_engines(address: str) -> int:
     """Join the Ray cluster at ``address`` for an engine command (the
     metamachine's helpers); returns its CPUs."""
-    from genethello.cluster.executors import start_ray
+    from genethello.cluster.run.executors import start_ray
 
     return start_ray(address)
 
@@ -139,8 +139,8 @@ def user_errors() -> tuple[type[BaseException], ...]:
         from genethello.cluster.db import LeaseError, RunDatabaseError
 
         errors += [RunDatabaseError, LeaseError, DBAPIError]
-    if "genethello.cluster.executors" in sys.modules:
-        from genethello.cluster.executors import CoreMismatchError, RayStartError, WorkerLostError
+    if "genethello.cluster.run.executors" in sys.modules:
+        from genethello.cluster.run.executors import CoreMismatchError, RayStartError, WorkerLostError
 
         errors += [CoreMismatchError, RayStartError, WorkerLostError]
     return tuple(errors)

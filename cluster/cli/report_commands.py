@@ -24,9 +24,9 @@ from genethello.cluster.reads import (
     run_family,
     standings,
 )
-from genethello.core.chromosome import Chromosome
 from genethello.core.cli.arguments import positive_int
-from genethello.core.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def is_network(run: RunInfo) -> bool:
     """Whether the run breeds n-tuple networks (its reports differ: no
     stored fitness games, performance ratings, 1-ply hall games)."""
-    from genethello.core.network_family import FAMILY_NAME
+    from genethello.core.families.network_family import FAMILY_NAME
 
     return run_family(run) == FAMILY_NAME
 

@@ -10,16 +10,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from genethello.cluster import reads
+from genethello.cluster.breeding.numerics import numeric_versions_json, version_mismatch
 from genethello.cluster.config import ClusterConfig, RunConfig, load_config
-from genethello.cluster.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.engine import sqlite_path
-from genethello.cluster.engine_consent import decide_engines
-from genethello.cluster.numerics import numeric_versions_json, version_mismatch
-from genethello.cluster.progress import Progress
 from genethello.cluster.reads import find_run
-from genethello.core.build_info import core_hash
-from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
+from genethello.cluster.run.coordinator import Coordinator, create_run, stop_file
+from genethello.cluster.run.engine_consent import decide_engines
+from genethello.cluster.run.progress import Progress
+from genethello.core.engine.build_info import core_hash
+from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 DEFAULT_DB = "genethello.db"
 
@@ -121,8 +121,8 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
     the run's lease), then print where it ended. ``engines``: the external
     GTP engines the user named for this invocation."""
     from genethello.cluster.cli.quiet_ray import ray_started_quietly
-    from genethello.cluster.executors import RayExecutor, start_ray
-    from genethello.cluster.yardstick import measure
+    from genethello.cluster.measures.yardstick import measure
+    from genethello.cluster.run.executors import RayExecutor, start_ray
 
     setup_log_file(db)
     progress = Progress(enabled=not args.quiet)

@@ -143,11 +143,11 @@ class Run(Base):
 class PlayerRow(Base):
     """A chromosome's row: one player, unique within its run by its canonical
     text ``TYPE_BIRTH_GENES`` (a row, not the move-picking
-    :class:`genethello.core.players.Player`). ``death`` is the last
+    :class:`genethello.core.play.players.Player`). ``death`` is the last
     generation it was in (None while alive); ``yardstick`` its latest
     yardstick score; ``payload`` (from 0004) what the text cannot hold (a
     network's real weights; None for GeneThello, see
-    :class:`genethello.core.families.StoredIndividual`)."""
+    :class:`genethello.core.families.registry.StoredIndividual`)."""
 
     __tablename__ = "chromosomes"
     __table_args__ = (UniqueConstraint("run_id", "text"),)
@@ -176,7 +176,7 @@ class PopulationSlot(Base):
     """Which player sat in which slot of a generation's population, and why
     (from 0006; all None in slots stored before: their origin is unknown).
 
-    ``origin`` is one of :data:`genethello.cluster.origins.ORIGIN_KINDS`;
+    ``origin`` is one of :data:`genethello.cluster.breeding.origins.ORIGIN_KINDS`;
     ``parent_a``/``parent_b`` are the parents' ``chromosomes.id`` (an
     elite's and a re-entered member's own row: the player it was, in this
     run or the one it came from); ``source_generation`` the generation whose
@@ -204,7 +204,7 @@ class Generation(Base):
     run, ``rated`` once ratings are stored, ``bred`` once the next
     population exists. ``breeder_state`` (from 0004) is the state the
     breeder kept with this generation when it bred it (None for stateless
-    breeders; see :mod:`genethello.cluster.breeders`)."""
+    breeders; see :mod:`genethello.cluster.breeding.breeders`)."""
 
     __tablename__ = "generations"
     __table_args__ = (CheckConstraint(_in_list("status", GENERATION_STATUSES), name="status"),)
@@ -319,7 +319,7 @@ class HallMember(Base):
 class HallGame(Base):
     """A game played when generation ``generation``'s champion entered the
     hall: the entrant against one earlier member (``game_index`` in the
-    entry's schedule, see :mod:`genethello.cluster.hall`)."""
+    entry's schedule, see :mod:`genethello.cluster.measures.hall`)."""
 
     __tablename__ = "hall_games"
 

@@ -6,7 +6,7 @@ the CLI and the web only format what they return. Each function answers in
 one short transaction (a read of the WAL database never blocks the
 coordinator's commits) and returns frozen values, never ORM rows, so nothing
 reaches back into a session once the answer is given. The only writer stays
-the coordinator, through :class:`~genethello.cluster.run_store.RunStore`.
+the coordinator, through :class:`~genethello.cluster.run.run_store.RunStore`.
 
 One module per kind of question:
 

@@ -1,7 +1,7 @@
 """What a run's family draws of its best so far, generation by generation.
 
 The runs page and ``plot`` chart the best so far of every generation. What
-there is to draw depends on the family (:mod:`genethello.core.families`),
+there is to draw depends on the family (:mod:`genethello.core.families.registry`),
 so each family names its chart here, in :data:`CHARTS`:
 
 * **GeneThello** (``genethello``): the genes of the best, one line a gene
@@ -11,7 +11,7 @@ so each family names its chart here, in :data:`CHARTS`:
   drawn as lines, so the chart summarizes the best's weights: the share of
   the evaluation range each *tuple class* holds (a class: the tuples of one
   shape and one place on the board, corner/edge/inner; a share: the class's
-  part of the bound norm ``B`` of :mod:`genethello.core.networks`, the
+  part of the bound norm ``B`` of :mod:`genethello.core.families.networks`, the
   largest value a position can get, so the shares sum to 100% and do not
   depend on the optimizer's free scale), and that scale itself, the L2
   norm of the real weights (a 1-ply player ignores it; its drift shows what
@@ -31,8 +31,8 @@ import numpy as np
 from genethello.cluster.db import Database
 from genethello.cluster.reads.history import GenerationRow
 from genethello.cluster.reads.runs import RunInfo, player_record
-from genethello.core.chromosome import Chromosome
-from genethello.core.families import family_of_kind, parse_individual
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import family_of_kind, parse_individual
 
 __all__ = ["CHARTS", "ChampionChart", "ChampionSeries", "champion_chart", "run_family", "tuple_class"]
 
@@ -93,7 +93,7 @@ def tuple_class(squares: Sequence[int]) -> str:
 
 
 def _weight_chart(db: Database, run: RunInfo, rows: Sequence[GenerationRow]) -> ChampionChart:
-    from genethello.core.network_family import NetworkIndividual
+    from genethello.core.families.network_family import NetworkIndividual
 
     summaries: dict[str, tuple[dict[str, float], float] | None] = {}
     classes: list[str] = []

@@ -2,7 +2,7 @@
 
 Every population slot stored from migration 0006 on says why its member is
 there (``population.origin`` and its parents, see
-:mod:`genethello.cluster.origins`); slots stored before say nothing, and
+:mod:`genethello.cluster.breeding.origins`); slots stored before say nothing, and
 read as :data:`UNKNOWN`. A player's own origin is that of the first
 generation it was a member of in its run (later slots of an elite say only
 that it survived); a player that was never a member (CMA-ES's distribution
@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from genethello.cluster.breeding.origins import ORIGIN_KINDS
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
-from genethello.cluster.origins import ORIGIN_KINDS
 
 __all__ = ["UNKNOWN", "CMA_MEAN", "TOP_FRACTION", "LineageNode", "OperatorCount", "GenerationOperators",
            "OperatorStats", "lineage", "origins_of", "find_player", "operator_stats"]
@@ -47,7 +47,7 @@ class LineageNode:
         generation: the first generation it was a member of in its run
             (None: never a member).
         origin: how it got there: one of
-            :data:`~genethello.cluster.origins.ORIGIN_KINDS`, :data:`UNKNOWN`
+            :data:`~genethello.cluster.breeding.origins.ORIGIN_KINDS`, :data:`UNKNOWN`
             or :data:`CMA_MEAN`.
         source_generation: the generation whose ranking, hall or CMA-ES
             distribution it came from (None where there is none).

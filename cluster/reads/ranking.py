@@ -1,9 +1,9 @@
 """Players best first, and the hall of fame: every ranking of a run, in one place.
 
-The best so far is the top of the hall of fame (:mod:`~genethello.cluster.hall`)
+The best so far is the top of the hall of fame (:mod:`~genethello.cluster.measures.hall`)
 once the run has one; without a hall (``hall.games_per_member = 0``, runs
 from before 0003) it is the top by Elo, then the older birth, then the
-chromosome text (:func:`~genethello.cluster.population.rank_key`), done in
+chromosome text (:func:`~genethello.cluster.breeding.population.rank_key`), done in
 SQL on the stored columns (``ORDER BY elo DESC, birth, text``): SQLite
 compares the ASCII texts as Python does, and no chromosome is parsed. The
 hall ranks by its latest rating, then the earlier entry, then the text.
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import HallGame, HallMember, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
-from genethello.core.families import Individual, parse_individual
+from genethello.core.families.registry import Individual, parse_individual
 
 #: The rankings ``best --by`` offers (hall: members only; yardstick: measured players only).
 RANKINGS = ("hall", "elo", "yardstick")

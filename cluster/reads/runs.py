@@ -191,7 +191,7 @@ def player_record(db: Database, key: int | str) -> tuple[str, bytes | None]:
     chromosome) of the player with id ``key`` (an int) or text ``key`` (a
     str: the first such row of any run, which all hold the same weights:
     the text names them by digest): what
-    :func:`~genethello.core.families.parse_individual` takes.
+    :func:`~genethello.core.families.registry.parse_individual` takes.
 
     Raises:
         ValueError: no player has that id or text.

@@ -28,9 +28,9 @@ from genethello.cluster.web.run_data import RateTracker, RunReader, progress_fig
 from genethello.cluster.web.search_pool import SearchPool
 from genethello.cluster.web.security import GuardMiddleware
 from genethello.cluster.web.sessions import PlaySession, SessionStore
-from genethello.core.chromosome import Chromosome
-from genethello.core.families import Individual
-from genethello.core.network_family import NetworkIndividual
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.network_family import NetworkIndividual
+from genethello.core.families.registry import Individual
 
 STATIC = Path(__file__).parent / "static"
 #: Hints when no machine plays and no run database has players: the

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from genethello.cluster.web.errors import ConflictError, WebRequestError
-from genethello.core.board import Board
-from genethello.core.families import Individual
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import BLACK, PASS, WHITE, BadSquareError, Colour, parse_square, square_name
+from genethello.core.families.individual_names import looks_like_path, resolve_individual
+from genethello.core.families.registry import Individual
 from genethello.core.frontend import defaults
-from genethello.core.individual_names import looks_like_path, resolve_individual
 from genethello.core.records import GameRecord, result_from_score, write_sgf, write_transcript
-from genethello.core.squares import BLACK, PASS, WHITE, BadSquareError, Colour, parse_square, square_name
 
 HUMAN, MACHINE = "human", "machine"
 COLOURS: tuple[Colour, Colour] = (BLACK, WHITE)

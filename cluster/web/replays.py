@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from genethello.cluster.web.errors import WebRequestError
 from genethello.cluster.web.play import board_view
+from genethello.core.engine.squares import PASS, square_name
 from genethello.core.records import GameRecord, RecordError, read_record, write_transcript
-from genethello.core.squares import PASS, square_name
 
 #: The largest upload accepted (bytes).
 MAX_UPLOAD_BYTES = 1 << 20

@@ -18,12 +18,12 @@ from datetime import UTC, datetime
 
 from genethello.cluster import reads
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError, RunNotFoundError
-from genethello.cluster.export import game_record
+from genethello.cluster.export.records import game_record
 from genethello.cluster.reads import LineageNode, RunInfo, Standing, player_record
 from genethello.cluster.web.errors import NotFoundError
-from genethello.core.chromosome import Chromosome
-from genethello.core.individual_names import shipped_networks
-from genethello.core.network_league import league_fast_label
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.individual_names import shipped_networks
+from genethello.core.play.network_league import league_fast_label
 from genethello.core.records import GameRecord
 
 #: Players listed for a run (the page's table and the Play menu).

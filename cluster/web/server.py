@@ -114,7 +114,7 @@ def serve(db_target: str, host: str = "127.0.0.1", port: int = 8000, token: str 
     import uvicorn
 
     from genethello.cluster.web.app import create_app
-    from genethello.core.pattern_table import resolve_version, shared_table
+    from genethello.core.evaluation.pattern_table import resolve_version, shared_table
 
     loopback = is_loopback(host)
     if loopback:

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from genethello.cluster.web import play
 from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
 from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, SearchPool, SearchSlot
-from genethello.core.board import Board
-from genethello.core.families import Individual, evaluator_of
+from genethello.core.engine.board import Board
+from genethello.core.engine.search import Searcher, SearchResult, disc_score
+from genethello.core.engine.squares import BLACK, PASS, Colour, square_name
+from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend.ponder import Ponderer
-from genethello.core.search import Searcher, SearchResult, disc_score
-from genethello.core.squares import BLACK, PASS, Colour, square_name
-from genethello.core.timecontrol import move_budget
+from genethello.core.play.timecontrol import move_budget
 
 #: Plies of the searches behind a hint (each move searched one ply less).
 HINT_DEPTH = 6

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from genethello.core.families import Individual
+    from genethello.core.families.registry import Individual
 
 #: A command's handler: the parsed options in, the exit status out.
 Handler = Callable[[argparse.Namespace], int]
@@ -51,9 +51,9 @@ class CommandContext:
 
     def individual(self, spec: str, db: str | None = None) -> Individual:
         """The player ``spec`` names, resolved the one documented way
-        (:func:`genethello.core.individual_names.resolve_individual`), with
+        (:func:`genethello.core.families.individual_names.resolve_individual`), with
         ``db`` (``--db``) looked up through this context."""
-        from genethello.core.individual_names import resolve_individual
+        from genethello.core.families.individual_names import resolve_individual
 
         return resolve_individual(spec, db, self.player_lookup() if db is not None else None)
 

@@ -19,14 +19,14 @@ from genethello.core.cli.arguments import (
     positive_int,
 )
 from genethello.core.cli.context import CommandContext, takes_context
-from genethello.core.evaluation import Evaluator
-from genethello.core.families import evaluator_of
+from genethello.core.engine.game import Engine, play_game
+from genethello.core.engine.perft import perft
+from genethello.core.engine.search import Searcher
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.families.registry import evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration, rate
-from genethello.core.game import Engine, play_game
-from genethello.core.openings import TooFewOpeningsError, distinct_openings
-from genethello.core.perft import perft
-from genethello.core.search import Searcher
+from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 
 
 def register(sub: argparse._SubParsersAction) -> None:

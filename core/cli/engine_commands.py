@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_nboard(args: argparse.Namespace, context: CommandContext) -> int:
-    from genethello.core.families import evaluator_of
+    from genethello.core.families.registry import evaluator_of
     from genethello.core.nboard import NBoardFrontend
 
     if args.depth > 60:

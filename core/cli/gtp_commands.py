@@ -13,7 +13,7 @@ from genethello.core.cli.arguments import (
     positive_int,
 )
 from genethello.core.cli.context import CommandContext, takes_context
-from genethello.core.families import evaluator_of
+from genethello.core.families.registry import evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.gtp.engine import GtpFrontend
 

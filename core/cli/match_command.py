@@ -3,7 +3,7 @@ plays an external GTP engine (``--gtp``), and A's score is printed with its
 W/D/L and 95% interval.
 
 Each game pair starts from its own random opening (no two reach the same
-position: :func:`genethello.core.openings.distinct_openings`) and is played
+position: :func:`genethello.core.play.openings.distinct_openings`) and is played
 once with each colour. At a fixed depth a game from a repeated opening is
 the same game again, so a match that cannot find an opening per pair is
 refused rather than reported with an interval its games do not support.
@@ -15,7 +15,6 @@ import argparse
 import time
 from collections.abc import Callable
 
-from genethello.core.board import Board
 from genethello.core.cli.arguments import (
     MAX_PLIES,
     PLAYER_HELP,
@@ -34,14 +33,15 @@ from genethello.core.cli.match_sprt import (
     sprt_openings,
 )
 from genethello.core.cli.match_sprt import summary as sprt_summary
-from genethello.core.families import Individual, evaluator_of
+from genethello.core.engine.board import Board
+from genethello.core.engine.game import Engine, play_game
+from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration
-from genethello.core.game import Engine, play_game
-from genethello.core.openings import TooFewOpeningsError, distinct_openings
-from genethello.core.players import ChromosomePlayer, GtpPlayer, Player, play
-from genethello.core.scoring import MatchScore
-from genethello.core.sprt import SprtOutcome
+from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
+from genethello.core.play.players import ChromosomePlayer, GtpPlayer, Player, play
+from genethello.core.play.scoring import MatchScore
+from genethello.core.play.sprt import SprtOutcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,9 +1,9 @@
 """``match --sprt ELO0 ELO1``: play game pairs until the sequential test
-(:mod:`genethello.core.sprt`, pentanomial, logistic Elo) accepts H0 or H1,
+(:mod:`genethello.core.play.sprt`, pentanomial, logistic Elo) accepts H0 or H1,
 or ``--max-games`` is reached.
 
 Each pair is one opening played with A black then A white; the pairs'
-openings are distinct (:func:`genethello.core.openings.distinct_openings`),
+openings are distinct (:func:`genethello.core.play.openings.distinct_openings`),
 drawn up front for ``--max-games`` so that a cap the openings cannot fill
 is refused before any game is played.
 """
@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 from genethello.core.cli.arguments import number_type
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import signed
-from genethello.core.openings import TooFewOpeningsError, distinct_openings
-from genethello.core.scoring import MatchScore, points_from_margin
-from genethello.core.sprt import Pentanomial, Sprt, SprtOutcome, elo_estimate, run_sprt
+from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
+from genethello.core.play.scoring import MatchScore, points_from_margin
+from genethello.core.play.sprt import Pentanomial, Sprt, SprtOutcome, elo_estimate, run_sprt
 
 DEFAULT_MAX_GAMES = 2000
 """The cap on an SPRT's games when --max-games is not given: 1,000 pairs,

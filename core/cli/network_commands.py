@@ -8,7 +8,7 @@
   shipped one, or another file) as a network file.
 
 PLAYER is named as on every command (``individual_names.resolve_individual``).
-The file format is :mod:`genethello.core.network_files`.
+The file format is :mod:`genethello.core.families.network_files`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import numpy as np
 
 from genethello.core.cli.arguments import PLAYER_HELP, non_negative_int
 from genethello.core.cli.context import CommandContext, takes_context
-from genethello.core.network_family import NETWORKS, NetworkIndividual
-from genethello.core.network_files import write_network_file
-from genethello.core.networks import scale
-from genethello.core.ntuple_shapes import ARCHITECTURES
+from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES
+from genethello.core.families.network_family import NETWORKS, NetworkIndividual
+from genethello.core.families.network_files import write_network_file
+from genethello.core.families.networks import scale
 
 
 def register(sub: argparse._SubParsersAction) -> None:

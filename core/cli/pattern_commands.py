@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from genethello.core import pattern_learning as pl
-from genethello.core import pattern_table as ptab
-from genethello.core import patterns as pt
 from genethello.core.cli.arguments import non_negative_int, positive_int
+from genethello.core.evaluation import pattern_table as ptab
+from genethello.core.evaluation import patterns as pt
 
 
 def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
@@ -108,7 +108,7 @@ def _report_skipped(games: pl.GameSet) -> None:
 
 def run_learn_labels(args: argparse.Namespace) -> int:
     """Fit geometry v2 to a labels file (``patterns label``)."""
-    from genethello.core.label_file import read_labels
+    from genethello.core.pattern_learning.label_file import read_labels
 
     t0 = time.perf_counter()
     if args.out is None:

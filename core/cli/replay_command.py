@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from genethello.core.cli.arguments import non_negative_float, positive_int
+from genethello.core.engine.squares import BLACK, PASS, WHITE, opponent, square_name
 from genethello.core.records import GameRecord, RecordError, read_record, result_from_score
-from genethello.core.squares import BLACK, PASS, WHITE, opponent, square_name
 
 
 def register(sub: argparse._SubParsersAction) -> None:

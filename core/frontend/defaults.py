@@ -30,7 +30,7 @@ little: at 2 games the 95% interval of an even score is [9.5%, 90.5%]; at
 RANDOM_PLIES = 6
 """How deep the openings of a match are: its game pairs start from
 positions this many plies in, drawn without replacement from the set
-``distinct-6`` (:mod:`genethello.core.openings`: 1,773 positions, none a
+``distinct-6`` (:mod:`genethello.core.play.openings`: 1,773 positions, none a
 mirror image of another), so that no game repeats another."""
 
 SEED = 0

@@ -32,9 +32,9 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from genethello.core.board import Board
-from genethello.core.search import Searcher
-from genethello.core.squares import square_name
+from genethello.core.engine.board import Board
+from genethello.core.engine.search import Searcher
+from genethello.core.engine.squares import square_name
 
 
 @dataclass

@@ -17,7 +17,7 @@ from full-window searches at the engine's depth; ``estimate_score`` answers
 the position is solved (at most ``exact_empties`` empty squares, or the
 search sees the game end); otherwise they are the chromosome's heuristic
 evaluation, printed with decimals
-(:func:`genethello.core.search.disc_score`).
+(:func:`genethello.core.engine.search.disc_score`).
 
 Private extensions: ``genethello-ponder_stats`` and
 ``genethello-search_stats``.
@@ -34,15 +34,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from genethello.core.board import Board
+from genethello.core.engine.board import Board
+from genethello.core.engine.search import Searcher, disc_score
+from genethello.core.engine.squares import BLACK, COLUMNS, PASS, WHITE, BadColorError, Colour, square_name
+from genethello.core.engine.squares import parse_color as color_name
 from genethello.core.frontend import defaults
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, GtpError, read_commands, write_response
-from genethello.core.search import Searcher, disc_score
-from genethello.core.squares import BLACK, COLUMNS, PASS, WHITE, BadColorError, Colour, square_name
-from genethello.core.squares import parse_color as color_name
-from genethello.core.timecontrol import move_budget
+from genethello.core.play.timecontrol import move_budget
 
 ENGINE_NAME = "genethello"
 DEFAULT_TOP_MOVES = 10
@@ -69,7 +69,7 @@ def engine_version() -> str:
 # ---------------------------------------------------------------- arguments
 def parse_color(text: str) -> Colour:
     """'black'/'white' for b, black, w, white in any case (the GTP
-    argument form of :func:`genethello.core.squares.parse_color`).
+    argument form of :func:`genethello.core.engine.squares.parse_color`).
 
     Raises:
         GtpError('syntax error'): for anything else.
@@ -260,7 +260,7 @@ class SearchStats:
 
 class GtpFrontend:
     """Answers GTP commands for one player: genethello's GTP front end (what
-    the GTP spec calls the engine; :class:`genethello.core.game.Engine` is
+    the GTP spec calls the engine; :class:`genethello.core.engine.game.Engine` is
     the searcher that plays the cluster's games).
 
     Args:

@@ -8,7 +8,7 @@ and tells the other engine, and keeps the clocks. The engines are
         assert not game.errors
 
 The game itself is the one loop every Python-level game uses
-(:func:`genethello.core.players.play`); each engine sits in it as a
+(:func:`genethello.core.play.players.play`); each engine sits in it as a
 :class:`RefereedEngine`. Like Quarry it never sends passes (engines must handle implicit passes)
 unless ``send_passes`` is set. Anything an engine gets wrong ends the game
 and is listed in :attr:`RefereeGame.errors`: a failed or malformed answer,
@@ -23,12 +23,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from genethello.core.board import Board
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import BLACK, PASS, WHITE, Colour, square_name
 from genethello.core.gtp.client import GtpProcess, ProtocolError
 from genethello.core.gtp.engine import parse_vertex, score_text
 from genethello.core.gtp.protocol import GtpError
-from genethello.core.players import BasePlayer, play
-from genethello.core.squares import BLACK, PASS, WHITE, Colour, square_name
+from genethello.core.play.players import BasePlayer, play
 
 
 @dataclass
@@ -78,7 +78,7 @@ class TimeLoss(Exception):
 
 
 class RefereedEngine(BasePlayer):
-    """One GTP engine seated as a :class:`~genethello.core.players.Player`:
+    """One GTP engine seated as a :class:`~genethello.core.play.players.Player`:
     asked with ``genmove`` (it plays its own move), told the other side's
     moves with ``play``, on a clock of its own. Every fault raises
     :class:`EngineFault` (or :class:`TimeLoss`), which ends the game."""
@@ -144,7 +144,7 @@ class RefereedEngine(BasePlayer):
 class Referee:
     """Plays games between two GtpProcess engines, each seated as a
     :class:`RefereedEngine` in the one game loop of
-    :func:`genethello.core.players.play`.
+    :func:`genethello.core.play.players.play`.
 
     Args:
         black, white: the engines.

@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from genethello.core.engine.squares import BLACK, Colour
 from genethello.core.gtp.client import GtpProcess, ProtocolError, Response
-from genethello.core.squares import BLACK, Colour
 
 # Commands that change an oracle's game state; a helper replays them.
 STATE_COMMANDS = frozenset({"boardsize", "clear_board", "play", "undo", "loadsgf", "komi",

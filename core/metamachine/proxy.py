@@ -31,11 +31,11 @@ from collections.abc import Callable
 from types import FrameType
 from typing import BinaryIO, NoReturn, TextIO
 
+from genethello.core.engine.squares import COLORS
 from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, read_commands, write_response
 from genethello.core.metamachine.oracles import OracleError, OraclePool, Trial, parse_top_moves
 from genethello.core.metamachine.signals import MainThreadWakeup
-from genethello.core.squares import COLORS
 
 DEFAULT_TOP = 3
 

@@ -28,12 +28,12 @@ import time
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
-from genethello.core.board import Board
+from genethello.core.engine.board import Board
+from genethello.core.engine.search import Searcher, disc_score
+from genethello.core.engine.squares import BLACK, PASS, square_name
 from genethello.core.frontend import defaults
 from genethello.core.frontend.lines import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
 from genethello.core.frontend.safety import internal_error, one_line
-from genethello.core.search import Searcher, disc_score
-from genethello.core.squares import BLACK, PASS, square_name
 
 _BARE_MOVE = re.compile(r"[a-hA-H][1-8]|[pP][aA]")
 ENGINE_NAME = "genethello"

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from genethello.core import patterns as pt
+from genethello.core.evaluation import patterns as pt
 from genethello.core.pattern_learning.fit import canonical_map
 from genethello.core.pattern_learning.measures import PREDICTORS
 

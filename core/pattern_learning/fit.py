@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from genethello.core import patterns as pt
+from genethello.core.evaluation import patterns as pt
 from genethello.core.pattern_learning.games import GameSet
 
 RIDGE = 4.0           # pseudo-positions pulling each value toward 0

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from genethello.core import patterns as pt
+from genethello.core.engine.squares import square_name
+from genethello.core.evaluation import patterns as pt
 from genethello.core.records import RecordError, parse_move_line, read_maybe_gzipped
-from genethello.core.squares import square_name
 
 HOLDOUT = 10          # every HOLDOUT-th line is validation, never trained on
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from genethello.core import patterns as pt
-from genethello.core.board import Board
-from genethello.core.evaluation import Evaluator
+from genethello.core.engine.board import Board
+from genethello.core.engine.search import Searcher
+from genethello.core.engine.squares import BLACK
+from genethello.core.evaluation import patterns as pt
+from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.pattern_learning.fit import pairwise_dot
 from genethello.core.pattern_learning.games import GameSet
-from genethello.core.search import Searcher
-from genethello.core.squares import BLACK
 
 #: ``progress(done, total)`` as exact solves finish.
 SolveProgress = Callable[[int, int], None]

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from genethello.core.board import Board, IllegalMoveError
-from genethello.core.squares import BLACK, PASS, Colour, parse_square, square_name
+from genethello.core.engine.board import Board, IllegalMoveError
+from genethello.core.engine.squares import BLACK, PASS, Colour, parse_square, square_name
 
 __all__ = [
     "RecordError", "GameRecord", "START_BLACK", "START_WHITE",
@@ -249,7 +249,7 @@ class GameBuilder:
     """Replays moves as a reader meets them, inserting forced passes.
 
     ``add(move, color=None, where=...)``: ``color`` is the colour the file
-    says moves (a :data:`~genethello.core.squares.Colour`, or None where the
+    says moves (a :data:`~genethello.core.engine.squares.Colour`, or None where the
     format does not say).
     A move by the other colour than the side to move is accepted only when
     the side to move has no legal move: the pass is inserted. ``where`` is a

@@ -33,7 +33,8 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
-from genethello.core.board import Board
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
 from genethello.core.records.game import (
     START_BLACK,
     START_WHITE,
@@ -43,7 +44,6 @@ from genethello.core.records.game import (
     score_from_result,
 )
 from genethello.core.records.sgf import _read_comment, comment_text
-from genethello.core.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
 
 __all__ = ["read_ggf", "write_ggf", "parse_ggf_move"]
 

@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
+from genethello.core.engine.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
 from genethello.core.records.game import (
     START_BLACK,
     START_WHITE,
@@ -44,7 +45,6 @@ from genethello.core.records.game import (
     RecordError,
     score_from_result,
 )
-from genethello.core.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
 
 __all__ = ["read_sgf", "write_sgf", "parse_sgf_point"]
 
@@ -276,7 +276,7 @@ def _single(text: str, prop: _Prop) -> str:
 
 
 def _read_tree(text: str, tree: _Tree) -> GameRecord:
-    from genethello.core.board import Board
+    from genethello.core.engine.board import Board
 
     rec = GameRecord()
     for prop in tree.nodes[0] if tree.nodes else ():

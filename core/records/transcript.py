@@ -39,9 +39,9 @@ from functools import partial
 
 import numpy as np
 
-from genethello.core.board import Board
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import BLACK, PASS, WHITE, Colour, square_name
 from genethello.core.records.game import GameBuilder, GameRecord, RecordError
-from genethello.core.squares import BLACK, PASS, WHITE, Colour, square_name
 
 __all__ = ["read_moves", "parse_move_line", "write_moves", "read_transcript", "write_transcript", "move_grid"]
 

@@ -61,7 +61,7 @@ def ray_cluster(tmp_path_factory):
     os.environ["HOME"] = str(home)
     import ray
 
-    from genethello.cluster.executors import start_ray
+    from genethello.cluster.run.executors import start_ray
 
     try:
         workers = start_ray(None, 2)

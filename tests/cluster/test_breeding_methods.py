@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from genethello.cluster.breeders import (
+from genethello.cluster.breeding.breeders import (
     BREEDERS,
     Bred,
     GeneticBreeder,
@@ -15,10 +15,10 @@ from genethello.cluster.breeders import (
     RatedGeneration,
     breeder_for,
 )
+from genethello.cluster.breeding.population import generation_rng, next_population_with_origins
 from genethello.cluster.config import BREEDING_METHODS, BreedingConfig, ConfigError, config_from_mapping
-from genethello.cluster.population import generation_rng, next_population_with_origins
-from genethello.core.chromosome import Chromosome, ChromosomeType
-from genethello.core.families import parse_kind
+from genethello.core.families.chromosome import Chromosome, ChromosomeType
+from genethello.core.families.registry import parse_kind
 
 FDMXCP = ChromosomeType.parse("fdmxcp")
 
@@ -93,10 +93,10 @@ def test_the_store_keeps_a_breeder_state_and_payloads(tmp_path):
     """From migration 0004 a breeder's state is stored with the generation
     it bred, and a member's payload (a network's weights) beside its text:
     both come back as they went in."""
-    from genethello.cluster.coordinator import create_run
     from genethello.cluster.db import Database
-    from genethello.cluster.run_store import RunStore
-    from genethello.core.families import parse_individual
+    from genethello.cluster.run.coordinator import create_run
+    from genethello.cluster.run.run_store import RunStore
+    from genethello.core.families.registry import parse_individual
 
     db = Database.open(tmp_path / "runs.db", create=True)
     try:
@@ -141,7 +141,7 @@ def test_defaults_measure_with_five_point_intervals():
 def test_the_shipped_best_chromosomes_read_as_an_initial_population(tmp_path):
     from pathlib import Path
 
-    from genethello.cluster.coordinator import read_chromosome_file
+    from genethello.cluster.run.coordinator import read_chromosome_file
 
     shipped = read_chromosome_file(Path(__file__).parents[2] / "config" / "strong-best.txt")
     assert len(shipped) == 8 and all(c.type == FDMXCP for c in shipped)

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
-from genethello.cluster.executors import RayExecutor
-from genethello.cluster.progress import Progress
 from genethello.cluster.reads import find_run
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import RayExecutor
+from genethello.cluster.run.progress import Progress
 
 from .conftest import (
     cli_env,

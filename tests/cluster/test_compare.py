@@ -18,7 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.compare import (
+from genethello.cluster.config import load_config
+from genethello.cluster.db import Database
+from genethello.cluster.fitness.games import CompareGames, Entrant, PlayerSettings
+from genethello.cluster.fitness.tournament_rating import ELO_PER_NAT
+from genethello.cluster.measures.compare import (
     CompareInputError,
     compare_openings,
     compare_rows,
@@ -27,16 +31,12 @@ from genethello.cluster.compare import (
     player_settings,
     run_tags,
 )
-from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run
-from genethello.cluster.db import Database
-from genethello.cluster.executors import SerialExecutor
-from genethello.cluster.games import CompareGames, Entrant, PlayerSettings
-from genethello.cluster.progress import Progress
 from genethello.cluster.reads import best, find_run
-from genethello.cluster.tournament_rating import ELO_PER_NAT
-from genethello.core.board import Board
-from genethello.core.openings import canonical_key, opening_set
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import SerialExecutor
+from genethello.cluster.run.progress import Progress
+from genethello.core.engine.board import Board
+from genethello.core.play.openings import canonical_key, opening_set
 
 from .conftest import db_snapshot, run_cli, write_config
 

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from genethello.core.build_info import core_hash
+from genethello.core.engine.build_info import core_hash
 
 from .conftest import query, run_cli, write_config
 
@@ -47,11 +47,11 @@ def test_a_run_keeps_the_pattern_table_it_was_created_with(tmp_path, small_confi
     with an older version keeps playing with it; a recorded checksum that
     no longer matches the installed file is refused in one line."""
     from genethello.cluster.config import load_config
-    from genethello.cluster.coordinator import Coordinator, create_run
     from genethello.cluster.db import Database
     from genethello.cluster.db.models import Run
-    from genethello.cluster.progress import Progress
-    from genethello.core.pattern_table import newest_version, shared_table
+    from genethello.cluster.run.coordinator import Coordinator, create_run
+    from genethello.cluster.run.progress import Progress
+    from genethello.core.evaluation.pattern_table import newest_version, shared_table
 
     db = Database.open(tmp_path / "p.db", create=True)
     run_id = create_run(db, load_config(small_config(**{"population.type": "fdmxcp"})))

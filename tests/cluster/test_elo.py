@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.cluster.elo import EloTable, apply_in_order, expected_score
+from genethello.cluster.fitness.elo import EloTable, apply_in_order, expected_score
 
 
 def test_expected_score():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from genethello.cluster.engine_consent import EngineConsentError, EngineDecision, decide_engines
+from genethello.cluster.run.engine_consent import EngineConsentError, EngineDecision, decide_engines
 
 RHINO = "gtp-rhino -l 1"
 OTHER = "other-engine --fast"

@@ -16,8 +16,8 @@ import pytest
 
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run
-from genethello.core.chromosome import Chromosome
-from genethello.core.game import Engine, play_game, random_opening
+from genethello.core.engine.game import Engine, play_game, random_opening
+from genethello.core.families.chromosome import Chromosome
 from genethello.core.records import read_moves, read_record, result_from_score
 
 CHROMOSOMES = ["fmc_0_5:3:1", "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "dmc_0_2:6:9"]

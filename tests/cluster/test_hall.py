@@ -7,8 +7,10 @@ import math
 
 import pytest
 
-from genethello.cluster.games import GameSettings
-from genethello.cluster.hall import (
+from genethello.cluster.fitness.games import GameSettings
+from genethello.cluster.fitness.pairing import opening_seed
+from genethello.cluster.fitness.tournament_rating import ELO_PER_NAT, RatingEstimate, fit_bradley_terry
+from genethello.cluster.measures.hall import (
     HallGameResult,
     entry_openings,
     entry_schedule,
@@ -18,11 +20,9 @@ from genethello.cluster.hall import (
     hall_settings,
     rate_hall,
 )
-from genethello.cluster.pairing import opening_seed
-from genethello.cluster.tournament_rating import ELO_PER_NAT, RatingEstimate, fit_bradley_terry
-from genethello.core.board import Board
-from genethello.core.game import random_opening
-from genethello.core.openings import canonical_key
+from genethello.core.engine.board import Board
+from genethello.core.engine.game import random_opening
+from genethello.core.play.openings import canonical_key
 
 
 def test_an_entry_spreads_its_games_over_the_members_with_both_colours():

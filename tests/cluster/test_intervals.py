@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from genethello.cluster.intervals import MatchScore, games_for_half_width, wilson_interval
+from genethello.cluster.measures.intervals import MatchScore, games_for_half_width, wilson_interval
 
 
 def test_known_values():

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from genethello.cluster.labelling import (
+from genethello.cluster.run.labelling import (
     LabelSettings,
     OrderedWriter,
     label_plan,
@@ -18,12 +18,12 @@ from genethello.cluster.labelling import (
     training_lines,
 )
 from genethello.core import pattern_learning as pl
-from genethello.core.board import Board
-from genethello.core.evaluation import Evaluator
-from genethello.core.label_file import LabelFileError, format_line, parse_line, read_labels
-from genethello.core.pattern_table import shared_table
-from genethello.core.position_labels import Labeller
-from genethello.core.search import Searcher
+from genethello.core.engine.board import Board
+from genethello.core.engine.search import Searcher
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.evaluation.pattern_table import shared_table
+from genethello.core.pattern_learning.label_file import LabelFileError, format_line, parse_line, read_labels
+from genethello.core.pattern_learning.position_labels import Labeller
 from tests.cluster.conftest import run_cli
 from tests.conftest import TEST_DATA
 
@@ -85,7 +85,7 @@ def test_the_plan_draws_the_quota_on_each_side_of_the_exact_limit(slice_games):
 def test_the_writer_keeps_plan_order_whatever_order_results_arrive_in(slice_games):
     import io
 
-    from genethello.cluster.labelling import LabelOutcome
+    from genethello.cluster.run.labelling import LabelOutcome
 
     plan = list(label_plan(slice_games, slice_settings(slice_games), 4))
     outcomes = [LabelOutcome(p.index, 64 - bin(p.mover | p.other).count("1"), True, p.index % 7, 1)

@@ -21,18 +21,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.cluster.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.operators import breed_with_origins, parent_count
+from genethello.cluster.breeding.origins import ORIGIN_KINDS, Origin, StoredOrigin, resolve
+from genethello.cluster.breeding.population import (
+    generation_rng,
+    next_population_with_origins,
+    random_search_with_origins,
+)
 from genethello.cluster.cli.main import main as cli_main
 from genethello.cluster.config import BreedingConfig, load_config
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
-from genethello.cluster.executors import SerialExecutor
-from genethello.cluster.operators import breed_with_origins, parent_count
-from genethello.cluster.origins import ORIGIN_KINDS, Origin, StoredOrigin, resolve
-from genethello.cluster.population import generation_rng, next_population_with_origins, random_search_with_origins
-from genethello.cluster.progress import Progress
 from genethello.cluster.reads import find_player, find_run, lineage, operator_stats
-from genethello.core.chromosome import Chromosome, ChromosomeType
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import SerialExecutor
+from genethello.cluster.run.progress import Progress
+from genethello.core.families.chromosome import Chromosome, ChromosomeType
 
 from .conftest import query, write_config
 

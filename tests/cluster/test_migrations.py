@@ -13,10 +13,10 @@ import sqlite3
 from pathlib import Path
 
 from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database, current_revision, head_revision
-from genethello.cluster.executors import SerialExecutor
-from genethello.cluster.progress import Progress
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import SerialExecutor
+from genethello.cluster.run.progress import Progress
 
 from .conftest import db_snapshot, snapshot_diff, write_config
 

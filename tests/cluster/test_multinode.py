@@ -14,10 +14,10 @@ import subprocess
 import sys
 
 from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
-from genethello.cluster.executors import SerialExecutor
-from genethello.cluster.progress import Progress
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import SerialExecutor
+from genethello.cluster.run.progress import Progress
 
 from .conftest import cli_env, db_snapshot, kill_session, query, reap_session, snapshot_diff, write_config
 
@@ -34,10 +34,10 @@ import json, sys, threading, time
 import ray
 from ray.cluster_utils import Cluster
 from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run
+from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
-from genethello.cluster.executors import RayExecutor, start_ray
-from genethello.cluster.progress import Progress
+from genethello.cluster.run.executors import RayExecutor, start_ray
+from genethello.cluster.run.progress import Progress
 
 config_path, db_path, report_path, remove_after = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 node_args = dict(object_store_memory=100 * 2**20)

@@ -41,10 +41,10 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.config import load_config
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
-from genethello.cluster.executors import SerialExecutor
-from genethello.cluster.progress import Progress
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import SerialExecutor
+from genethello.cluster.run.progress import Progress
 
 from .conftest import cli_env, db_snapshot, query, snapshot_diff, write_config
 

@@ -1,4 +1,4 @@
-"""Network fitness (cluster/network_fitness.py): the games a generation
+"""Network fitness (cluster/fitness/network_fitness.py): the games a generation
 plays, cut into tasks, and the points they give — exact, seeded, and the
 same however the games are split or run."""
 
@@ -9,8 +9,7 @@ import pickle
 import numpy as np
 import pytest
 
-from genethello.cluster.executors import RayExecutor, SerialExecutor, batches_of
-from genethello.cluster.network_fitness import (
+from genethello.cluster.fitness.network_fitness import (
     FitnessConfig,
     NetworkFitnessGames,
     fitness_tasks,
@@ -18,11 +17,12 @@ from genethello.cluster.network_fitness import (
     start_openings,
     total_points,
 )
-from genethello.core.board import Board
-from genethello.core.league import LEAGUE_WPC_WEIGHTS
-from genethello.core.network_family import NETWORKS, NetworkIndividual
-from genethello.core.networks import Network
-from genethello.core.ntuple_shapes import architecture
+from genethello.cluster.run.executors import RayExecutor, SerialExecutor, batches_of
+from genethello.core.engine.board import Board
+from genethello.core.evaluation.ntuple_shapes import architecture
+from genethello.core.families.network_family import NETWORKS, NetworkIndividual
+from genethello.core.families.networks import Network
+from genethello.core.play.league import LEAGUE_WPC_WEIGHTS
 
 ALL_1 = NETWORKS.parse_kind("all-1")
 ALL_2 = NETWORKS.parse_kind("all-2")

@@ -15,7 +15,7 @@ import pytest
 from genethello.cluster.db import Database
 from genethello.cluster.reads import player_record
 from genethello.core import Board, parse_square
-from genethello.core.network_family import NETWORKS, network_payload
+from genethello.core.families.network_family import NETWORKS, network_payload
 
 FIXTURE = Path(__file__).parent / "data" / "run-0001.sqlite"
 

@@ -19,17 +19,17 @@ import numpy as np
 import pytest
 from cmaes import CMA
 
-from genethello.cluster.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.cma_state import CmaStateError, dump_state, load_state, new_optimizer
+from genethello.cluster.breeding.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.cli.main import main as cli_main
-from genethello.cluster.cma_state import CmaStateError, dump_state, load_state, new_optimizer
 from genethello.cluster.config import BreedingConfig, ConfigError, config_from_mapping, load_config
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database, current_revision, head_revision
-from genethello.cluster.executors import RayExecutor, SerialExecutor
-from genethello.cluster.numerics import numeric_versions_json, pin_blas_threads
-from genethello.cluster.progress import Progress
 from genethello.cluster.reads import find_run
-from genethello.core.families import parse_kind
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import RayExecutor, SerialExecutor
+from genethello.cluster.run.progress import Progress
+from genethello.core.families.registry import parse_kind
 
 from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config
 from .test_cli_runs import Watcher, start_and_kill

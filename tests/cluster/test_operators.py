@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.cluster.operators import (
+from genethello.cluster.breeding.operators import (
     BreedingPlan,
     breed_with_origins,
     breeding_plan,

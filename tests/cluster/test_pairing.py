@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.cluster.config import ConfigError, config_from_mapping, max_players
-from genethello.cluster.pairing import (
+from genethello.cluster.fitness.pairing import (
     MAX_GAMES_PER_GENERATION,
     RoundRobin,
     batch,

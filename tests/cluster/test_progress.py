@@ -12,7 +12,7 @@ import textwrap
 
 SCRIPT = textwrap.dedent("""
     import sys, time
-    from genethello.cluster.progress import Progress
+    from genethello.cluster.run.progress import Progress
 
     progress = Progress(stream=sys.stdout, interval=0.5)
     assert not progress.live

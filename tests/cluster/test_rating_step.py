@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from genethello.cluster.rating_step import Member, PlayedGame, rate_generation
-from genethello.core.scoring import points_from_margin
+from genethello.cluster.fitness.rating_step import Member, PlayedGame, rate_generation
+from genethello.core.play.scoring import points_from_margin
 
 
 def test_points_from_margin():
@@ -51,8 +51,8 @@ def test_generation_best_tie_goes_to_the_older_birth():
 
 from genethello.cluster.config import ConfigError, config_from_mapping  # noqa: E402
 from genethello.cluster.db import Database  # noqa: E402
-from genethello.cluster.run_store import RunStore  # noqa: E402
-from genethello.core.chromosome import Chromosome  # noqa: E402
+from genethello.cluster.run.run_store import RunStore  # noqa: E402
+from genethello.core.families.chromosome import Chromosome  # noqa: E402
 
 
 def test_selection_is_checked():
@@ -65,7 +65,7 @@ def test_selection_is_checked():
 def test_ranking_by_score_ignores_carried_elo(tmp_path):
     """Three members: 'a' carries a high Elo but scored least this
     generation; 'b' and 'c' tie on points and the older birth goes first."""
-    from genethello.cluster.coordinator import create_run
+    from genethello.cluster.run.coordinator import create_run
 
     db = Database.open(tmp_path / "r.db", create=True)
     try:

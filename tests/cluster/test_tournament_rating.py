@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from genethello.cluster.pairing import round_robin_pairs
-from genethello.cluster.tournament_rating import ELO_PER_NAT, RatingEstimate, fit_bradley_terry
+from genethello.cluster.fitness.pairing import round_robin_pairs
+from genethello.cluster.fitness.tournament_rating import ELO_PER_NAT, RatingEstimate, fit_bradley_terry
 
 TRUE = {"a": -300.0, "b": -150.0, "c": -50.0, "d": 50.0, "e": 150.0, "f": 300.0}
 

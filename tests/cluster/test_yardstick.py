@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.config import OpeningsConfig, config_from_mapping
-from genethello.cluster.executors import SerialExecutor
-from genethello.cluster.games import GameSettings, GauntletGames, GauntletOutcome
-from genethello.cluster.pairing import opening_seed
-from genethello.cluster.yardstick import (
+from genethello.cluster.fitness.games import GameSettings, GauntletGames, GauntletOutcome
+from genethello.cluster.fitness.pairing import opening_seed
+from genethello.cluster.measures.yardstick import (
     FIRST_CHAMPION,
     LEAGUE,
     gauntlet_specs,
@@ -25,11 +24,12 @@ from genethello.cluster.yardstick import (
     play_specs,
     tally,
 )
+from genethello.cluster.run.executors import SerialExecutor
 from genethello.core import PASS, Board, split_move_list
-from genethello.core.chromosome import Chromosome
-from genethello.core.game import random_opening
-from genethello.core.openings import canonical_key
-from genethello.core.players import ChromosomePlayer, GtpPlayer, play
+from genethello.core.engine.game import random_opening
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.play.openings import canonical_key
+from genethello.core.play.players import ChromosomePlayer, GtpPlayer, play
 
 BEST = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")
 FIRST = Chromosome.parse("oe_fmc_1_12:51:4:0:0:3:7:5:4:6:0")

@@ -10,16 +10,16 @@ import json
 import pytest
 
 from genethello.cluster.config import config_from_mapping
-from genethello.cluster.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
-from genethello.cluster.executors import RayExecutor, SerialExecutor
-from genethello.cluster.progress import Progress
-from genethello.cluster.yardstick import measure
-from genethello.cluster.yardstick_sprt import WAVE_PAIRS, SprtRecord, decide, measure_sprt, sprt_specs
-from genethello.core.board import Board
-from genethello.core.openings import canonical_key
-from genethello.core.scoring import MatchScore
-from genethello.core.sprt import Sprt, run_sprt
+from genethello.cluster.measures.yardstick import measure
+from genethello.cluster.measures.yardstick_sprt import WAVE_PAIRS, SprtRecord, decide, measure_sprt, sprt_specs
+from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.executors import RayExecutor, SerialExecutor
+from genethello.cluster.run.progress import Progress
+from genethello.core.engine.board import Board
+from genethello.core.play.openings import canonical_key
+from genethello.core.play.scoring import MatchScore
+from genethello.core.play.sprt import Sprt, run_sprt
 
 from .conftest import cli_env, genethello_argv, query, write_config
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.core.chromosome import (
+from genethello.core.families.chromosome import (
     FEATURE_NAMES,
     FEATURES,
     Chromosome,

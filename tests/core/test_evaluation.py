@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board, parse_square
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, Evaluator
-from genethello.core.pattern_table import shared_table
-from genethello.core.patterns import scores
+from genethello.core.evaluation.evaluation import EVAL_LIMIT, EVAL_WIN, Evaluator
+from genethello.core.evaluation.pattern_table import shared_table
+from genethello.core.evaluation.patterns import scores
+from genethello.core.families.chromosome import Chromosome
 from tests.strategies import positions
 
 FEATURE_ORDER = ("flips", "discs", "mobility", "xsquares", "corners", "pattern", "parity")   # "fdmxcpr"

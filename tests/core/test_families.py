@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from genethello.core.board import Board
-from genethello.core.chromosome import (
+from genethello.core.engine.board import Board
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.families.chromosome import (
     GENETHELLO,
     Chromosome,
     ChromosomeError,
     ChromosomeType,
     random_chromosome,
 )
-from genethello.core.evaluation import Evaluator
-from genethello.core.families import (
+from genethello.core.families.registry import (
     DEFAULT_FAMILY,
     FAMILIES,
     Individual,

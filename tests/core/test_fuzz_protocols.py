@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.families.chromosome import Chromosome
 from genethello.core.gtp.engine import GtpFrontend
 from genethello.core.gtp.protocol import LINE_TOO_LONG, read_commands
 from genethello.core.nboard.engine import NBoardFrontend, _Job

@@ -6,9 +6,9 @@ import pickle
 import pytest
 
 from genethello.core import PASS, Board, IllegalMoveError
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import BaseEvaluator, Evaluator
-from genethello.core.game import Engine, GameResult, play_game, random_opening
+from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
+from genethello.core.evaluation.evaluation import BaseEvaluator, Evaluator
+from genethello.core.families.chromosome import Chromosome
 
 PLAYER_A = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")
 PLAYER_B = Chromosome.parse("oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4")

@@ -112,8 +112,8 @@ def test_malformed_session(data_dir):
 
 # ------------------------------------------------ the profile, in process
 def engine(**kw):
-    from genethello.core.chromosome import Chromosome
-    from genethello.core.evaluation import Evaluator
+    from genethello.core.evaluation.evaluation import Evaluator
+    from genethello.core.families.chromosome import Chromosome
     from genethello.core.gtp.engine import GtpFrontend
 
     kw.setdefault("depth", 3)
@@ -203,8 +203,8 @@ def test_oracle_commands():
 
 def test_oracle_scores_are_exact_discs_near_the_end():
     from genethello.core import Board
+    from genethello.core.engine.search import Searcher
     from genethello.core.gtp.engine import score_text
-    from genethello.core.search import Searcher
 
     eng = engine(depth=2, exact_empties=12)
     board = Board()

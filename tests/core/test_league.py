@@ -4,9 +4,10 @@ that makes every game independent of the others, and sanity bounds."""
 
 import pytest
 
-from genethello.core.board import Board
-from genethello.core.chromosome import Chromosome
-from genethello.core.league import (
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import parse_square
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.play.league import (
     LEAGUE_EPSILON,
     LEAGUE_WPC_HUNDREDTHS,
     LEAGUE_WPC_WEIGHTS,
@@ -20,8 +21,7 @@ from genethello.core.league import (
     league_score,
     wpc_hundredths,
 )
-from genethello.core.players import RandomPlayer
-from genethello.core.squares import parse_square
+from genethello.core.play.players import RandomPlayer
 
 OE_FMC = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from genethello.core.sprt import Pentanomial, Sprt, elo_estimate
+from genethello.core.play.sprt import Pentanomial, Sprt, elo_estimate
 
 STRONG = "fdmxcp_52_2:0:6:9:4:5"     # the best config/strong.toml bred
 WEAK = "fdmxcp_1_9:1:6:2:5:5"        # that run's generation-1 champion

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from genethello.core.board import Board
-from genethello.core.game import random_opening
+from genethello.core.engine.board import Board
+from genethello.core.engine.game import random_opening
+from genethello.core.engine.squares import square_name
 from genethello.core.gtp.client import GtpProcess
 from genethello.core.gtp.engine import parse_vertex
 from genethello.core.metamachine.oracles import CommandLog, missing_commands, parse_estimate, parse_top_moves
-from genethello.core.squares import square_name
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 CLI = [sys.executable, "-m", "genethello.cluster.cli.main"]

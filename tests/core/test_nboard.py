@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from genethello.core.board import Board
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import PASS, parse_square
 from genethello.core.nboard.engine import (
     format_pv,
     format_square,
@@ -20,7 +21,6 @@ from genethello.core.nboard.engine import (
     search_line,
     split_command,
 )
-from genethello.core.squares import PASS, parse_square
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 NBOARD = [sys.executable, "-m", "genethello.cluster.cli.main", "nboard", "--player", PLAYER]

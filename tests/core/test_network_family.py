@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from genethello.core.families import family_of_text, parse_individual, parse_kind
-from genethello.core.network_family import NETWORKS, NetworkError, NetworkIndividual
-from genethello.core.ntuple_shapes import ARCHITECTURES
+from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES
+from genethello.core.families.network_family import NETWORKS, NetworkError, NetworkIndividual
+from genethello.core.families.registry import family_of_text, parse_individual, parse_kind
 
 
 def individual(seed: int = 0, arch: str = "all-2", birth: int = 3) -> NetworkIndividual:

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from genethello.core.chromosome import Chromosome
-from genethello.core.individual_names import resolve_individual, shipped_networks
-from genethello.core.network_family import NETWORKS, network_payload
-from genethello.core.network_files import (
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.individual_names import resolve_individual, shipped_networks
+from genethello.core.families.network_family import NETWORKS, network_payload
+from genethello.core.families.network_files import (
     MAX_FILE_BYTES,
     NetworkFileError,
     network_document,

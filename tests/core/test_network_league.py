@@ -1,14 +1,14 @@
-"""The League measure on the fast loop (core/network_league.py, league-fast-1)."""
+"""The League measure on the fast loop (core/play/network_league.py, league-fast-1)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from genethello.core.league import LEAGUE_WPC_WEIGHTS
-from genethello.core.network_league import LEAGUE_FAST_VERSION, league_fast_seed, league_score
-from genethello.core.networks import Network
-from genethello.core.ntuple_shapes import architecture
+from genethello.core.evaluation.ntuple_shapes import architecture
+from genethello.core.families.networks import Network
+from genethello.core.play.league import LEAGUE_WPC_WEIGHTS
+from genethello.core.play.network_league import LEAGUE_FAST_VERSION, league_fast_seed, league_score
 
 
 def _wpc_network() -> Network:

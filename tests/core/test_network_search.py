@@ -10,15 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board
-from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN
-from genethello.core.families import evaluator_of
-from genethello.core.game import Engine, play_game
-from genethello.core.network_evaluator import NetworkEvaluator
-from genethello.core.network_family import NETWORKS
-from genethello.core.networks import Network
-from genethello.core.ntuple_games import play_games
-from genethello.core.ntuple_shapes import architecture
-from genethello.core.search import ALGORITHMS, Searcher, minimax
+from genethello.core.engine.game import Engine, play_game
+from genethello.core.engine.search import ALGORITHMS, Searcher, minimax
+from genethello.core.evaluation.evaluation import EVAL_LIMIT, EVAL_WIN
+from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+from genethello.core.evaluation.ntuple_shapes import architecture
+from genethello.core.families.network_family import NETWORKS
+from genethello.core.families.networks import Network
+from genethello.core.families.registry import evaluator_of
+from genethello.core.play.ntuple_games import play_games
 from tests.ntuple_reference import SYMMETRIES, reference_value, transform_board
 from tests.strategies import positions
 

@@ -10,12 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board
-from genethello.core.evaluation import EVAL_LIMIT
-from genethello.core.league import wpc_hundredths
-from genethello.core.networks import Network, bound_norm, normalized, quantize, scale, weights_digest
-from genethello.core.ntuple import NTupleEvaluator
-from genethello.core.ntuple_games import member_points, play_games, points_from_margins
-from genethello.core.ntuple_shapes import (
+from genethello.core.evaluation.evaluation import EVAL_LIMIT
+from genethello.core.evaluation.ntuple import NTupleEvaluator
+from genethello.core.evaluation.ntuple_shapes import (
     ARCHITECTURES,
     Architecture,
     BadTuplesError,
@@ -24,6 +21,9 @@ from genethello.core.ntuple_shapes import (
     read_tuples_file,
     straight_tuples,
 )
+from genethello.core.families.networks import Network, bound_norm, normalized, quantize, scale, weights_digest
+from genethello.core.play.league import wpc_hundredths
+from genethello.core.play.ntuple_games import member_points, play_games, points_from_margins
 from tests.ntuple_reference import SYMMETRIES, reference_value, transform_board
 from tests.strategies import positions
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.core.board import Board
-from genethello.core.game import random_opening
-from genethello.core.ntuple_shapes import transform
-from genethello.core.openings import (
+from genethello.core.engine.board import Board
+from genethello.core.engine.game import random_opening
+from genethello.core.evaluation.ntuple_shapes import transform
+from genethello.core.play.openings import (
     DEFAULT_SET,
     BadOpeningSetError,
     OpeningSet,

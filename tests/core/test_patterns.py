@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from genethello.cluster.cli.main import main
 from genethello.core import Board
 from genethello.core import pattern_learning as pl
-from genethello.core import pattern_table as ptab
-from genethello.core import patterns as pt
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import Evaluator
-from genethello.core.game import random_opening
-from genethello.core.search import ALGORITHMS, Searcher, minimax
-from genethello.core.squares import join_move_list
+from genethello.core.engine.game import random_opening
+from genethello.core.engine.search import ALGORITHMS, Searcher, minimax
+from genethello.core.engine.squares import join_move_list
+from genethello.core.evaluation import pattern_table as ptab
+from genethello.core.evaluation import patterns as pt
+from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.families.chromosome import Chromosome
 from tests.reference import brute_force
 
 MASK = (1 << 64) - 1

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from genethello.core import Board
 from genethello.core import pattern_learning as pl
-from genethello.core import pattern_table as ptab
-from genethello.core import patterns as pt
-from genethello.core.evaluation import Evaluator
-from genethello.core.game import random_opening
+from genethello.core.engine.game import random_opening
+from genethello.core.evaluation import pattern_table as ptab
+from genethello.core.evaluation import patterns as pt
+from genethello.core.evaluation.evaluation import Evaluator
 from tests.core.test_patterns import _transform, symmetric_images
 
 MASK = (1 << 64) - 1

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board
-from genethello.core.chromosome import Chromosome
-from genethello.core.game import random_opening
-from genethello.core.players import (
+from genethello.core.engine.game import random_opening
+from genethello.core.families.chromosome import Chromosome
+from genethello.core.play.players import (
     BasePlayer,
     ChromosomePlayer,
     EpsilonPlayer,

@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board, parse_square
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import EVAL_LIMIT, EVAL_WIN, BaseEvaluator, Evaluator
-from genethello.core.search import ALGORITHMS, Searcher, SearchResult, disc_score, minimax
+from genethello.core.engine.search import ALGORITHMS, Searcher, SearchResult, disc_score, minimax
+from genethello.core.evaluation.evaluation import EVAL_LIMIT, EVAL_WIN, BaseEvaluator, Evaluator
+from genethello.core.families.chromosome import Chromosome
 from tests.reference import brute_force, child_value, mover_score
 from tests.strategies import endgames, evaluators, positions
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from genethello.core.individual_names import shipped_network, shipped_networks
-from genethello.core.network_league import league_score
+from genethello.core.families.individual_names import shipped_network, shipped_networks
+from genethello.core.play.network_league import league_score
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from genethello.core.sprt import (
+from genethello.core.play.sprt import (
     Pentanomial,
     Sprt,
     SprtArgumentError,

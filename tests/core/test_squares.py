@@ -1,4 +1,4 @@
-"""The board's vocabulary in genethello.core.squares: the colours and their
+"""The board's vocabulary in genethello.core.engine.squares: the colours and their
 names (the square names are exercised by the record and protocol tests)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import get_args
 
 import pytest
 
-from genethello.core.board import Board
-from genethello.core.squares import BLACK, COLORS, WHITE, BadColorError, Colour, opponent, parse_color
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import BLACK, COLORS, WHITE, BadColorError, Colour, opponent, parse_color
 
 
 @pytest.mark.parametrize("text, color", [("b", "black"), ("Black", "black"), ("BLACK", "black"),

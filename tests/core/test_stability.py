@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core import PASS, Board
-from genethello.core.stability import stable
+from genethello.core.engine.stability import stable
 
 
 def random_position(rng: random.Random, plies: int) -> Board:

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from genethello.core import Board, parse_square
-from genethello.core.chromosome import Chromosome
-from genethello.core.evaluation import EVAL_WIN, Evaluator
-from genethello.core.game import Engine, play_game, random_opening
-from genethello.core.search import ALGORITHMS, Searcher, minimax
+from genethello.core.engine.game import Engine, play_game, random_opening
+from genethello.core.engine.search import ALGORITHMS, Searcher, minimax
+from genethello.core.evaluation.evaluation import EVAL_WIN, Evaluator
+from genethello.core.families.chromosome import Chromosome
 from tests.reference import child_value, mover_score
 from tests.strategies import endgames, evaluators, positions
 

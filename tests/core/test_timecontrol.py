@@ -5,7 +5,7 @@ clock (property tests, derandomized so that runs are reproducible)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.core.timecontrol import (
+from genethello.core.play.timecontrol import (
     OVERHEAD_PER_MOVE,
     RESERVE_FRACTION,
     move_budget,

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from genethello.cluster.web import play
 from genethello.cluster.web.errors import ConflictError, WebRequestError
-from genethello.core.board import Board
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import PASS, square_name
 from genethello.core.records import read_record
-from genethello.core.squares import PASS, square_name
 
 from .conftest import EXAMPLE_CHROMOSOME
 
@@ -44,7 +44,7 @@ def test_bad_settings_name_their_field(data, field, words):
 
 def test_the_parsers_own_message_is_shown():
     try:
-        from genethello.core.chromosome import Chromosome
+        from genethello.core.families.chromosome import Chromosome
         Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:99")
     except ValueError as exc:
         expected = str(exc)

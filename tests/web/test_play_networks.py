@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from genethello.cluster.db import Database
-from genethello.core.network_family import NETWORKS, network_payload
+from genethello.core.families.network_family import NETWORKS, network_payload
 
 from .conftest import Server
 from .test_api import HUMAN, api

@@ -8,8 +8,8 @@ import threading
 
 from genethello.cluster.web import play, sessions
 from genethello.cluster.web.search_pool import SearchPool
-from genethello.core.chromosome import Chromosome
-from genethello.core.squares import square_name
+from genethello.core.engine.squares import square_name
+from genethello.core.families.chromosome import Chromosome
 
 from .conftest import EXAMPLE_CHROMOSOME
 
@@ -81,7 +81,7 @@ def test_pondering_stops_at_its_time_limit(monkeypatch):
 
 
 def test_a_machine_player_names_the_pattern_table_it_plays_with():
-    from genethello.core.pattern_table import shared_table
+    from genethello.core.evaluation.pattern_table import shared_table
 
     settings = play.parse_settings({"black": {"kind": "human"},
                                     "white": {"kind": "machine", "chromosome": "p_1_10", "depth": 1}})

@@ -2,7 +2,7 @@
 
 * ``population.origin`` (TEXT, NULL): how the slot's member got there —
   elite, reentered, crossover, mutant, duplicate-mutated, cma-sample,
-  random or initial (see :mod:`genethello.cluster.origins`).
+  random or initial (see :mod:`genethello.cluster.breeding.origins`).
 * ``population.parent_a`` / ``parent_b`` (INTEGER, NULL): the parents'
   ``chromosomes.id`` (an elite's and a re-entered member's own row).
 * ``population.source_generation`` (INTEGER, NULL): the generation whose

@@ -1,0 +1,322 @@
+"""The fitness of a generation of n-tuple networks: which games it plays,
+cut into tasks a worker plays in one call of the fast game loop.
+
+A network generation's fitness is tens of thousands of 1-ply games, so it
+is never a Python object per game: :func:`fitness_tasks` lays out every game
+of the generation in one canonical order and cuts that list into
+:class:`NetworkFitnessTask` chunks of at most ``batch_games`` games; a task
+carries the quantized (int32) weights of the networks its games need and
+plays them with :func:`genethello.core.play.ntuple_games.play_games` in one call,
+returning :class:`FitnessPoints` (each member slot's points over the task's
+games). :func:`total_points` sums the tasks' points in task order.
+
+Three kinds of fitness (:class:`FitnessConfig`, the run config's ``[fitness]``):
+
+* ``coevolution``: the generation's round robin (Co-CMA-ES): every pair of
+  members plays ``games_per_pair`` double games;
+* ``fixed``: every member plays ``games_per_opponent`` double games against
+  each named built-in opponent (``"wpc"``, the League's WPC heuristic;
+  ``"random"``);
+* ``hall``: every member plays ``games_per_opponent`` double games against
+  each hall member (the hall's points are not counted). With an empty hall
+  (a run's first generations) the members play the ``opponents`` instead,
+  as ``fixed`` would: a fitness of zeros would rank by slot alone.
+
+A *double game* is one start position played twice, each side playing
+Black once. Its start is the position after ``start_plies`` uniformly random
+moves (0: the standard start), the random game being the fast loop's
+``random`` player against itself with the starts' seed and the double game's
+index as game id, so a start is a function of (seed, generation, kind,
+pair, k) alone. Games ``2d`` and ``2d + 1`` of the canonical list are double
+game ``d``; a game's id in the fast loop is its index in that list.
+
+So every game is a pure function of the inputs of :func:`fitness_tasks` and
+its index: the points do not depend on how the games are cut into tasks,
+which worker plays a task, or in what order tasks finish (and points are
+multiples of ½, so sums are exact in any order).
+
+Each member's points are its game points (win 1, draw ½, loss 0) over all
+its games; a generation ranks its members by points, then by slot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from genethello.core.engine.board import Board
+from genethello.core.engine.squares import PASS
+from genethello.core.evaluation.ntuple import NTupleEvaluator
+from genethello.core.evaluation.ntuple_shapes import Architecture
+from genethello.core.families.network_family import NetworkIndividual
+from genethello.core.play.ntuple_games import BUILT_IN_CONTESTANTS, play_games, points_from_margins
+
+__all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
+           "NetworkWeights", "fitness_tasks", "rank_members", "start_openings", "total_points"]
+
+FITNESS_KINDS = ("coevolution", "fixed", "hall")
+
+#: Games per task when the caller names no other size: about a tenth of a
+#: second of the fast loop on one core for all-2.
+DEFAULT_BATCH_GAMES = 4096
+
+_MAX_START_PLIES = 20
+
+
+@dataclass(frozen=True)
+class FitnessConfig:
+    """How a network generation's fitness is played (the run config's ``[fitness]``).
+
+    Attributes:
+        kind: ``"coevolution"``, ``"fixed"`` or ``"hall"`` (module docstring).
+        games_per_pair: coevolution: double games per pair of members.
+        opponents: fixed (and hall, while the hall is empty): the built-in
+            opponents, ``"wpc"`` and/or ``"random"``.
+        games_per_opponent: fixed and hall: double games per member per opponent.
+        epsilon: the probability of a uniformly random move, for both sides.
+        start_plies: random moves before each double game's start (0: the standard start).
+    """
+
+    kind: str = "coevolution"
+    games_per_pair: int = 2
+    opponents: tuple[str, ...] = ("wpc",)
+    games_per_opponent: int = 50
+    epsilon: float = 0.1
+    start_plies: int = 4
+
+    def __post_init__(self) -> None:
+        if self.kind not in FITNESS_KINDS:
+            raise ValueError(f"fitness kind {self.kind!r} is not one of {', '.join(FITNESS_KINDS)}")
+        for name in ("games_per_pair", "games_per_opponent", "start_plies"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"fitness {name} must be an integer >= 0, got {value!r}")
+        if self.kind == "coevolution" and self.games_per_pair < 1:
+            raise ValueError("fitness games_per_pair must be >= 1 for coevolution")
+        if self.kind != "coevolution" and self.games_per_opponent < 1:
+            raise ValueError(f"fitness games_per_opponent must be >= 1 for {self.kind}")
+        if not isinstance(self.opponents, tuple) or any(o not in BUILT_IN_CONTESTANTS for o in self.opponents):
+            raise ValueError(f"fitness opponents {self.opponents!r}: each must be one of "
+                             f"{', '.join(BUILT_IN_CONTESTANTS)}")
+        if self.kind != "coevolution" and not self.opponents:
+            raise ValueError(f"fitness kind {self.kind} needs at least one of the opponents "
+                             f"{', '.join(BUILT_IN_CONTESTANTS)}")
+        if isinstance(self.epsilon, bool) or not isinstance(self.epsilon, int | float) \
+                or not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"fitness epsilon must be a number in 0..1, got {self.epsilon!r}")
+        if self.start_plies > _MAX_START_PLIES:
+            raise ValueError(f"fitness start_plies must be at most {_MAX_START_PLIES}, got {self.start_plies}")
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkWeights:
+    """A network as a task carries it to a worker: its architecture and its
+    quantized weights (what the games play; a few KB to pickle)."""
+
+    architecture: Architecture
+    int_weights: np.ndarray
+
+
+#: A task's contestant: a network's weights or a built-in opponent's name.
+Contestant = NetworkWeights | str
+
+
+@dataclass(frozen=True, eq=False)
+class FitnessPoints:
+    """A task's result: each member slot's points over the task's games.
+
+    Attributes:
+        task_index: the task's place in the generation's task list.
+        points: float64 [members]: the points each member slot won in this task.
+        games: the games the task played.
+    """
+
+    task_index: int
+    points: np.ndarray
+    games: int
+
+
+# Evaluators a worker built, kept between tasks of a generation (each task
+# is unpickled afresh): keyed by architecture and weights bytes.
+_EVALUATORS: dict[tuple[Architecture, bytes], NTupleEvaluator] = {}
+_EVALUATOR_CACHE_LIMIT = 1024
+
+
+def _evaluator(weights: NetworkWeights) -> NTupleEvaluator:
+    w = np.ascontiguousarray(weights.int_weights, dtype=np.int32)
+    key = (weights.architecture, w.tobytes())
+    found = _EVALUATORS.get(key)
+    if found is None:
+        if len(_EVALUATORS) >= _EVALUATOR_CACHE_LIMIT:
+            _EVALUATORS.clear()
+        found = _EVALUATORS[key] = NTupleEvaluator(weights.architecture, w)
+    return found
+
+
+def start_openings(start_seed: int, start_ids: npt.ArrayLike, plies: int) -> list[tuple[int, ...]]:
+    """The move lists (passes written as PASS) of the random starts
+    ``start_ids``: the first ``plies`` moves of the fast loop's random player
+    against itself, seeded ``start_seed``, game id = start id (fewer where
+    that game ended sooner)."""
+    ids = np.ascontiguousarray(start_ids, dtype=np.uint64)
+    if plies == 0 or ids.size == 0:
+        return [() for _ in range(ids.size)]
+    zeros = np.zeros(ids.size, dtype=np.int64)
+    _, played = play_games(("random",), zeros, zeros, ids, start_seed, epsilon=0.0, record=True)
+    openings = []
+    for row in played[:, :plies].tolist():
+        board = Board()
+        moves: list[int] = []
+        for sq in row:
+            if sq < 0:
+                break
+            if board.must_pass():
+                board.play(PASS)
+                moves.append(PASS)
+            board.play(sq)
+            moves.append(sq)
+        openings.append(tuple(moves))
+    return openings
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkFitnessTask:
+    """A chunk of a generation's fitness games, played in one call of the
+    fast loop. ``black``/``white`` index ``contestants``; ``slots`` gives each
+    contestant's member slot (-1: not a member, its points are not counted);
+    the games are the generation's games ``first_game ..`` in order."""
+
+    task_index: int
+    members: int
+    contestants: tuple[Contestant, ...]
+    slots: np.ndarray
+    black: np.ndarray
+    white: np.ndarray
+    first_game: int
+    game_seed: int
+    start_seed: int
+    start_plies: int
+    epsilon: float
+
+    @property
+    def games(self) -> int:
+        return int(self.black.shape[0])
+
+    def run(self) -> FitnessPoints:
+        """Play the task's games; the member slots' points."""
+        n = self.games
+        game_ids = np.arange(self.first_game, self.first_game + n, dtype=np.uint64)
+        players = [c if isinstance(c, str) else _evaluator(c) for c in self.contestants]
+        if self.start_plies:
+            first_start = self.first_game // 2
+            start_ids = np.arange(first_start, (self.first_game + n - 1) // 2 + 1, dtype=np.uint64)
+            openings = start_openings(self.start_seed, start_ids, self.start_plies)
+            margins = play_games(players, self.black, self.white, game_ids, self.game_seed, self.epsilon,
+                                 openings=openings, opening_index=(game_ids // 2 - first_start).astype(np.int64))
+        else:
+            margins = play_games(players, self.black, self.white, game_ids, self.game_seed, self.epsilon)
+        black_points = points_from_margins(margins)
+        points = np.zeros(self.members, dtype=np.float64)
+        for side, pts in ((self.black, black_points), (self.white, 1.0 - black_points)):
+            slot = self.slots[side]
+            counted = slot >= 0
+            np.add.at(points, slot[counted], pts[counted])
+        return FitnessPoints(self.task_index, points, n)
+
+
+@dataclass(frozen=True)
+class NetworkFitnessGames:
+    """The executors' task kind for network fitness (cluster/run/tasks.py):
+    the items are whole :class:`NetworkFitnessTask` chunks, the outcomes
+    their :class:`FitnessPoints`, one a chunk, in order."""
+
+    kind: str = field(default="network-fitness")
+
+    def run(self, items: Sequence[NetworkFitnessTask]) -> list[FitnessPoints]:
+        return [item.run() for item in items]
+
+
+def _seed64(seed: int, generation: int, kind: str, purpose: str) -> int:
+    """A 64-bit key of (seed, generation, kind, purpose): BLAKE2b, the same
+    in every process."""
+    text = f"genethello-network-fitness:{seed}:{generation}:{kind}:{purpose}"
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def _double_games(first: np.ndarray, second: np.ndarray, per_pair: int) -> tuple[np.ndarray, np.ndarray]:
+    """Black and White of each game: for each pair in order, ``per_pair``
+    double games, ``first`` playing Black in the first game of each."""
+    a = np.repeat(first.astype(np.int64), per_pair)
+    b = np.repeat(second.astype(np.int64), per_pair)
+    black = np.empty(2 * a.size, dtype=np.int64)
+    white = np.empty(2 * a.size, dtype=np.int64)
+    black[0::2], white[0::2] = a, b
+    black[1::2], white[1::2] = b, a
+    return black, white
+
+
+def _weights(individual: NetworkIndividual) -> NetworkWeights:
+    return NetworkWeights(individual.network.architecture, individual.network.int_weights)
+
+
+def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[NetworkIndividual],
+                  hall: Sequence[NetworkIndividual] = (),
+                  batch_games: int = DEFAULT_BATCH_GAMES) -> list[NetworkFitnessTask]:
+    """The tasks of a generation's fitness, in task_index order (a pure
+    function of the arguments; module docstring).
+
+    Raises:
+        ValueError: for fewer than 2 members in coevolution, or a batch size below 1.
+    """
+    if batch_games < 1:
+        raise ValueError(f"batch_games must be >= 1, got {batch_games}")
+    n = len(members)
+    contestants: list[Contestant] = [_weights(m) for m in members]
+    kind = config.kind
+    if kind == "hall" and not hall:
+        kind = "fixed"
+    if kind == "coevolution":
+        if n < 2:
+            raise ValueError(f"coevolution needs at least 2 members, got {n}")
+        first, second = np.triu_indices(n, 1)
+        black, white = _double_games(first, second, config.games_per_pair)
+    else:
+        others: list[Contestant] = list(config.opponents) if kind == "fixed" else [_weights(h) for h in hall]
+        contestants += others
+        mem, opp = np.divmod(np.arange(n * len(others)), len(others))
+        black, white = _double_games(mem, opp + n, config.games_per_opponent)
+    game_seed = _seed64(seed, generation, kind, "games")
+    start_seed = _seed64(seed, generation, kind, "starts")
+    all_slots = np.array([i if i < n else -1 for i in range(len(contestants))], dtype=np.int64)
+    tasks = []
+    for index, start in enumerate(range(0, black.size, batch_games)):
+        b = black[start:start + batch_games]
+        w = white[start:start + batch_games]
+        used, local = np.unique(np.concatenate([b, w]), return_inverse=True)
+        tasks.append(NetworkFitnessTask(
+            task_index=index, members=n, contestants=tuple(contestants[i] for i in used.tolist()),
+            slots=all_slots[used], black=local[:b.size].astype(np.int32), white=local[b.size:].astype(np.int32),
+            first_game=start, game_seed=game_seed, start_seed=start_seed, start_plies=config.start_plies,
+            epsilon=float(config.epsilon)))
+    return tasks
+
+
+def total_points(results: Iterable[FitnessPoints], members: int) -> np.ndarray:
+    """Each member slot's points over all the results, summed in task_index order."""
+    total = np.zeros(members, dtype=np.float64)
+    for result in sorted(results, key=lambda r: r.task_index):
+        if result.points.shape != (members,):
+            raise ValueError(f"task {result.task_index} has points for {result.points.shape} members, "
+                             f"expected {members}")
+        total += result.points
+    return total
+
+
+def rank_members(points: npt.ArrayLike) -> list[int]:
+    """Member slots best first: points descending, then slot ascending."""
+    p = np.asarray(points, dtype=np.float64)
+    return sorted(range(p.size), key=lambda i: (-p[i], i))

@@ -1,0 +1,281 @@
+"""The coordinator's steps for a network run (``population.type`` an
+n-tuple architecture such as ``all-2``).
+
+The sequence is the coordinator's (:mod:`genethello.cluster.run.coordinator`):
+play, rate, hall and yardstick when due, breed. What differs:
+
+playing  the generation's fitness tasks (:func:`network_fitness.fitness_tasks`,
+         a pure function of the config, the seed, the members and, for
+         hall fitness, the hall) run on the executor; each task's points
+         are committed as it arrives (``fitness_results``), and a resumed
+         generation plays only the tasks without a row. The games
+         themselves are not stored.
+rated    every member's points (summed in task order) become its
+         performance rating (:mod:`network_rating`), stored where a round
+         robin's ratings go, so ``best``, ``history`` and ``status`` read a
+         network run like any other.
+hall     every ``hall.every`` generations (and at 1) the breeder's champion
+         (CMA-ES: the distribution mean; the GA and random search: the top
+         of the ranking) is stored with its weights, enters the hall and
+         plays its members, ``hall.games_per_member`` stored 1-ply games at
+         the fitness ε (:mod:`network_games`); the members are rated as any
+         hall's.
+yardstick every ``yardstick.every`` generations (and at 1) the best so far
+         plays the League measure on the fast loop: ``league_double_games``
+         double games against the WPC heuristic, ε = 0.1 on both sides,
+         stored as opponent ``othello-league-fast``: the measure version
+         ``league-fast-1`` of :mod:`genethello.core.play.network_league`, one
+         name for both (its docstring), printed as
+         ``othello-league-fast (league-fast-1)``.
+bred     the breeder gets the members best first with their points and the
+         state it stored with the generation.
+
+Both measurements cost a small fraction of a generation's fitness when
+their K is chosen so (config/league.toml).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.origins import resolve
+from genethello.cluster.breeding.population import generation_rng
+from genethello.cluster.fitness.network_games import NetworkGameOutcome, NetworkGames, NetworkGameSpec, contestant
+from genethello.cluster.fitness.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
+from genethello.cluster.measures.hall import entry_schedule
+from genethello.cluster.run.executors import batches_of
+from genethello.cluster.run.run_store import FitnessRow, HallGameRow
+from genethello.core.families.network_family import NetworkIndividual
+from genethello.core.families.registry import parse_individual
+from genethello.core.frontend.wording import counted
+from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
+from genethello.core.play.scoring import MatchScore
+
+if TYPE_CHECKING:
+    from genethello.cluster.run.coordinator import Coordinator
+
+__all__ = ["LEAGUE_FAST", "LEAGUE_EPSILON", "NetworkSteps", "is_network_run"]
+
+#: The yardstick's name for the League measure played on the fast loop
+#: (version ``league-fast-1``: :mod:`genethello.core.play.network_league`).
+LEAGUE_FAST = LEAGUE_FAST_OPPONENT
+
+#: The League's ε (both sides), whatever the run's fitness uses.
+LEAGUE_EPSILON = 0.1
+
+_HALL_KEY = 0x4E48_414C   # "NHAL": SeedSequence key of a network hall entry's games
+_LEAGUE_KEY = 0x4E4C_4541  # "NLEA": of the fast League measure's games
+
+
+def is_network_run(coordinator: Coordinator) -> bool:
+    """Whether the coordinator's run evolves networks."""
+    from genethello.core.families.network_family import FAMILY_NAME
+
+    return bool(coordinator.ctype.family == FAMILY_NAME)
+
+
+def _seed(run_seed: int, *key: int) -> int:
+    return int(np.random.SeedSequence([run_seed, *key]).generate_state(1, np.uint64)[0])
+
+
+class NetworkSteps:
+    """A network run's steps, on its coordinator's store, executor and progress."""
+
+    def __init__(self, coordinator: Coordinator) -> None:
+        self.c = coordinator
+        self.store = coordinator.store
+        self.config = coordinator.config
+
+    # ------------------------------------------------------------ inputs
+    def members(self, g: int) -> list[tuple[int, NetworkIndividual]]:
+        """(player id, network) of generation g in slot order."""
+        found = []
+        for pid, text, payload in self.store.population_individuals(g):
+            individual = parse_individual(text, payload)
+            if not isinstance(individual, NetworkIndividual):
+                raise ValueError(f"{text} is not a network")
+            found.append((pid, individual))
+        return found
+
+    def hall_networks(self) -> list[NetworkIndividual]:
+        """The hall's members in entry order (hall fitness plays them)."""
+        found = []
+        for entry in self.store.hall_members():
+            individual = entry.chromosome()
+            if isinstance(individual, NetworkIndividual):
+                found.append(individual)
+        return found
+
+    def _fitness_hall(self) -> list[NetworkIndividual]:
+        return self.hall_networks() if self.config.fitness.kind == "hall" else []
+
+    def tasks(self, g: int, members: list[NetworkIndividual]) -> list[Any]:
+        """Generation g's fitness tasks, in task order."""
+        from genethello.cluster.fitness.network_fitness import FitnessConfig, fitness_tasks
+
+        f = self.config.fitness
+        config = FitnessConfig(kind=f.kind, games_per_pair=f.games_per_pair, opponents=tuple(f.opponents),
+                               games_per_opponent=f.games_per_opponent, epsilon=f.epsilon, start_plies=f.start_plies)
+        tasks: list[Any] = fitness_tasks(config, g, self.config.seed, members, self._fitness_hall(),
+                                         batch_games=f.batch_games)
+        return tasks
+
+    def points(self, g: int, members: int) -> np.ndarray:
+        """Each member slot's points over generation g's stored tasks, summed in task order."""
+        total = np.zeros(members, dtype=np.float64)
+        for row in self.store.fitness_results(g):
+            total += np.frombuffer(row.points, dtype="<f8")
+        return total
+
+    # ----------------------------------------------------------- playing
+    def play(self, g: int) -> bool:
+        """Play generation g's missing fitness tasks; True when all are in."""
+        from genethello.cluster.fitness.network_fitness import NetworkFitnessGames
+
+        members = [m for _, m in self.members(g)]
+        tasks = self.tasks(g, members)
+        done = self.store.fitness_done(g)
+        total = sum(t.games for t in tasks)
+        self.store.set_games_total(g, total)
+        self.c.progress.start_generation(g, total, sum(t.games for t in tasks if t.task_index in done),
+                                         self.c.best_text())
+
+        def rows(outcomes: list[Any]) -> list[FitnessRow]:
+            self.c.progress.advance(sum(o.games for o in outcomes))
+            return [FitnessRow(o.task_index, np.ascontiguousarray(o.points, dtype="<f8").tobytes(), o.games)
+                    for o in outcomes]
+
+        committed = self.c._play_and_commit(NetworkFitnessGames(),
+                                            batches_of(t for t in tasks if t.task_index not in done), rows,
+                                            lambda batch: self.store.commit_fitness(g, batch))
+        return len(done) + committed == len(tasks)
+
+    # ------------------------------------------------------------ rating
+    def rate(self, g: int) -> None:
+        """Rate generation g from its points and store it."""
+        rows, _ = self.store.rating_inputs(g)
+        hall = len(self._fitness_hall())
+        f = self.config.fitness
+        per_member = fitness_games_per_member(f, len(rows), hall)
+        rating = rate_fitness(rows, self.points(g, len(rows)), per_member, self.config.rating.start, f.kind)
+        has_hall = self.config.hall.games_per_member > 0
+        top = self.store.hall_ranked(1) if has_hall else []
+        self.store.store_rating(g, rating, self.config.storage.keep_moves_generations,
+                                hall_best=top[0].player_id if top else None, has_hall=has_hall)
+        stats = rating.stats
+        self.c.progress.message(f"generation {g} rated: best member {stats['best_score']:.1%} of "
+                                f"{counted(per_member, 'game')} ({f.kind}), mean {stats['mean_score']:.1%}")
+
+    def ranked(self, g: int) -> tuple[list[NetworkIndividual], list[float], list[int]]:
+        """Generation g's members best first (points, then slot), with their
+        points and player ids."""
+        found = self.members(g)
+        points = self.points(g, len(found)).tolist()
+        order = rank_by_points(points)
+        return [found[i][1] for i in order], [points[i] for i in order], [found[i][0] for i in order]
+
+    def rated(self, g: int) -> tuple[RatedGeneration, list[int], list[int]]:
+        """Generation g as its breeder sees it: the members best first with
+        their points, the hall's best to inject (GA, random search) and the
+        state the breeder stored with it; with the player ids of the ranked
+        and the injected members (whom the breeder's origins name)."""
+        cfg = self.config
+        ranked, points, ids = self.ranked(g)
+        hall = []
+        if cfg.breeding.inject_top and cfg.hall.games_per_member:
+            hall = self.store.hall_ranked(cfg.breeding.inject_top)
+        injected: list[Any] = [e.chromosome() for e in hall]
+        rated = RatedGeneration(g, self.c.ctype, ranked, injected, self.store.breeder_state(g), points)
+        return rated, ids, [e.player_id for e in hall]
+
+    # -------------------------------------------------------------- hall
+    def hall_due(self, g: int) -> bool:
+        hall = self.config.hall
+        return hall.games_per_member > 0 and (g == 1 or g % hall.every == 0) and not self.store.hall_rated(g)
+
+    def hall_step(self, g: int) -> bool:
+        """Generation g's champion enters the hall and plays its members;
+        then every member is rated. False when stopped before the entry's
+        games were all in."""
+        champion = breeder_for(self.config.breeding).champion(self.rated(g)[0])
+        if not isinstance(champion, NetworkIndividual):
+            raise ValueError(f"{champion} is not a network")
+        pid = self.store.add_player(champion, self.config.rating.start)
+        entering = self.store.enter_hall(g, pid)
+        members = self.store.hall_members()
+        if entering:
+            others = [m for m in members if m.player_id != pid]
+            schedule = entry_schedule(len(others), self.config.hall.games_per_member)
+            specs = [NetworkGameSpec(p.game_index, 0 if p.entrant_black else 1 + p.opponent,
+                                     1 + p.opponent if p.entrant_black else 0) for p in schedule]
+            task = NetworkGames((contestant(champion), *(self._contestant(m.chromosome()) for m in others)),
+                                _seed(self.config.seed, _HALL_KEY, g), self.config.fitness.epsilon)
+            ids = [pid, *(m.player_id for m in others)]
+            played = self.store.played_hall_games(g)
+            by_index = {s.game_index: s for s in specs}
+
+            def rows(outcomes: list[NetworkGameOutcome]) -> list[HallGameRow]:
+                return [HallGameRow(o.game_index, ids[by_index[o.game_index].black],
+                                    ids[by_index[o.game_index].white], o.score, 0) for o in outcomes]
+
+            committed = self.c._play_and_commit(task, batches_of(s for s in specs if s.game_index not in played),
+                                                rows, lambda batch: self.store.commit_hall_games(g, batch))
+            if len(played) + committed != len(specs):
+                return False
+        self.c.rate_hall_members(g, members)
+        return True
+
+    @staticmethod
+    def _contestant(individual: object) -> Any:
+        if not isinstance(individual, NetworkIndividual):
+            raise ValueError(f"{individual} is not a network")
+        return contestant(individual)
+
+    # --------------------------------------------------------- yardstick
+    def yardstick_due(self, g: int) -> bool:
+        ys = self.config.yardstick
+        return (self.c.yardstick is not None and ys.every > 0 and ys.league_double_games > 0
+                and (g % ys.every == 0 or g == 1))
+
+    def measure(self, g: int) -> bool:
+        """The best so far's League measure on the fast loop, stored with
+        generation g; False when stopped before it was complete (it is
+        played again in full on resume: it is stored only whole)."""
+        if self.store.yardstick_measured(g):
+            return True
+        best = self.store.best()
+        if best is None:
+            return True
+        n = self.config.yardstick.league_double_games
+        specs = [NetworkGameSpec(i, i % 2, 1 - i % 2) for i in range(2 * n)]
+        task = NetworkGames((self._contestant(best.chromosome()), "wpc"), _seed(self.config.seed, _LEAGUE_KEY),
+                            LEAGUE_EPSILON)
+        margins: dict[int, int] = {}
+        executor = self.c.executor
+        if executor is None:
+            raise RuntimeError("the League measure needs the run's executor")
+        for outcomes in executor.run(task, batches_of(specs), self.c.should_stop):
+            for o in outcomes:
+                margins[o.game_index] = o.score if o.game_index % 2 == 0 else -o.score
+        if len(margins) != len(specs):
+            return False
+        from genethello.cluster.measures.yardstick import YardstickScore
+
+        score = YardstickScore(LEAGUE_FAST, MatchScore.from_margins(margins[i] for i in range(len(specs))))
+        self.store.store_yardstick(g, best.player_id, [score])
+        self.c.progress.message(f"yardstick at generation {g}: {best.text}: {league_fast_label()} "
+                                f"{score.result.text()}")
+        return True
+
+    # ----------------------------------------------------------- breeding
+    def breed(self, g: int) -> None:
+        """Breed generation g + 1 with the run's breeder from generation g's
+        ranking, its points and the breeder's stored state, and start it."""
+        cfg = self.config
+        rated, ranked_ids, injected_ids = self.rated(g)
+        bred = breeder_for(cfg.breeding).next_population(rated, self.c.P, generation_rng(cfg.seed, g + 1))
+        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0,
+                                    origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))

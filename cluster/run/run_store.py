@@ -1,0 +1,505 @@
+"""The coordinator's bookkeeping: the write side of one run, and the reads
+its steps need as inputs.
+
+The coordinator decides (what to play, how to rate, whom to breed) with pure
+functions and calls a :class:`RunStore` to read their inputs and store their
+results; all SQL that writes a run lives here. Each writing method is one
+transaction (BEGIN IMMEDIATE), and each leaves the run in a state that
+``resume`` continues from. Results arrive as named records
+(:class:`GameRow`, :class:`HallGameRow`), never as bare tuples.
+
+Rankings (the best so far, the hall, the best by Elo or by score) are asked
+of :mod:`genethello.cluster.reads`, the one read side that the reports and
+the web page call too; the methods here that answer them only pass the
+run's id along.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from sqlalchemy import delete, func, insert, select, update
+
+from genethello.cluster import reads
+from genethello.cluster.breeding.origins import REENTERED, StoredOrigin
+from genethello.cluster.db import Database
+from genethello.cluster.db.models import (
+    FitnessResult,
+    Game,
+    Generation,
+    HallGame,
+    HallMember,
+    HallRating,
+    PlayerRow,
+    PopulationSlot,
+    RatingRecord,
+    Run,
+    YardstickResult,
+    utcnow,
+)
+from genethello.cluster.fitness.rating_step import GenerationRating, Member, PlayedGame
+from genethello.cluster.fitness.tournament_rating import RatingEstimate
+from genethello.cluster.measures.hall import HallGameResult
+from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
+from genethello.cluster.reads.ranking import BEST_FIRST
+from genethello.core.families.registry import Individual, family_of
+
+
+class GameRow(NamedTuple):
+    """A round-robin game of one generation as stored: its field names are
+    the ``games`` columns after the run and the generation, in the order
+    the insert names them (a NamedTuple: a batch reaches the driver's
+    executemany without conversion)."""
+
+    pair_index: int
+    black_id: int
+    white_id: int
+    score: int            # Black's final margin, empties to the winner
+    black_discs: int
+    white_discs: int
+    moves: str | None
+    nodes: int
+
+
+#: Generations whose breeder state is kept (the newest ones).
+BREEDER_STATES_KEPT = 2
+
+
+class FitnessRow(NamedTuple):
+    """A fitness task's result as stored: the points of every member slot
+    (float64 little-endian bytes) and the games the task played."""
+
+    task_index: int
+    points: bytes
+    games: int
+
+
+class HallGameRow(NamedTuple):
+    """A hall game as stored (its generation is the entry's)."""
+
+    game_index: int
+    black_id: int
+    white_id: int
+    score: int
+    nodes: int
+
+
+#: A stored game's columns: the run, the generation, then GameRow's fields.
+GAME_COLUMNS = ("run_id", "generation", *GameRow._fields)
+_INSERT_GAME = (f"INSERT INTO {Game.__tablename__} ({', '.join(GAME_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})")
+
+
+class RunStore:
+    """Writes one run's rows, and reads what the coordinator's steps need
+    (the coordinator is its only user; reports read through :mod:`reads`)."""
+
+    def __init__(self, db: Database, run_id: int) -> None:
+        self.db = db
+        self.run_id = run_id
+
+    # ----------------------------------------------------------------- run
+    def state(self) -> RunState:
+        """:func:`reads.run_state` of this run."""
+        return reads.run_state(self.db, self.run_id)
+
+    def limits(self) -> tuple[int, int]:
+        """(max_generations, converge_baseline): the run state the stop rule
+        reads each generation, without parsing the stored config."""
+        with self.db.session() as s:
+            return tuple(s.execute(select(Run.max_generations, Run.converge_baseline)
+                                   .where(Run.id == self.run_id)).one())
+
+    def extend(self, max_generations: int) -> None:
+        """Set the run's last generation; a converged run counts convergence
+        afresh from where it stands (else it would stop at once)."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            run.max_generations = max_generations
+            if run.status == "converged":
+                run.converge_baseline = run.generation
+            run.updated_at = utcnow()
+
+    def drop_engines(self, engines: Iterable[str]) -> None:
+        """Record that the run goes on without these external engines."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            dropped = json.loads(run.dropped_engines)
+            run.dropped_engines = json.dumps(dropped + [e for e in engines if e not in dropped])
+            run.updated_at = utcnow()
+
+    def change_core(self, new_hash: str) -> None:
+        """Record that the run goes on with another core from its current
+        generation (the user accepted it: games may differ from then on)."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            if run.core_hash == new_hash:
+                return
+            changes = json.loads(run.core_changes)
+            changes.append({"generation": run.generation, "from": run.core_hash, "to": new_hash})
+            run.core_changes = json.dumps(changes)
+            run.core_hash = new_hash
+            run.updated_at = utcnow()
+
+    def change_numerics(self, new_versions: str) -> None:
+        """Record that the run goes on with other numpy/cmaes versions from
+        its current generation (the user accepted it: breeding may differ
+        from then on), in ``core_changes`` beside the cores."""
+        with self.db.session(immediate=True) as s:
+            run = s.get(Run, self.run_id)
+            if run.numeric_versions == new_versions:
+                return
+            changes = json.loads(run.core_changes)
+            changes.append({"generation": run.generation, "numeric_from": run.numeric_versions,
+                            "numeric_to": new_versions})
+            run.core_changes = json.dumps(changes)
+            run.numeric_versions = new_versions
+            run.updated_at = utcnow()
+
+    def set_status(self, status: str) -> None:
+        with self.db.session() as s:
+            s.execute(update(Run).where(Run.id == self.run_id).values(status=status, updated_at=utcnow()))
+
+    def current_generation(self) -> tuple[int, str | None]:
+        """(the last generation started, its status); (0, None) before the first."""
+        with self.db.session() as s:
+            g = s.get(Run, self.run_id).generation
+            gen = s.get(Generation, (self.run_id, g)) if g else None
+            return g, (gen.status if gen else None)
+
+    # ---------------------------------------------------------- population
+    def population(self, g: int) -> list[tuple[int, str]]:
+        """(player id, chromosome text) of generation g, in slot order."""
+        with self.db.session() as s:
+            return [tuple(row) for row in s.execute(
+                select(PlayerRow.id, PlayerRow.text).join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
+                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
+                .order_by(PopulationSlot.slot)).all()]
+
+    def start_generation(self, g: int, members: Sequence[Individual], start_elo: float,
+                         breeder_state: bytes | None = None, games_total: int | None = None,
+                         origins: Sequence[StoredOrigin] = ()) -> None:
+        """Write generation g's population and start it (one transaction);
+        the previous generation, if any, is marked bred in the same one.
+
+        Each member is stored as its family says (:meth:`ChromosomeFamily.storage`),
+        its payload (a network's weights) beside its text. ``breeder_state``
+        is what the breeder that bred generation g keeps for it
+        (:mod:`breeders`); :meth:`breeder_state` reads it back. Only the
+        last :data:`BREEDER_STATES_KEPT` generations keep theirs (a resume
+        needs the current one; a full CMA-ES state is about a megabyte).
+        ``origins`` (one a member, or none) say why each member is there;
+        a re-entered member's ``source_run`` is its parent's run.
+        """
+        if origins and len(origins) != len(members):
+            raise ValueError(f"{len(origins)} origins for {len(members)} members")
+        stored = [family_of(c).storage(c) for c in members]
+        with self.db.session(immediate=True) as s:
+            if g > 1:
+                s.get(Generation, (self.run_id, g - 1)).status = "bred"
+            texts = [family_of(c).text(c) for c in members]
+            existing = dict(s.execute(select(PlayerRow.text, PlayerRow.id)
+                                      .where(PlayerRow.run_id == self.run_id, PlayerRow.text.in_(texts))).all())
+            for m, text in zip(stored, texts):
+                if text not in existing:
+                    player = PlayerRow(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth,
+                                    genes=m.genes, elo=start_elo, payload=m.payload)
+                    s.add(player)
+                    s.flush()
+                    existing[text] = player.id
+            slots = [{"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
+                     for i, t in enumerate(texts)]
+            if origins:
+                reentered = [o.parent_a for o in origins if o.kind == REENTERED and o.parent_a is not None]
+                runs = dict(s.execute(select(PlayerRow.id, PlayerRow.run_id)
+                                      .where(PlayerRow.id.in_(reentered))).all()) if reentered else {}
+                for row, o in zip(slots, origins):
+                    row.update(origin=o.kind, parent_a=o.parent_a, parent_b=o.parent_b,
+                               source_generation=o.source_generation,
+                               source_run=runs.get(o.parent_a) if o.kind == REENTERED else None)
+            s.execute(insert(PopulationSlot), slots)
+            s.execute(update(PlayerRow).where(PlayerRow.id.in_(list(existing.values()))).values(death=g))
+            s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
+                             games_total=games_total if games_total is not None else len(members) * (len(members) - 1),
+                             games_done=0, breeder_state=breeder_state))
+            s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
+            s.execute(update(Generation).where(Generation.run_id == self.run_id,
+                                               Generation.number <= g - BREEDER_STATES_KEPT,
+                                               Generation.breeder_state.is_not(None)).values(breeder_state=None))
+
+    def add_player(self, individual: Individual, start_elo: float) -> int:
+        """The id of ``individual``'s row in this run, stored (with its
+        payload) if it has none: a player that is no generation's member,
+        such as a network run's champion, the distribution mean."""
+        family = family_of(individual)
+        text = family.text(individual)
+        with self.db.session(immediate=True) as s:
+            found = s.scalar(select(PlayerRow.id).where(PlayerRow.run_id == self.run_id, PlayerRow.text == text))
+            if found is not None:
+                return int(found)
+            m = family.storage(individual)
+            player = PlayerRow(run_id=self.run_id, text=text, ctype=m.kind, birth=m.birth, genes=m.genes,
+                               elo=start_elo, payload=m.payload)
+            s.add(player)
+            s.flush()
+            return int(player.id)
+
+    def breeder_state(self, g: int) -> bytes | None:
+        """The state the breeder stored with generation g (see
+        :mod:`breeders`; None for stateless breeders)."""
+        with self.db.session() as s:
+            state: bytes | None = s.scalar(select(Generation.breeder_state).where(
+                Generation.run_id == self.run_id, Generation.number == g))
+            return state
+
+    def population_individuals(self, g: int) -> list[tuple[int, str, bytes | None]]:
+        """(player id, text, payload) of generation g, in slot order: what
+        :func:`~genethello.core.families.registry.parse_individual` takes."""
+        with self.db.session() as s:
+            return [(pid, text, payload) for pid, text, payload in s.execute(
+                select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
+                .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
+                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
+                .order_by(PopulationSlot.slot)).all()]
+
+    # ------------------------------------------------------------ fitness
+    def fitness_done(self, g: int) -> set[int]:
+        """Task indices of network generation g whose points are stored."""
+        with self.db.session() as s:
+            return set(s.scalars(select(FitnessResult.task_index).where(
+                FitnessResult.run_id == self.run_id, FitnessResult.generation == g)).all())
+
+    def commit_fitness(self, g: int, rows: Sequence[FitnessRow]) -> int:
+        """Store a batch of generation g's fitness results in one
+        transaction, skipping any stored (a task run again after a lost
+        worker); returns how many were new. Each adds its games to the
+        generation's ``games_done``."""
+        if not rows:
+            return 0
+        with self.db.session(immediate=True) as s:
+            stored = set(s.scalars(select(FitnessResult.task_index).where(
+                FitnessResult.run_id == self.run_id, FitnessResult.generation == g)).all())
+            fresh = list({r.task_index: r for r in rows if r.task_index not in stored}.values())
+            if fresh:
+                s.execute(insert(FitnessResult), [
+                    {"run_id": self.run_id, "generation": g, "task_index": r.task_index,
+                     "points": r.points, "games": r.games} for r in fresh])
+                s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
+                          .values(games_done=Generation.games_done + sum(r.games for r in fresh)))
+        return len(fresh)
+
+    def fitness_results(self, g: int) -> list[FitnessRow]:
+        """Generation g's stored fitness results, in task order."""
+        with self.db.session() as s:
+            return [FitnessRow(*row) for row in s.execute(
+                select(FitnessResult.task_index, FitnessResult.points, FitnessResult.games)
+                .where(FitnessResult.run_id == self.run_id, FitnessResult.generation == g)
+                .order_by(FitnessResult.task_index)).all()]
+
+    def set_games_total(self, g: int, total: int) -> None:
+        """Record how many games generation g plays (a network generation
+        knows it once its fitness tasks are made)."""
+        with self.db.session() as s:
+            s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
+                      .values(games_total=total))
+
+    # ------------------------------------------------------------- games
+    def played_pairs(self, g: int) -> set[int]:
+        """Pair indices of generation g that have a stored game."""
+        with self.db.session() as s:
+            return set(s.scalars(select(Game.pair_index)
+                                 .where(Game.run_id == self.run_id, Game.generation == g)).all())
+
+    def commit_games(self, g: int, rows: Sequence[GameRow]) -> int:
+        """Insert a batch of generation g's results in one transaction;
+        returns how many were new. A pair already stored (a
+        batch retried after a lost worker) is skipped, never counted twice.
+
+        The rows go to the driver's executemany as they are: the ORM's bulk
+        insert costs several microseconds a row, the ingest rate of a
+        generation of instant games."""
+        if not rows:
+            return 0
+        games = Game.__table__
+        with self.db.session(immediate=True) as s:
+            conn = s.connection()
+            indices = [r.pair_index for r in rows]
+            stored = set(conn.execute(select(games.c.pair_index).where(
+                games.c.run_id == self.run_id, games.c.generation == g,
+                games.c.pair_index.between(min(indices), max(indices)))).scalars())
+            fresh = {r.pair_index: r for r in rows if r.pair_index not in stored}
+            if fresh:
+                key = (self.run_id, g)
+                conn.exec_driver_sql(_INSERT_GAME, [key + r for r in fresh.values()])
+                s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
+                          .values(games_done=Generation.games_done + len(fresh)))
+        return len(fresh)
+
+    # ------------------------------------------------------------ rating
+    def rating_inputs(self, g: int) -> tuple[list[Member], list[PlayedGame]]:
+        """Generation g's members (slot order, Elo carried in) and its games
+        in schedule order: the inputs of :func:`rate_generation`."""
+        with self.db.session() as s:
+            members = [Member(*row) for row in s.execute(
+                select(PlayerRow.id, PlayerRow.elo, PlayerRow.birth, PlayerRow.text)
+                .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
+                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
+                .order_by(PopulationSlot.slot)).all()]
+            games = [PlayedGame(*row) for row in s.execute(
+                select(Game.black_id, Game.white_id, Game.score)
+                .where(Game.run_id == self.run_id, Game.generation == g).order_by(Game.pair_index)).all()]
+        return members, games
+
+    def store_rating(self, g: int, rating: GenerationRating, keep_moves_generations: int,
+                     hall_best: int | None = None, has_hall: bool = False) -> None:
+        """Store generation g's ratings, its summary and best so far, mark it
+        rated and apply move retention: one transaction. In a run with a
+        hall the best so far stays the hall's top (``hall_best``, None before
+        the first entry) until the hall step rates the new entrant; else it
+        is the top by Elo."""
+        with self.db.session(immediate=True) as s:
+            for r in rating.players:
+                s.execute(update(PlayerRow).where(PlayerRow.id == r.player_id).values(
+                    elo=r.elo, wins=PlayerRow.wins + r.wins, losses=PlayerRow.losses + r.losses,
+                    draws=PlayerRow.draws + r.draws, death=g))
+            s.execute(insert(RatingRecord), [
+                {"run_id": self.run_id, "generation": g, "player_id": r.player_id, "elo": r.elo,
+                 "bt_rating": r.bt_rating, "bt_stderr": r.bt_stderr, "wins": r.wins, "losses": r.losses,
+                 "draws": r.draws} for r in rating.players])
+            best = hall_best if has_hall else s.scalars(select(PlayerRow.id).where(PlayerRow.run_id == self.run_id)
+                                                        .order_by(*BEST_FIRST).limit(1)).one()
+            gen = s.get(Generation, (self.run_id, g))
+            gen.status = "rated"
+            gen.finished_at = utcnow()
+            gen.best_player_id = best
+            gen.mean_elo = rating.mean_elo
+            gen.stats_json = json.dumps(rating.stats, sort_keys=True)
+            self._apply_retention(s, g, keep_moves_generations)
+
+    def _apply_retention(self, s, g: int, keep: int) -> None:
+        """Drop move lists older than ``keep`` generations, except the games
+        of each generation's best player (results are always kept)."""
+        if keep <= 0 or g - keep < 1:
+            return
+        old = g - keep
+        best = s.scalar(select(Generation.best_player_id).where(Generation.run_id == self.run_id,
+                                                               Generation.number == old))
+        s.execute(update(Game).where(Game.run_id == self.run_id, Game.generation == old,
+                                     Game.black_id != best, Game.white_id != best).values(moves=None))
+
+    def bests(self, first: int, last: int) -> list[int | None]:
+        """The best-so-far player ids of generations first..last that exist."""
+        with self.db.session() as s:
+            return list(s.scalars(select(Generation.best_player_id)
+                                  .where(Generation.run_id == self.run_id, Generation.number >= first,
+                                         Generation.number <= last)).all())
+
+    # ----------------------------------------------------------- ranking
+    def ranked(self, limit: int, *, generation: int | None = None, other_runs_of_type: str | None = None
+               ) -> list[RankedPlayer]:
+        """:func:`reads.ranked` of this run."""
+        return reads.ranked(self.db, self.run_id, limit, generation=generation,
+                            other_runs_of_type=other_runs_of_type)
+
+    def ranked_by_score(self, g: int) -> list[RankedPlayer]:
+        """:func:`reads.ranked_by_score` of this run's generation g."""
+        return reads.ranked_by_score(self.db, self.run_id, g)
+
+    def best(self) -> RankedPlayer | None:
+        """:func:`reads.best` of this run."""
+        return reads.best(self.db, self.run_id)
+
+    # -------------------------------------------------------------- hall
+    def hall_members(self) -> list[HallEntry]:
+        """:func:`reads.hall_members` of this run."""
+        return reads.hall_members(self.db, self.run_id)
+
+    def enter_hall(self, g: int, player_id: int) -> bool:
+        """Make ``player_id`` a member entered at generation g unless it is
+        one already; True when it entered now (or had entered at g)."""
+        with self.db.session(immediate=True) as s:
+            member = s.get(HallMember, (self.run_id, player_id))
+            if member is None:
+                s.add(HallMember(run_id=self.run_id, player_id=player_id, entered=g))
+                return True
+            return member.entered == g
+
+    def hall_rated(self, g: int) -> bool:
+        """Whether generation g's hall step is complete (ratings stored)."""
+        with self.db.session() as s:
+            return s.scalar(select(func.count()).select_from(HallRating).where(
+                HallRating.run_id == self.run_id, HallRating.generation == g)) > 0
+
+    def played_hall_games(self, g: int) -> set[int]:
+        with self.db.session() as s:
+            return set(s.scalars(select(HallGame.game_index).where(
+                HallGame.run_id == self.run_id, HallGame.generation == g)).all())
+
+    def commit_hall_games(self, g: int, rows: Sequence[HallGameRow]) -> int:
+        """Store a batch of generation g's hall games in one transaction,
+        skipping any stored; returns how many were new."""
+        if not rows:
+            return 0
+        with self.db.session(immediate=True) as s:
+            stored = set(s.scalars(select(HallGame.game_index).where(
+                HallGame.run_id == self.run_id, HallGame.generation == g)).all())
+            # a batch played again after a lost worker may repeat a game
+            fresh = list({r.game_index: r for r in rows if r.game_index not in stored}.values())
+            if fresh:
+                s.execute(insert(HallGame), [
+                    {"run_id": self.run_id, "generation": g, **r._asdict()} for r in fresh])
+        return len(fresh)
+
+    def hall_games(self) -> list[HallGameResult]:
+        """Every hall game of the run, in (generation, index) order."""
+        with self.db.session() as s:
+            return [HallGameResult(*row) for row in s.execute(
+                select(HallGame.black_id, HallGame.white_id, HallGame.score)
+                .where(HallGame.run_id == self.run_id)
+                .order_by(HallGame.generation, HallGame.game_index)).all()]
+
+    def store_hall_ratings(self, g: int, ratings: dict[int, RatingEstimate], order: Sequence[int]) -> None:
+        """Store every member's rating after generation g's entry and make
+        the top (``order[0]``) the generation's best so far: one transaction."""
+        with self.db.session(immediate=True) as s:
+            s.execute(delete(HallRating).where(HallRating.run_id == self.run_id, HallRating.generation == g))
+            s.execute(insert(HallRating), [
+                {"run_id": self.run_id, "generation": g, "player_id": pid, "rating": r.rating,
+                 "stderr": r.stderr, "games": r.games, "points": r.score} for pid, r in ratings.items()])
+            s.get(Generation, (self.run_id, g)).best_player_id = order[0]
+
+    def hall_ranked(self, limit: int | None = None, generation: int | None = None) -> list[HallEntry]:
+        """:func:`reads.hall_ranked` of this run."""
+        return reads.hall_ranked(self.db, self.run_id, limit, generation)
+
+    def other_halls(self, ctype: str, per_run: int) -> list[HallEntry]:
+        """:func:`reads.other_hall_entries`: the best of the other runs' halls."""
+        return reads.other_hall_entries(self.db, self.run_id, ctype, per_run)
+
+    # --------------------------------------------------------- yardstick
+    def yardstick_measured(self, g: int) -> bool:
+        with self.db.session() as s:
+            return s.scalar(select(func.count()).select_from(YardstickResult).where(
+                YardstickResult.run_id == self.run_id, YardstickResult.generation == g)) > 0
+
+    def store_yardstick(self, g: int, player_id: int, scores: Iterable) -> None:
+        """Store a yardstick measurement of ``player_id`` at generation g
+        (each score has opponent, games, points, score, its W/D/L
+        ``result`` and, for a sequential opponent, its ``sprt`` record) and
+        the overall score of its fixed series on the player."""
+        scores = list(scores)
+        with self.db.session(immediate=True) as s:
+            s.execute(delete(YardstickResult).where(YardstickResult.run_id == self.run_id,
+                                                    YardstickResult.generation == g))
+            for sc in scores:
+                record = getattr(sc, "sprt", None)
+                s.add(YardstickResult(run_id=self.run_id, generation=g, player_id=player_id,
+                                      opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score,
+                                      wins=sc.result.wins, draws=sc.result.draws, losses=sc.result.losses,
+                                      sprt=None if record is None else json.dumps(record.to_json(), sort_keys=True)))
+            fixed = [sc for sc in scores if getattr(sc, "sprt", None) is None]
+            if fixed:
+                s.get(PlayerRow, player_id).yardstick = (sum(sc.points for sc in fixed)
+                                                      / sum(sc.games for sc in fixed))

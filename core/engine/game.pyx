@@ -1,0 +1,207 @@
+"""Playing one game: two engines, an opening, the result.
+
+The move loop runs in C (the searches are called without going through
+Python), since evolution plays hundreds of thousands of games.
+"""
+
+import random
+from dataclasses import dataclass
+
+from libc.stdint cimport uint64_t
+from genethello.core.engine.bitboard cimport PASS, legal_moves, flips, popcount
+from genethello.core.engine.board cimport Board, BLACK
+from genethello.core.engine.search cimport Searcher
+from genethello.core.engine.context cimport RootResult, monotonic_seconds
+from genethello.core.evaluation.evaluation cimport BaseEvaluator
+from genethello.core.engine.move cimport Child, make_move
+from genethello.core.engine.midgame cimport PLAIN_ROOT_DEPTH
+from genethello.core.engine.endgame cimport HASH_EMPTIES
+
+from genethello.core.engine.squares import join_move_list
+from genethello.core.play.scoring import points_from_margin
+from genethello.core.play.timecontrol import move_budget
+
+
+def evaluator_of(individual):
+    """The searches' evaluator of an individual of any family (imported
+    here on first use: the families import the evaluators)."""
+    from genethello.core.families.registry import evaluator_of as family_evaluator
+    return family_evaluator(individual)
+
+
+cdef class Engine:
+    """A player: an evaluator searched with given limits.
+
+    Args:
+        evaluator: an evaluator of any kind (a BaseEvaluator, such as
+            GeneThello's Evaluator, a NetworkEvaluator), or an individual of
+            any family: a Chromosome, a NetworkIndividual (its family's
+            evaluator is built, ``families.evaluator_of``).
+        depth: plies per move (fixed-depth play: node counts decide, so
+            games are reproducible).
+        time: seconds on this player's clock for the whole game.
+        exact_empties: solve exactly once this many or fewer squares are empty.
+        algorithm, tt_bits, hashing, ordering: passed to the Searcher
+            (hashing only where a search would probe the table: not for
+            depth <= 4 with fewer than 9 exact empties and no clock).
+    Raises:
+        ValueError: without depth or time, or with out-of-range values.
+    """
+    cdef readonly Searcher searcher
+    cdef readonly int depth
+    cdef readonly int exact_empties
+    cdef readonly double time
+
+    def __init__(self, evaluator, depth=None, time=None, int exact_empties=0,
+                 str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True):
+        if not isinstance(evaluator, BaseEvaluator):
+            evaluator = evaluator_of(evaluator)
+        if depth is None and time is None:
+            raise ValueError("an engine needs a depth or a time (seconds per game)")
+        if depth is not None and not 1 <= int(depth) <= 60:
+            raise ValueError(f"depth must be in 1..60, got {depth}")
+        if time is not None and float(time) <= 0:
+            raise ValueError(f"time must be positive seconds per game, got {time}")
+        if not 0 <= exact_empties <= 60:
+            raise ValueError(f"exact empties must be in 0..60, got {exact_empties}")
+        # A fixed shallow depth with a small exact endgame never probes the
+        # table (plain roots; the solver's table starts deeper): only the
+        # principal variation would be stored there, which games do not
+        # read. Without it they play the same moves, 6-8% faster.
+        probes = time is not None or int(depth) > PLAIN_ROOT_DEPTH or exact_empties >= HASH_EMPTIES
+        self.searcher = Searcher(evaluator, algorithm, tt_bits, hashing and probes, ordering)
+        self.depth = 60 if depth is None else int(depth)
+        self.time = 0.0 if time is None else float(time)
+        self.exact_empties = exact_empties
+
+    @property
+    def evaluator(self):
+        return self.searcher.evaluator
+
+    def use_evaluator(self, evaluator) -> None:
+        """Play with other weights (an evaluator or a Chromosome) from the
+        next game on; the table is cleared at the start of every game."""
+        if not isinstance(evaluator, BaseEvaluator):
+            evaluator = evaluator_of(evaluator)
+        self.searcher.use_evaluator(evaluator)
+
+    def __reduce__(self):
+        return (Engine, (self.searcher.evaluator, self.depth, self.time or None, self.exact_empties,
+                         self.searcher.algorithm, self.searcher.table.bits, self.searcher.hashing,
+                         self.searcher.ordering))
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game.
+
+    Attributes:
+        moves: squares played from the start, PASS included.
+        black_discs, white_discs: discs on the final board.
+        score: Black's final margin with empties to the winner (WOF).
+        opening_plies: how many of the moves were the given/random opening.
+        black_seconds, white_seconds: thinking time used.
+        time_loss: 'black'/'white' if that side's clock ran out, else None.
+        nodes: positions searched by both engines.
+    """
+    moves: tuple
+    black_discs: int
+    white_discs: int
+    score: int
+    opening_plies: int
+    black_seconds: float
+    white_seconds: float
+    time_loss: object
+    nodes: int
+
+    @property
+    def winner(self):
+        """'black', 'white' or None for a draw."""
+        return "black" if self.score > 0 else ("white" if self.score < 0 else None)
+
+    @property
+    def black_points(self) -> float:
+        """1, 0.5 or 0: Black's result for rating."""
+        return points_from_margin(self.score)
+
+    def move_list(self) -> str:
+        """'f5d6...' (passes implicit)."""
+        return join_move_list(list(self.moves))
+
+
+def random_opening(int plies, seed) -> list:
+    """A seeded random legal opening of `plies` moves from the start
+    (Python's Mersenne Twister: the same seed gives the same moves on every
+    machine). Stops early if the game ends."""
+    rng = random.Random(seed)
+    b = Board()
+    out = []
+    while len(out) < plies and not b.is_game_over():
+        if b.must_pass():
+            b.play(PASS)
+            out.append(PASS)
+            continue
+        moves = b.legal_moves()
+        mv = moves[rng.randrange(len(moves))]
+        b.play(mv)
+        out.append(mv)
+    return out
+
+
+def play_game(Engine black, Engine white, opening=(), bint clear_tables=True) -> GameResult:
+    """Play a game from the start (after the opening moves, which must be
+    legal) to the end. Transposition tables are cleared first.
+
+    Raises:
+        IllegalMoveError: if the opening is not a legal move sequence.
+    """
+    cdef Board board = Board.from_moves(list(opening))
+    cdef uint64_t P = board.pos.player, O = board.pos.opponent
+    cdef int side = board.pos.side, reached, n_empties
+    cdef Engine eng
+    cdef RootResult r
+    cdef Child child
+    cdef double clock[2]
+    cdef double used[2]
+    cdef double budget, t0
+    cdef uint64_t nodes = 0
+    moves = list(board.history)
+    time_loss = None
+    clock[0] = black.time
+    clock[1] = white.time
+    used[0] = used[1] = 0.0
+    if clear_tables:
+        black.searcher.clear()
+        white.searcher.clear()
+    while True:
+        if legal_moves(P, O) == 0:
+            if legal_moves(O, P) == 0:
+                break
+            moves.append(PASS)
+            P, O = O, P
+            side ^= 1
+            continue
+        eng = black if side == BLACK else white
+        n_empties = 64 - popcount(P | O)
+        budget = move_budget(clock[side], n_empties) if eng.time > 0 else 0.0
+        t0 = monotonic_seconds()
+        with nogil:
+            r = eng.searcher.c_best_move(P, O, eng.depth, eng.exact_empties, 0, budget, &reached)
+        t0 = monotonic_seconds() - t0
+        used[side] += t0
+        nodes += eng.searcher.ctx.nodes
+        if eng.time > 0:
+            clock[side] -= t0
+            if clock[side] < 0 and time_loss is None:
+                time_loss = "black" if side == BLACK else "white"
+        child = make_move(P, O, r.move, flips(P, O, r.move))
+        P, O = child.player, child.opponent
+        side ^= 1
+        moves.append(r.move)
+    black_discs = popcount(P if side == BLACK else O)
+    white_discs = popcount(O if side == BLACK else P)
+    empties = 64 - black_discs - white_discs
+    score = black_discs - white_discs
+    score += empties if score > 0 else (-empties if score < 0 else 0)
+    return GameResult(tuple(moves), black_discs, white_discs, score, len(board.history),
+                      used[0], used[1], time_loss, nodes)

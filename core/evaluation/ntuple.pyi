@@ -1,0 +1,19 @@
+"""Type stub of the compiled module genethello.core.evaluation.ntuple (ntuple.pyx)."""
+
+import numpy as np
+import numpy.typing as npt
+
+from genethello.core.evaluation.ntuple_shapes import Architecture
+
+def pow_three(n: int) -> int: ...
+def lut_digits(length: int) -> npt.NDArray[np.int64]: ...
+def swapped_lut_order(length: int) -> npt.NDArray[np.int64]: ...
+
+class NTupleEvaluator:
+    architecture: Architecture
+    int_weights: npt.NDArray[np.int32]
+    bound: int
+    def __init__(self, architecture: Architecture, int_weights: npt.ArrayLike) -> None: ...
+    @property
+    def n_tuples(self) -> int: ...
+    def value(self, mine: int, theirs: int) -> int: ...

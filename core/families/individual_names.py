@@ -1,0 +1,110 @@
+"""How every command names a player: one function, :func:`resolve_individual`.
+
+A player named on a command line (or in the web's Play form) is, in this order:
+
+1. a **database id** (digits), with ``--db``: that player of the run
+   database, its text and stored payload (a network's weights) looked up by
+   the cluster side (core has no database; the caller hands a lookup in);
+2. a **path to a network file** the user typed (it contains ``/`` or ends in
+   ``.json``; :mod:`genethello.core.families.network_files`);
+3. a **shipped network**, by the stem of its file in the package's
+   ``data/networks/`` (``NAME.json``) or by the network text that file holds;
+4. a **network text** (``ARCH_BIRTH_DIGEST``) with ``--db``: its weights
+   looked up in that database by the text;
+5. otherwise an individual's text: a GeneThello chromosome
+   (``TYPE_BIRTH_GENES``, e.g. ``p_1_10``). A network text without its
+   weights is refused in one line that says where weights come from.
+
+Files are only ever read from paths the user typed: never from a path a
+database names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from genethello.core.families.network_family import NETWORKS, NetworkIndividual
+from genethello.core.families.network_files import read_network_file
+from genethello.core.families.registry import Individual, family_of_text, parse_individual
+
+__all__ = ["SHIPPED_DIR", "DatabaseLookup", "looks_like_path", "resolve_individual", "shipped_network",
+           "shipped_networks"]
+
+#: Where the package keeps its shipped networks (one network file each).
+SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "networks"  # core/data/networks
+
+#: (database path or URL, player id or text) -> (text, payload or None).
+DatabaseLookup = Callable[[str, "int | str"], "tuple[str, bytes | None]"]
+
+
+def shipped_networks(folder: Path = SHIPPED_DIR) -> dict[str, Path]:
+    """The shipped networks: file stem -> file, sorted by name (``folder``:
+    the package's, or another for tests)."""
+    if not folder.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(folder.glob("*.json"))}
+
+
+def shipped_network(name: str, folder: Path = SHIPPED_DIR) -> NetworkIndividual | None:
+    """The shipped network called ``name`` (its file's stem or the network
+    text it holds), or None when none is.
+
+    Raises:
+        NetworkFileError: a shipped file that does not read (a broken install).
+    """
+    files = shipped_networks(folder)
+    if name in files:
+        return read_network_file(files[name])
+    if family_of_text(name) is NETWORKS:
+        for path in files.values():
+            individual = read_network_file(path)
+            if str(individual) == name:
+                return individual
+    return None
+
+
+def looks_like_path(spec: str) -> bool:
+    """Whether ``spec`` names a file rather than a player: it holds a path
+    separator or ends in ``.json`` (no individual's text does either)."""
+    return "/" in spec or "\\" in spec or spec.endswith(".json")
+
+
+def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup | None = None,
+                       shipped: Path = SHIPPED_DIR) -> Individual:
+    """The individual ``spec`` names (module docstring: id with ``db``,
+    network file, shipped network, network text with ``db``, GeneThello text).
+
+    Args:
+        spec: what the user typed.
+        db: the run database (``--db``), or None.
+        lookup: the cluster side's database lookup (needed with ``db``).
+        shipped: the folder of shipped networks (the package's).
+    Raises:
+        ValueError: one line naming ``spec`` and what is wrong (including
+            NetworkFileError, ChromosomeError, NetworkError).
+    """
+    spec = spec.strip()
+    if not spec:
+        raise ValueError("a player name is empty")
+    if spec.isdigit():
+        if db is None:
+            raise ValueError(f"player {spec} looks like a database id: give --db")
+        return _from_database(int(spec), db, lookup)
+    if looks_like_path(spec):
+        return read_network_file(spec)
+    found = shipped_network(spec, shipped)
+    if found is not None:
+        return found
+    if db is not None and family_of_text(spec) is NETWORKS:
+        return _from_database(spec, db, lookup)
+    return parse_individual(spec)
+
+
+def _from_database(key: int | str, db: str, lookup: DatabaseLookup | None) -> Individual:
+    if lookup is None:
+        raise ValueError("players from a database need genethello's cluster part "
+                         "(run this through the genethello command)")
+    text, payload = lookup(db, key)
+    return parse_individual(text, payload)
+

@@ -1,0 +1,226 @@
+"""n-tuple networks as a chromosome family (:mod:`genethello.core.families.registry`).
+
+A network's *kind* is its architecture (``all-2``, ``all-4+2x2``, ... — the
+names of :data:`genethello.core.evaluation.ntuple_shapes.ARCHITECTURES`); an
+*individual* is one network of that architecture with its real weights
+(:class:`~genethello.core.families.networks.Network`) and its birth generation.
+
+Its text is ``ARCH_BIRTH_DIGEST``: the architecture, the birth, and the
+12-hex-digit digest of its *quantized* weights with the architecture and
+scale (:func:`~genethello.core.families.networks.weights_digest`), e.g.
+``all-2_17_3f09c2a1b4de``. The weights are not in the text: a run stores
+them beside it as the individual's payload, and a user names a network by
+its text in a database, by a file, or by the name of a shipped network.
+
+The payload is the real weights, float64 little-endian, ``n_weights * 8``
+bytes and nothing else: the games play the integers quantized from them
+(deterministically, so every machine plays the same values), and keeping
+the reals lets a breeder go on from exactly where the optimizer was. Parsing
+a text with its payload checks that the payload quantizes to the digest the
+text names, so a text can never be paired with another network's weights.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, Architecture, architecture
+from genethello.core.families.networks import Network
+
+if TYPE_CHECKING:
+    from genethello.core.evaluation.evaluation import BaseEvaluator
+    from genethello.core.evaluation.ntuple import NTupleEvaluator
+    from genethello.core.families.registry import StoredIndividual
+
+__all__ = ["FAMILY_NAME", "NETWORKS", "NetworkError", "NetworkFamily", "NetworkIndividual", "NetworkKind",
+           "network_payload", "weights_from_payload"]
+
+FAMILY_NAME = "ntuple"
+
+#: The population a network run breeds when its config gives none: CMA-ES's
+#: default λ = 4 + ⌊3 ln n⌋ is 20 for all-2's 288 weights.
+DEFAULT_POPULATION = 20
+
+#: The spread of a random network's real weights (their scale is free: the
+#: quantization pins it, see :mod:`genethello.core.families.networks`).
+RANDOM_SIGMA = 1.0
+
+_DIGEST = re.compile(r"^[0-9a-f]{12}$")
+
+
+class NetworkError(ValueError):
+    """A network's text, payload or kind is not valid (the message names it)."""
+
+
+@dataclass(frozen=True)
+class NetworkKind:
+    """A network architecture as a kind of individual."""
+
+    architecture: Architecture
+
+    @property
+    def name(self) -> str:
+        """The architecture's name, as configs and texts write it."""
+        return self.architecture.name
+
+    @property
+    def family(self) -> str:
+        return FAMILY_NAME
+
+    @property
+    def default_population_size(self) -> int:
+        return DEFAULT_POPULATION
+
+    @property
+    def uses_pattern_table(self) -> bool:
+        """Networks weigh their own tuples, never the shared pattern table."""
+        return False
+
+    @property
+    def n_weights(self) -> int:
+        """How many real weights an individual of this kind has."""
+        return self.architecture.n_weights
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkIndividual:
+    """One network of a run: its kind, birth generation and weights.
+
+    Equal (and hashing equal) when the texts are equal: the text names the
+    quantized weights, which are what a game plays.
+    """
+
+    type: NetworkKind
+    birth: int
+    network: Network
+
+    def __post_init__(self) -> None:
+        if self.network.architecture != self.type.architecture:
+            raise NetworkError(f"a {self.type.name} individual needs a {self.type.name} network, "
+                               f"not {self.network.architecture.name}")
+        if not isinstance(self.birth, int) or isinstance(self.birth, bool) or self.birth < 0:
+            raise NetworkError(f"birth must be an int >= 0, got {self.birth!r}")
+
+    @property
+    def digest(self) -> str:
+        """The quantized weights' 12-hex-digit digest."""
+        return self.network.digest()
+
+    def fast_evaluator(self) -> NTupleEvaluator:
+        """The typed evaluator that the fast 1-ply game loop plays."""
+        return self.network.evaluator()
+
+    def __str__(self) -> str:
+        return f"{self.type.name}_{self.birth}_{self.digest}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NetworkIndividual) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+def network_payload(network: Network) -> bytes:
+    """The payload stored beside a network's text: its real weights as
+    float64 little-endian bytes."""
+    return np.ascontiguousarray(network.weights, dtype="<f8").tobytes()
+
+
+def weights_from_payload(kind: NetworkKind, payload: bytes, text: str) -> np.ndarray:
+    """The real weights of ``payload`` for ``kind``.
+
+    Raises:
+        NetworkError: a payload of the wrong size or with values that are not finite.
+    """
+    expected = kind.n_weights * 8
+    if not isinstance(payload, bytes | bytearray | memoryview) or len(payload) != expected:
+        size = len(payload) if isinstance(payload, bytes | bytearray | memoryview) else type(payload).__name__
+        raise NetworkError(f"{text!r}: a {kind.name} network's weights are {expected} bytes "
+                           f"({kind.n_weights} float64), got {size}")
+    weights = np.frombuffer(bytes(payload), dtype="<f8").astype(np.float64)
+    if not np.all(np.isfinite(weights)):
+        raise NetworkError(f"{text!r}: the stored weights hold a value that is not a finite number")
+    return weights
+
+
+class NetworkFamily:
+    """n-tuple networks as a family: kinds are architectures, individuals
+    :class:`NetworkIndividual`, the payload the real weights."""
+
+    name = FAMILY_NAME
+
+    def owns_kind(self, name: str) -> bool:
+        """Whether ``name`` is a named architecture."""
+        return isinstance(name, str) and name in ARCHITECTURES
+
+    def parse_kind(self, name: str) -> NetworkKind:
+        """The architecture ``name`` as a kind.
+
+        Raises:
+            NetworkError: naming ``name`` and the architectures there are.
+        """
+        if not self.owns_kind(name):
+            raise NetworkError(f"{name!r} is not a network architecture (known: {', '.join(ARCHITECTURES)})")
+        return NetworkKind(architecture(name))
+
+    def parse(self, text: str, payload: bytes | None = None) -> NetworkIndividual:
+        """The network written as ``text`` with its stored weights ``payload``.
+
+        Raises:
+            NetworkError: naming what is wrong: the text's form, a missing
+                payload (a network's weights are not in its text), a payload
+                of the wrong size, or weights that do not match the digest.
+        """
+        if not isinstance(text, str):
+            raise NetworkError(f"a network text must be str, not {type(text).__name__}")
+        parts = text.rsplit("_", 2)
+        if len(parts) != 3:
+            raise NetworkError(f"{text!r} is not a network text (ARCH_BIRTH_DIGEST, e.g. all-2_17_3f09c2a1b4de)")
+        arch, birth_text, digest = parts
+        kind = self.parse_kind(arch)
+        if not birth_text.isdigit():
+            raise NetworkError(f"{text!r}: birth {birth_text!r} is not a whole number >= 0")
+        if not _DIGEST.match(digest):
+            raise NetworkError(f"{text!r}: digest {digest!r} is not 12 lower-case hex digits")
+        if payload is None:
+            raise NetworkError(f"{text!r} names a network whose weights are not in its text: give the run's "
+                               "database (--db), an exported network file, or a shipped network's name")
+        individual = NetworkIndividual(kind, int(birth_text), Network(kind.architecture,
+                                                                      weights_from_payload(kind, payload, text)))
+        if individual.digest != digest:
+            raise NetworkError(f"{text!r}: the stored weights quantize to digest {individual.digest}, "
+                               f"not {digest}: they belong to another network")
+        return individual
+
+    def text(self, individual: NetworkIndividual) -> str:
+        """``ARCH_BIRTH_DIGEST``."""
+        return str(individual)
+
+    def random_individual(self, kind: NetworkKind, birth: int, rng: np.random.Generator) -> NetworkIndividual:
+        """A network with weights drawn N(0, 1) from ``rng``."""
+        return NetworkIndividual(kind, birth, Network.random(kind.architecture, rng, RANDOM_SIGMA))
+
+    def evaluator(self, individual: NetworkIndividual, patterns: str | None = None) -> BaseEvaluator:
+        """The evaluator the searches use to play ``individual`` (networks use
+        no pattern table: ``patterns`` is ignored)."""
+        from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+
+        return NetworkEvaluator(individual.network, individual)
+
+    def storage(self, individual: NetworkIndividual) -> StoredIndividual:
+        """The architecture, birth and digest as columns; the real weights as payload."""
+        from genethello.core.families.registry import StoredIndividual
+
+        return StoredIndividual(individual.type.name, individual.birth, individual.digest,
+                                network_payload(individual.network))
+
+    def __repr__(self) -> str:
+        return "NETWORKS"
+
+
+NETWORKS = NetworkFamily()
+"""The n-tuple network family (registered in :data:`genethello.core.families.registry.FAMILIES`)."""

@@ -1,0 +1,148 @@
+"""Network files: how a network leaves one database and reaches another
+place (a user's disk, the package's shipped networks).
+
+A network file is UTF-8 JSON, one object::
+
+    {"format": "genethello-network",
+     "version": 1,
+     "name": "all-2_17_3f09c2a1b4de",
+     "architecture": "all-2",
+     "tuples": "a1 b1\\na1 b2\\n...",
+     "weights": [0.7312, -1.05, ...]}
+
+* ``name``: the network's text (``ARCH_BIRTH_DIGEST``,
+  :mod:`genethello.core.families.network_family`). Reading checks that the weights
+  quantize to the digest it names, so a file cannot claim another network's
+  name.
+* ``architecture``: a named architecture (``all-2``, ...); ``tuples`` its
+  base tuples in the tuples-file format, checked against the name's (a file
+  written for another definition of the name is refused, not misread).
+* ``weights``: the real weights, JSON numbers in the architecture's LUT
+  order (the payload's order). Python writes each float64 as its shortest
+  repr, which reads back to the same float64 bit for bit.
+
+Reading takes at most :data:`MAX_FILE_BYTES` and fails with one line
+(:class:`NetworkFileError`) naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from genethello.core.families.network_family import NETWORKS, NetworkError, NetworkIndividual
+
+__all__ = ["FORMAT", "VERSION", "MAX_FILE_BYTES", "NetworkFileError", "network_document", "network_file_text",
+           "parse_network_file", "read_network_file", "write_network_file"]
+
+FORMAT = "genethello-network"
+VERSION = 1
+#: The largest network file read (bytes): all-4+2x2's weights as JSON take
+#: well under 1 MB; a larger file is not a network of ours.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class NetworkFileError(ValueError):
+    """A network file cannot be read or is not a valid network (one line)."""
+
+
+def network_document(individual: NetworkIndividual) -> dict[str, Any]:
+    """The JSON object of a network file for ``individual``."""
+    arch = individual.network.architecture
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": str(individual),
+        "architecture": arch.name,
+        "tuples": arch.text(),
+        "weights": [float(w) for w in individual.network.weights],
+    }
+
+
+def network_file_text(individual: NetworkIndividual) -> str:
+    """A network file's text (one weight per line, so diffs stay readable)."""
+    doc = network_document(individual)
+    weights = doc.pop("weights")
+    head = json.dumps(doc, indent=1, allow_nan=False)[:-2]
+    body = ",\n  ".join(json.dumps(w, allow_nan=False) for w in weights)
+    return f'{head},\n "weights": [\n  {body}\n ]\n}}\n'
+
+
+def parse_network_file(text: str, source: str) -> NetworkIndividual:
+    """The network a file's ``text`` holds (``source`` names it in errors).
+
+    Raises:
+        NetworkFileError: one line naming ``source`` and the problem.
+    """
+    def fail(message: str) -> NetworkFileError:
+        return NetworkFileError(f"{source}: {message}")
+
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise fail(f"not JSON ({exc.msg if isinstance(exc, json.JSONDecodeError) else 'nested too deep'})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise fail(f'not a network file (no "format": "{FORMAT}")')
+    if doc.get("version") != VERSION:
+        raise fail(f"network file version {doc.get('version')!r}: this genethello reads version {VERSION}")
+    for key, kind in (("name", str), ("architecture", str), ("tuples", str), ("weights", list)):
+        if not isinstance(doc.get(key), kind):
+            raise fail(f'"{key}" is missing or not a {"list" if kind is list else "string"}')
+    try:
+        network_kind = NETWORKS.parse_kind(doc["architecture"])
+    except NetworkError as exc:
+        raise fail(str(exc)) from None
+    if doc["tuples"] != network_kind.architecture.text():
+        raise fail(f'"tuples" are not those of architecture {network_kind.name!r} in this genethello')
+    weights = doc["weights"]
+    if len(weights) != network_kind.n_weights:
+        raise fail(f"{network_kind.name} has {network_kind.n_weights} weights, the file {len(weights)}")
+    for i, w in enumerate(weights):
+        if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w):
+            raise fail(f"weight {i} is {w!r}, not a finite number")
+    if not doc["name"].startswith(network_kind.name + "_"):
+        raise fail(f"name {doc['name']!r} is not the name of a network of architecture {network_kind.name}")
+    payload = np.asarray(weights, dtype="<f8").tobytes()
+    try:
+        individual: NetworkIndividual = NETWORKS.parse(doc["name"], payload)
+    except NetworkError as exc:
+        raise fail(str(exc)) from None
+    return individual
+
+
+def read_network_file(path: str | Path) -> NetworkIndividual:
+    """The network in the file at ``path`` (at most MAX_FILE_BYTES).
+
+    Raises:
+        NetworkFileError: one line naming the file and the problem.
+    """
+    source = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise NetworkFileError(f"cannot read network file {source}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise NetworkFileError(f"{source}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB: not a network file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NetworkFileError(f"{source}: not UTF-8 text: not a network file") from None
+    return parse_network_file(text, source)
+
+
+def write_network_file(individual: NetworkIndividual, path: str | Path) -> None:
+    """Write ``individual`` to ``path`` as a network file (replacing it).
+
+    Raises:
+        NetworkFileError: one line when the file cannot be written.
+    """
+    try:
+        Path(path).write_text(network_file_text(individual), encoding="utf-8")
+    except OSError as exc:
+        raise NetworkFileError(f"cannot write network file {path}: {exc.strerror or exc}") from None
+

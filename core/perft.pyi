@@ -1,5 +1,0 @@
-"""Type stub of the Python face of perft.pyx."""
-
-from genethello.core.board import Board
-
-def perft(board: Board, depth: int) -> int: ...
