@@ -37,12 +37,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from genethello.cluster.config import config_from_mapping
 from genethello.cluster.db import Database, acquire_lease, release_lease
 from genethello.cluster.fitness.games import GameOutcome, GameSettings, GameSpec, RoundRobinGames
 from genethello.cluster.fitness.pairing import round_robin_pairs
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import config_from_mapping
 
 GAMES_TARGET = 0.95
 INGEST_TARGET = 100_000.0

@@ -67,7 +67,6 @@ from pathlib import Path  # noqa: E402
 
 from sqlalchemy import select  # noqa: E402
 
-from genethello.cluster.config import config_from_mapping  # noqa: E402
 from genethello.cluster.db import Database  # noqa: E402
 from genethello.cluster.db.models import YardstickResult  # noqa: E402
 from genethello.cluster.measures.intervals import MatchScore  # noqa: E402
@@ -75,6 +74,7 @@ from genethello.cluster.measures.yardstick import measure  # noqa: E402
 from genethello.cluster.run.coordinator import Coordinator, create_run  # noqa: E402
 from genethello.cluster.run.executors import RayExecutor, start_ray  # noqa: E402
 from genethello.cluster.run.progress import Progress  # noqa: E402
+from genethello.cluster.run.run_check import config_from_mapping  # noqa: E402
 from genethello.cluster.run.run_store import RunStore  # noqa: E402
 
 WAYS = {

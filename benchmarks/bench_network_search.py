@@ -33,6 +33,7 @@ from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.networks import Network
+from genethello.core.families.registry import evaluator_of
 from genethello.core.play.openings import distinct_openings
 
 PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
@@ -43,7 +44,8 @@ def engines(kind: str, depth: int, exact: int, seed: int) -> tuple[Engine, Engin
     """The two engines of a row."""
     if kind == "oe_fmc pair":
         a, b = Chromosome.parse(PLAYER_A), Chromosome.parse(PLAYER_B)
-        return Engine(a, depth=depth, exact_empties=exact), Engine(b, depth=depth, exact_empties=exact)
+        return (Engine(evaluator_of(a), depth=depth, exact_empties=exact),
+                Engine(evaluator_of(b), depth=depth, exact_empties=exact))
     arch = architecture(kind.split()[0])
     rng = np.random.default_rng(seed)
     one, two = Network.random(arch, rng), Network.random(arch, rng)

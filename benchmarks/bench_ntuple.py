@@ -41,6 +41,7 @@ from genethello.core.engine.game import Engine, play_game, random_opening  # noq
 from genethello.core.evaluation.ntuple_shapes import architecture  # noqa: E402
 from genethello.core.families.chromosome import Chromosome  # noqa: E402
 from genethello.core.families.networks import Network  # noqa: E402
+from genethello.core.families.registry import evaluator_of  # noqa: E402
 from genethello.core.play.ntuple_games import play_games  # noqa: E402
 
 TARGET_RATIO = 2.7
@@ -82,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     arch = architecture("all-2")
     first, second = (Network.random(arch, rng).evaluator() for _ in range(2))
     big = [Network.random(architecture("all-4+2x2"), rng).evaluator() for _ in range(2)]
-    engines = (Engine(Chromosome.parse(FDMXCP), depth=1, exact_empties=0),
-               Engine(Chromosome.parse(REFERENCE), depth=1, exact_empties=0))
+    engines = (Engine(evaluator_of(Chromosome.parse(FDMXCP)), depth=1, exact_empties=0),
+               Engine(evaluator_of(Chromosome.parse(REFERENCE)), depth=1, exact_empties=0))
     engine_chunk = max(2, args.chunk // 4)
     full_chunk = max(2, args.chunk // 4)
     openings = [[random_opening(4, args.seed * 1_000_003 + i) for i in range(r * engine_chunk, (r + 1) * engine_chunk)]

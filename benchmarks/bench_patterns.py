@@ -47,6 +47,7 @@ from genethello.core.engine.search import Searcher
 from genethello.core.evaluation import pattern_table as ptab
 from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import evaluator_of
 
 PAIRS = (
     ("fdmxcp_0_2:1:8:6:10:4", "fdmxcp_0_2:1:8:6:10:0"),   # the same player, pattern on / off
@@ -196,9 +197,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"FAIL: the pattern score does not beat mobility at move {move}")
 
     print(f"\nmatches at depth {args.match_depth}, {args.openings} seeded 4-ply openings x both colours")
-    player = Engine(Chromosome.parse("p_0_1"), depth=args.match_depth)
+    player = Engine(evaluator_of(Chromosome.parse("p_0_1")), depth=args.match_depth)
     for text in ("d_0_1", "m_0_1"):
-        other = Engine(Chromosome.parse(text), depth=args.match_depth)
+        other = Engine(evaluator_of(Chromosome.parse(text)), depth=args.match_depth)
         points, wins, losses, draws = 0.0, 0, 0, 0
         for seed in range(args.openings):
             opening = random_opening(4, seed)

@@ -32,6 +32,7 @@ import time
 
 from genethello.core.engine.game import Engine, play_game, random_opening
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import evaluator_of
 
 PLAYER_A = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 PLAYER_B = "oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4"
@@ -40,8 +41,8 @@ PLAYER_B = "oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4"
 def play_one(job: tuple[int, float, int, int]) -> dict:
     """Play game `index` with fresh engines; what the clocks said."""
     index, seconds, exact, plies = job
-    a = Engine(Chromosome.parse(PLAYER_A), time=seconds, exact_empties=exact)
-    b = Engine(Chromosome.parse(PLAYER_B), time=seconds, exact_empties=exact)
+    a = Engine(evaluator_of(Chromosome.parse(PLAYER_A)), time=seconds, exact_empties=exact)
+    b = Engine(evaluator_of(Chromosome.parse(PLAYER_B)), time=seconds, exact_empties=exact)
     black, white = (a, b) if index % 2 == 0 else (b, a)
     t0 = time.perf_counter()
     result = play_game(black, white, random_opening(plies, index))

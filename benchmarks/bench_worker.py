@@ -23,11 +23,11 @@ import time
 
 def play(request: dict) -> dict:
     # The package's face, which every layout the baseline may have had re-exports.
-    from genethello.core import Chromosome, Engine, play_game
+    from genethello.core import Chromosome, Engine, Evaluator, play_game
 
     a, b = (Chromosome.parse(text) for text in request["players"])
     kw = dict(depth=request["depth"], exact_empties=request["exact"], **request.get("engine", {}))
-    ea, eb = Engine(a, **kw), Engine(b, **kw)
+    ea, eb = Engine(Evaluator.from_chromosome(a), **kw), Engine(Evaluator.from_chromosome(b), **kw)
     seconds, nodes, games = 0.0, 0, []
     for opening, a_is_black in request["games"]:
         black, white = (ea, eb) if a_is_black else (eb, ea)

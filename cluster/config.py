@@ -1,9 +1,19 @@
-"""Run configuration: a TOML file, checked completely before anything starts.
+"""Run configuration: a TOML file, parsed and checked value by value.
 
 Every key is known, typed and range-checked; a config with an unknown key, a
 wrong type or an out-of-range value is refused with an error naming the key
 (``section.key``), before a database is touched. The parsed config is stored
 with the run (as JSON) so that ``resume`` continues under the same settings.
+
+The ground floor of the cluster: this module imports nothing of
+``genethello.cluster`` and of the core only the families' vocabulary (a
+run's ``population.type`` is a kind) and the built-in contestants' names.
+The checks that need the rest of the program — breeder names and what each
+breeds, search algorithms, opening sets, the players a yardstick names, the
+size of a round robin — are the run check's
+(:mod:`genethello.cluster.run.run_check`), whose ``load_config`` and
+``config_from_mapping`` every command uses; :func:`parse_config` and
+:func:`read_config` here are their first half.
 """
 
 from __future__ import annotations
@@ -16,12 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from genethello.cluster.breeding.breeders import BREEDERS, breeder_for
-from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
-from genethello.core.engine.search import ALGORITHMS
-from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
-from genethello.core.families.registry import Kind, parse_individual, parse_kind
-from genethello.core.play.openings import DEFAULT_SET, RANDOM_WITH_REPLACEMENT, BadOpeningSetError, opening_set
+from genethello.core.families.registry import Kind, parse_kind
+from genethello.core.play.contestants import BUILT_IN_CONTESTANTS
+
+#: ``openings.series`` of a new run (:data:`genethello.core.play.openings.DEFAULT_SET`;
+#: a test keeps the two equal) and of runs made before opening sets
+#: (:data:`~genethello.core.play.openings.RANDOM_WITH_REPLACEMENT`).
+DEFAULT_OPENING_SET = "distinct-6"
+RANDOM_OPENINGS = "random"
 
 
 class ConfigError(ValueError):
@@ -72,12 +84,6 @@ class BreedingConfig:
     sigma0: float = 1.0               # CMA-ES: the starting step (mean 0: it sets only the weights' scale)
 
 
-#: How a generation is bred: the names of :data:`breeders.BREEDERS` —
-#: GeneThello's genetic algorithm, random search (the elites kept, every
-#: other member a fresh random chromosome), the baseline that tells whether
-#: the GA's operators add anything, and CMA-ES (networks only).
-BREEDING_METHODS = tuple(BREEDERS)
-
 #: ``breeding.cma_variant``: full covariance, separable, or full up to
 #: :data:`~genethello.cluster.breeding.network_breeders.FULL_CMA_MAX_WEIGHTS` weights.
 CMA_VARIANTS = ("auto", "full", "separable")
@@ -87,7 +93,7 @@ CMA_VARIANTS = ("auto", "full", "separable")
 FITNESS_KINDS = ("coevolution", "fixed", "hall")
 
 #: ``fitness.opponents``: the built-in opponents of the fast game loop.
-FITNESS_OPPONENTS = ("wpc", "random")
+FITNESS_OPPONENTS = BUILT_IN_CONTESTANTS
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,25 @@ class FitnessConfig:
     epsilon: float = 0.1              # probability of a random move, both sides
     start_plies: int = 4              # random plies before each double game (0: the standard start)
     batch_games: int = 4096           # games per fitness task (a resumed generation replays unfinished tasks)
+
+    def __post_init__(self) -> None:
+        """Every value checked as a config file's would be, and the kind
+        against its opponents: the one check of a fitness, whether it came
+        from a file or was built in code (the benchmarks, the tests).
+
+        Raises:
+            ConfigError: naming the key (``fitness.kind``, ...).
+        """
+        for f in dataclasses.fields(self):
+            _check_value(f"fitness.{f.name}", getattr(self, f.name), f.default)
+        if self.kind not in FITNESS_KINDS:
+            raise ConfigError(f"fitness.kind: {self.kind!r} is not one of {', '.join(FITNESS_KINDS)}")
+        for opponent in self.opponents:
+            if opponent not in FITNESS_OPPONENTS:
+                raise ConfigError(f"fitness.opponents: {opponent!r} is not one of {', '.join(FITNESS_OPPONENTS)}")
+        if self.kind != "coevolution" and not self.opponents:
+            raise ConfigError(f"fitness.opponents: fitness.kind {self.kind!r} needs at least one of "
+                              f"{', '.join(FITNESS_OPPONENTS)}")
 
 
 @dataclass(frozen=True)
@@ -140,7 +165,7 @@ class OpeningsConfig:
     seeded random walks (``games.random_plies``): they are fitness, not a
     measurement with an interval."""
 
-    series: str = DEFAULT_SET         # "distinct-N", drawn without replacement; "random": runs made before
+    series: str = DEFAULT_OPENING_SET  # "distinct-N", drawn without replacement; "random": runs made before
 
 
 @dataclass(frozen=True)
@@ -185,7 +210,10 @@ class RunConfig:
 
     @classmethod
     def from_json(cls, text: str) -> RunConfig:
-        return config_from_mapping(json.loads(text), source="stored run config")
+        """The config stored with a run, parsed and checked value by value
+        (what a report reads; ``resume`` checks it whole:
+        :func:`genethello.cluster.run.run_check.config_from_json`)."""
+        return parse_config(json.loads(text), source="stored run config")
 
 
 SECTIONS = {
@@ -291,8 +319,9 @@ def _build_section(cls: type, data: Any, section: str) -> Any:
     return cls(**values)
 
 
-def config_from_mapping(data: dict[str, Any], source: str = "config") -> RunConfig:
-    """Build and fully check a RunConfig from parsed TOML/JSON.
+def parse_config(data: dict[str, Any], source: str = "config") -> RunConfig:
+    """Build a RunConfig from parsed TOML/JSON, every value checked and the
+    checks that need no other module made (the run check makes the rest).
 
     Raises:
         ConfigError: naming the first offending key.
@@ -307,79 +336,41 @@ def config_from_mapping(data: dict[str, Any], source: str = "config") -> RunConf
         raise ConfigError(f"name: expected a string, got {name!r}")
     seed = _check_value("seed", data.get("seed", 1), 1)
     config = RunConfig(name=name, seed=seed, **sections)
-    _check_consistency(config)
+    _check_values_together(config)
     return config
 
 
-def _check_consistency(config: RunConfig) -> None:
+def _check_values_together(config: RunConfig) -> None:
+    """The checks of values against each other that need no other module."""
     try:
         kind = config.chromosome_type
     except ValueError as exc:
         raise ConfigError(f"population.type: {exc}") from None
-    P = config.population_size
+    P = config.population.size or kind.default_population_size
     if P < 2:
         raise ConfigError(f"population.size: {P} players cannot play a tournament (need at least 2)")
-    if round_robin_games(P) > MAX_GAMES_PER_GENERATION:
-        largest = max_players(MAX_GAMES_PER_GENERATION)
-        raise ConfigError(f"population.size: {P} players would play {round_robin_games(P):,} games a generation, "
-                          f"more than the {MAX_GAMES_PER_GENERATION:,} allowed (at most {largest} players)")
     if config.breeding.elites > P:
         raise ConfigError(f"breeding.elites: {config.breeding.elites} is more than the population size {P}")
     if config.rating.selection not in SELECTIONS:
         raise ConfigError(f"rating.selection: {config.rating.selection!r} is not one of {', '.join(SELECTIONS)}")
-    if config.games.algorithm not in ALGORITHMS:
-        raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
-    if config.breeding.method not in BREEDING_METHODS:
-        raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDING_METHODS)}")
     if config.breeding.cma_variant not in CMA_VARIANTS:
         raise ConfigError(f"breeding.cma_variant: {config.breeding.cma_variant!r} is not one of "
                           f"{', '.join(CMA_VARIANTS)}")
-    if config.fitness.kind not in FITNESS_KINDS:
-        raise ConfigError(f"fitness.kind: {config.fitness.kind!r} is not one of {', '.join(FITNESS_KINDS)}")
-    for opponent in config.fitness.opponents:
-        if opponent not in FITNESS_OPPONENTS:
-            raise ConfigError(f"fitness.opponents: {opponent!r} is not one of {', '.join(FITNESS_OPPONENTS)}")
-    if config.fitness.kind != "coevolution" and not config.fitness.opponents:
-        raise ConfigError(f"fitness.opponents: fitness.kind {config.fitness.kind!r} needs at least one of "
-                          f"{', '.join(FITNESS_OPPONENTS)}")
     if config.fitness.kind == "hall" and config.hall.games_per_member == 0:
         raise ConfigError("fitness.kind: 'hall' needs a hall of fame (hall.games_per_member > 0)")
-    if not breeder_for(config.breeding).breeds(kind):
-        raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
-                          f"{kind.name!r} (a {kind.family} chromosome)")
     for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),
                        ("hall.games_per_member", config.hall.games_per_member)):
         if value % 2:
             raise ConfigError(f"{key}: {value} must be even (each opening is played with both colours)")
-    for text in config.yardstick.opponents:
-        try:
-            parse_individual(text)
-        except ValueError as exc:
-            raise ConfigError(f"yardstick.opponents: {exc}") from None
     if config.yardstick.games_per_opponent % 2:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
                           "(each opening is played with both colours)")
-    _check_openings(config)
     _check_sprt(config)
-    if kind.family == NETWORK_FAMILY:
-        ys = config.yardstick
-        for option, players in (("yardstick.opponents", ys.opponents),
-                                ("yardstick.sprt_opponents", ys.sprt_opponents),
-                                ("yardstick.gtp_engines", ys.gtp_engines)):
-            if players:
-                raise ConfigError(f"{option}: a network run's yardstick is the Othello League measure on the fast "
-                                  "1-ply loop (yardstick.league_double_games); it plays no other opponent "
-                                  "(genethello compare --player NAME rates a run's best against one)")
 
 
 def _check_sprt(config: RunConfig) -> None:
-    """The sequential opponents are players, and their test is well posed."""
+    """The sequential test is well posed."""
     ys = config.yardstick
-    for text in ys.sprt_opponents:
-        try:
-            parse_individual(text)
-        except ValueError as exc:
-            raise ConfigError(f"yardstick.sprt_opponents: {exc}") from None
     if ys.sprt and (len(ys.sprt) != 2 or not ys.sprt[0] < ys.sprt[1]):
         raise ConfigError(f"yardstick.sprt: expected [elo0, elo1] with elo0 < elo1, got {list(ys.sprt)}")
     if ys.sprt_opponents and not ys.sprt:
@@ -395,42 +386,14 @@ def measured_openings(config: RunConfig, random_plies: int) -> str:
     'openings from distinct-6, without replacement' or, for runs made
     before opening sets, 'random openings of 4 plies, with replacement'."""
     series = config.openings.series
-    if series == RANDOM_WITH_REPLACEMENT:
+    if series == RANDOM_OPENINGS:
         return f"random openings of {random_plies} plies, with replacement"
     return f"openings from {series}, without replacement"
 
 
-def _check_openings(config: RunConfig) -> None:
-    """``openings.series`` names a set, and every measured series fits in it."""
-    series = config.openings.series
-    if series == RANDOM_WITH_REPLACEMENT:
-        return
-    try:
-        size = opening_set(series).size
-    except BadOpeningSetError as exc:
-        raise ConfigError(f"openings.series: {exc} (or {RANDOM_WITH_REPLACEMENT!r}, as runs made before)") from None
-    if size is None:
-        return
-    for key, games in (("hall.games_per_member", config.hall.games_per_member),
-                       ("yardstick.games_per_opponent", config.yardstick.games_per_opponent),
-                       ("yardstick.gtp_games", config.yardstick.gtp_games),
-                       ("yardstick.sprt_max_games", config.yardstick.sprt_max_games if
-                        config.yardstick.sprt_opponents else 0)):
-        if games // 2 > size:
-            raise ConfigError(f"{key}: {games} games need {games // 2} openings and openings.series {series} "
-                              f"holds {size} (use a deeper set, e.g. distinct-7, or fewer games)")
-
-
-def max_players(max_games: int) -> int:
-    """The largest P whose double round robin, P·(P−1) games, fits in ``max_games``."""
-    players = (1 + math.isqrt(1 + 4 * max_games)) // 2
-    while round_robin_games(players) > max_games:
-        players -= 1
-    return players
-
-
-def load_config(path: str | Path) -> RunConfig:
-    """Read and check a TOML run configuration.
+def read_config(path: str | Path) -> RunConfig:
+    """Read a TOML run configuration, every value checked (the run check's
+    :func:`~genethello.cluster.run.run_check.load_config` checks it whole).
 
     Raises:
         ConfigError: for a missing/unreadable file, bad TOML or any bad key.
@@ -442,7 +405,7 @@ def load_config(path: str | Path) -> RunConfig:
         raise ConfigError(f"config file {path} does not exist") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    config = config_from_mapping(data, source=str(path))
+    config = parse_config(data, source=str(path))
     if not config.name:
         config = dataclasses.replace(config, name=path.stem)
     return config

@@ -29,122 +29,31 @@ the breeder's own format, opaque to the store
 (``generations.breeder_state``, from migration 0004). GeneThello's GA and
 random search are stateless (their state is None).
 
-Families. The GA and random search breed GeneThello chromosomes as they
-always have (:mod:`population`) and n-tuple networks on their real weights
-(:mod:`network_breeders`: Gaussian mutation); CMA-ES (``cma-es``) breeds
-networks only.
+Families. The GA and random search breed every family that
+:data:`~genethello.cluster.breeding.family_breeding.FAMILY_BREEDING` lists,
+each on its own representation (GeneThello's chromosomes as they always
+have, :mod:`population`; n-tuple networks on their real weights,
+:mod:`network_breeders`: Gaussian mutation), and never ask which family
+they hold; CMA-ES (``cma-es``) breeds networks only. The interface's types
+live in :mod:`~genethello.cluster.breeding.protocols`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import ClassVar
 
 import numpy as np
 
-from genethello.cluster.breeding.network_breeders import (
-    CmaEsBreeder,
-    first_networks,
-    network_ga_population,
-    network_kind,
-    network_random_population,
-)
-from genethello.cluster.breeding.origins import Origin
-from genethello.cluster.breeding.population import (
-    first_population_with_origins,
-    next_population_with_origins,
-    random_search_with_origins,
-)
-from genethello.core.families.chromosome import FAMILY_NAME as GENETHELLO_FAMILY
-from genethello.core.families.chromosome import Chromosome, ChromosomeType
-from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
+from genethello.cluster.breeding.family_breeding import FAMILY_BREEDING, breeding_for
+from genethello.cluster.breeding.network_breeders import CmaEsBreeder
+from genethello.cluster.breeding.protocols import Bred, Breeder, RatedGeneration
+from genethello.cluster.config import BreedingConfig
 from genethello.core.families.registry import Individual, Kind
-
-if TYPE_CHECKING:
-    from genethello.cluster.config import BreedingConfig
 
 __all__ = ["Bred", "RatedGeneration", "Breeder", "GeneticBreeder", "RandomSearchBreeder", "CmaEsBreeder",
            "BREEDERS", "breeder_for"]
-
-
-@dataclass(frozen=True)
-class RatedGeneration:
-    """What a breeder breeds from: one generation after its rating.
-
-    Attributes:
-        number: the generation's number (the next one is ``number + 1``).
-        kind: the kind of member the run evolves.
-        ranked: every member of the generation, best first (by the run's
-            ``rating.selection``).
-        injected: the best of history (hall of fame, other runs), best first,
-            that a breeder may re-enter into the population.
-        state: the state this breeder stored with the generation (None for
-            stateless breeders).
-        points: the fitness of each of ``ranked`` (same order), when the
-            run has one (network runs: each member's points); () otherwise.
-    """
-
-    number: int
-    kind: Kind
-    ranked: Sequence[Individual]
-    injected: Sequence[Individual] = ()
-    state: bytes | None = None
-    points: Sequence[float] = ()
-
-
-@dataclass(frozen=True)
-class Bred:
-    """A breeder's result: the members of the new generation, in slot order,
-    the state to store with it (None for stateless breeders), and why each
-    member is there (one :class:`~genethello.cluster.breeding.origins.Origin` a
-    slot, in slot order; parents as positions in the rated generation's
-    ranking or injected members)."""
-
-    members: Sequence[Individual]
-    state: bytes | None = None
-    origins: Sequence[Origin] = ()
-
-
-class Breeder(Protocol):
-    """How a run goes from one generation to the next.
-
-    Implementations are pure: equal arguments give equal results, and all
-    randomness comes from ``rng``.
-    """
-
-    #: The ``breeding.method`` that names this breeder.
-    name: ClassVar[str]
-
-    def breeds(self, kind: Kind) -> bool:
-        """Whether this breeder can breed members of ``kind`` (checked when a
-        config is read, before anything runs)."""
-        ...
-
-    def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
-                         rng: np.random.Generator) -> Bred:
-        """Generation 1: ``size`` distinct members of ``kind``, beginning with
-        ``initial`` (a file the user gave), drawn from ``rng``.
-
-        Raises:
-            ValueError: naming what cannot be done (more initial members than
-                ``size``, a member of another kind, too small a space).
-        """
-        ...
-
-    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
-        """Generation ``rated.number + 1``: ``size`` members bred from ``rated``.
-
-        Raises:
-            ValueError: if ``size`` distinct members cannot be bred.
-        """
-        ...
-
-    def champion(self, rated: RatedGeneration) -> Individual:
-        """The champion of the rated generation: the individual the hall of
-        fame and the yardstick measure (network runs ask this; GeneThello
-        runs take the top of the round robin as they always have)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -157,14 +66,11 @@ class _StatelessBreeder:
     config: BreedingConfig
 
     def breeds(self, kind: Kind) -> bool:
-        return kind.family in (GENETHELLO_FAMILY, NETWORK_FAMILY)
+        return kind.family in FAMILY_BREEDING
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
-        if kind.family == NETWORK_FAMILY:
-            networks, origins = first_networks(network_kind(kind), size, initial, rng)
-            return Bred(networks, origins=origins)
-        members, origins = first_population_with_origins(_chromosome_type(kind), size, rng, _chromosomes(initial))
+        members, origins = breeding_for(kind).first(kind, size, initial, rng)
         return Bred(members, origins=origins)
 
     def champion(self, rated: RatedGeneration) -> Individual:
@@ -182,12 +88,8 @@ class GeneticBreeder(_StatelessBreeder):
     name: ClassVar[str] = "ga"
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
-        if rated.kind.family == NETWORK_FAMILY:
-            networks, origins = network_ga_population(rated.ranked, size, rated.number + 1, self.config, rng,
-                                                      rated.injected)
-            return Bred(networks, origins=origins)
-        members, origins = next_population_with_origins(_chromosomes(rated.ranked), size, rated.number + 1,
-                                                        self.config, rng, _chromosomes(rated.injected))
+        members, origins = breeding_for(rated.kind).genetic(rated.ranked, size, rated.number + 1, self.config, rng,
+                                                            rated.injected)
         return Bred(members, origins=origins)
 
 
@@ -200,31 +102,9 @@ class RandomSearchBreeder(_StatelessBreeder):
     name: ClassVar[str] = "random-search"
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
-        if rated.kind.family == NETWORK_FAMILY:
-            networks, origins = network_random_population(rated.ranked, size, rated.number + 1, self.config, rng,
-                                                          rated.injected)
-            return Bred(networks, origins=origins)
-        members, origins = random_search_with_origins(_chromosomes(rated.ranked), size, rated.number + 1,
-                                                      self.config, rng, _chromosomes(rated.injected))
+        members, origins = breeding_for(rated.kind).random_search(rated.ranked, size, rated.number + 1, self.config,
+                                                                  rng, rated.injected)
         return Bred(members, origins=origins)
-
-
-def _chromosome_type(kind: Kind) -> ChromosomeType:
-    """``kind`` as GeneThello's chromosome type (its breeders breed no other family)."""
-    if not isinstance(kind, ChromosomeType):
-        raise ValueError(f"GeneThello's breeders cannot breed {kind.name!r} (a {kind.family} chromosome)")
-    return kind
-
-
-def _chromosomes(individuals: Sequence[Individual]) -> list[Chromosome]:
-    """``individuals`` as GeneThello chromosomes (its breeders breed no other family)."""
-    found = []
-    for individual in individuals:
-        if not isinstance(individual, Chromosome):
-            raise ValueError(f"GeneThello's breeders cannot breed {individual} "
-                             f"(a {individual.type.family} chromosome)")
-        found.append(individual)
-    return found
 
 
 #: Every breeder by its ``breeding.method`` name: the config accepts these

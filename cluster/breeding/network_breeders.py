@@ -36,25 +36,24 @@ tell the optimizer points it did not sample.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
-from genethello.cluster.breeding.cma_state import Optimizer, dump_state, load_state, new_optimizer
+from genethello.cluster.breeding.cma_state import CmaStateError, Optimizer, dump_state, load_state, new_optimizer
 from genethello.cluster.breeding.operators import breeding_plan, parent_count
 from genethello.cluster.breeding.origins import CMA_SAMPLE, CROSSOVER, ELITE, INITIAL, MUTANT, RANDOM, REENTERED, Origin
-from genethello.core.families.network_family import FAMILY_NAME, NETWORKS, NetworkIndividual, NetworkKind
+from genethello.cluster.breeding.protocols import Bred, Offspring, RatedGeneration, members_of
+from genethello.cluster.config import BreedingConfig
+from genethello.core.families.network_family import NETWORKS, NetworkIndividual, NetworkKind
 from genethello.core.families.networks import Network
 from genethello.core.families.registry import Individual, Kind
 
-if TYPE_CHECKING:
-    from genethello.cluster.breeding.breeders import Bred, RatedGeneration
-    from genethello.cluster.config import BreedingConfig
-
-__all__ = ["FULL_CMA_MAX_WEIGHTS", "CmaEsBreeder", "cma_variant", "network_ga_population",
-           "network_random_population", "networks_of", "first_networks"]
+__all__ = ["FULL_CMA_MAX_WEIGHTS", "CmaEsBreeder", "NETWORK_BREEDING", "NetworkBreeding", "cma_variant",
+           "network_ga_population", "network_random_population", "networks_of", "first_networks"]
 
 #: ``breeding.cma_variant = "auto"`` takes full covariance up to this many
 #: weights (all-2's 288 and all-2x2's), the separable variant above.
@@ -74,12 +73,7 @@ def network_kind(kind: Kind) -> NetworkKind:
 
 def networks_of(individuals: Sequence[Individual]) -> list[NetworkIndividual]:
     """``individuals`` as networks (these breeders breed no other family)."""
-    found = []
-    for individual in individuals:
-        if not isinstance(individual, NetworkIndividual):
-            raise ValueError(f"network breeders cannot breed {individual} (a {individual.type.family} chromosome)")
-        found.append(individual)
-    return found
+    return members_of(individuals, NetworkIndividual, "network breeders")
 
 
 def cma_variant(config: BreedingConfig, kind: NetworkKind) -> str:
@@ -218,6 +212,27 @@ def network_random_population(ranked: Sequence[Individual], size: int, generatio
     return members, origins + [Origin(RANDOM)] * (size - len(origins))
 
 
+class NetworkBreeding:
+    """Networks as the family-blind GA and random search breed them (a
+    :class:`~genethello.cluster.breeding.protocols.FamilyBreeding`): on their
+    real weights, by :func:`first_networks`, :func:`network_ga_population`
+    and :func:`network_random_population`."""
+
+    def first(self, kind: Kind, size: int, initial: Sequence[Individual], rng: np.random.Generator) -> Offspring:
+        return first_networks(network_kind(kind), size, initial, rng)
+
+    def genetic(self, ranked: Sequence[Individual], size: int, generation: int, config: BreedingConfig,
+                rng: np.random.Generator, injected: Sequence[Individual]) -> Offspring:
+        return network_ga_population(ranked, size, generation, config, rng, injected)
+
+    def random_search(self, ranked: Sequence[Individual], size: int, generation: int, config: BreedingConfig,
+                      rng: np.random.Generator, injected: Sequence[Individual]) -> Offspring:
+        return network_random_population(ranked, size, generation, config, rng, injected)
+
+
+NETWORK_BREEDING = NetworkBreeding()
+
+
 @dataclass(frozen=True)
 class CmaEsBreeder:
     """CMA-ES on networks (module docstring): λ = the population size, the
@@ -225,9 +240,14 @@ class CmaEsBreeder:
 
     config: BreedingConfig
     name: ClassVar[str] = "cma-es"
+    #: The last generation's optimizer state once told its ranking, by what
+    #: it was told: the hall step asks for the champion and the breed step
+    #: for the next population of the same rated generation, and the
+    #: optimizer is restored and told once (the state round-trips exactly).
+    _told_states: dict[tuple[object, ...], bytes] = field(default_factory=dict, compare=False, repr=False)
 
     def breeds(self, kind: Kind) -> bool:
-        return kind.family == FAMILY_NAME
+        return isinstance(kind, NetworkKind)
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
@@ -257,11 +277,22 @@ class CmaEsBreeder:
         generation (module docstring)."""
         return _individual(network_kind(rated.kind), rated.number, np.asarray(self._told(rated).mean))
 
-    @staticmethod
-    def _told(rated: RatedGeneration) -> Optimizer:
+    def _told(self, rated: RatedGeneration) -> Optimizer:
         """The optimizer stored with the generation, told its ranking."""
-        from genethello.cluster.breeding.cma_state import CmaStateError
+        if rated.state is None:
+            raise ValueError(f"generation {rated.number} has no stored CMA-ES state to breed from")
+        key = (rated.number, hashlib.sha256(rated.state).digest(), tuple(float(p) for p in rated.points),
+               tuple(str(m) for m in rated.ranked))
+        told = self._told_states.get(key)
+        if told is None:
+            told = dump_state(self._tell(rated))
+            self._told_states.clear()
+            self._told_states[key] = told
+        return load_state(told)
 
+    @staticmethod
+    def _tell(rated: RatedGeneration) -> Optimizer:
+        """The optimizer stored with the generation, restored and told its ranking."""
         if rated.state is None:
             raise ValueError(f"generation {rated.number} has no stored CMA-ES state to breed from")
         try:
@@ -277,8 +308,6 @@ class CmaEsBreeder:
         return optimizer
 
     def _sample(self, optimizer: Optimizer, kind: NetworkKind, generation: int, size: int) -> Bred:
-        from genethello.cluster.breeding.breeders import Bred
-
         ask = optimizer.ask
         members: list[NetworkIndividual] = []
         seen: set[str] = set()

@@ -12,16 +12,13 @@ return the same members without them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from genethello.cluster.breeding.operators import breed_with_origins, mutate_at_least_one
 from genethello.cluster.breeding.origins import ELITE, INITIAL, RANDOM, REENTERED, Origin
+from genethello.cluster.config import BreedingConfig
 from genethello.core.families.chromosome import Chromosome, ChromosomeType, random_chromosome
-
-if TYPE_CHECKING:
-    from genethello.cluster.config import BreedingConfig
 
 # Re-draws allowed when a newborn duplicates a member; only a gene space
 # smaller than the population can exhaust it.

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.export.records import EXPORT_FORMATS, export_games
+from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.reads import find_run, run_family
 from genethello.core.cli.arguments import positive_int
-from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_export(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    if run_family(run) == NETWORK_FAMILY:
+    if traits_of_family(run_family(run)).fitness_as_points:
         print(f"run {run.name}: a network run stores no game moves (fitness games are kept as points, hall and "
               f"League games as results): nothing to export; write a network itself with "
               f"'genethello network export ID --db {args.db} --out F.json'")

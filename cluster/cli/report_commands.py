@@ -12,6 +12,7 @@ from typing import Any
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.config import RunConfig, measured_openings
+from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.reads import (
     RANKINGS,
     ChampionChart,
@@ -52,11 +53,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def is_network(run: RunInfo) -> bool:
-    """Whether the run breeds n-tuple networks (its reports differ: no
-    stored fitness games, performance ratings, 1-ply hall games)."""
-    from genethello.core.families.network_family import FAMILY_NAME
-
-    return run_family(run) == FAMILY_NAME
+    """Whether the run keeps its fitness as points (its reports differ: no
+    stored fitness games, performance ratings, 1-ply hall games): a network
+    run's family trait."""
+    return traits_of_family(run_family(run)).fitness_as_points
 
 
 def hall_description(run: RunInfo, hall_games: int) -> str:

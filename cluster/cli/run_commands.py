@@ -11,15 +11,16 @@ from pathlib import Path
 
 from genethello.cluster import reads
 from genethello.cluster.breeding.numerics import numeric_versions_json, version_mismatch
-from genethello.cluster.config import ClusterConfig, RunConfig, load_config
+from genethello.cluster.config import ClusterConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.engine import sqlite_path
+from genethello.cluster.family_traits import traits_of, traits_of_family
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.run.engine_consent import decide_engines
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import config_from_json, load_config
 from genethello.core.engine.build_info import core_hash
-from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 DEFAULT_DB = "genethello.db"
 
@@ -156,7 +157,7 @@ def run_evolve(args: argparse.Namespace) -> int:
     if args.gtp_engine:
         ys = config.yardstick
         config = replace(config, yardstick=replace(ys, gtp_engines=ys.gtp_engines + tuple(args.gtp_engine)))
-        config = RunConfig.from_json(config.to_json())   # checked as if the file had named them
+        config = config_from_json(config.to_json())   # checked as if the file had named them
     db = Database.open(args.db, create=True)
     run_id = create_run(db, config, args.name)
     # The config file and the options are the user's own instruction.
@@ -170,7 +171,7 @@ def run_resume(args: argparse.Namespace) -> int:
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
     state = reads.run_state(db, run.id)
-    if args.gtp_engine and state.config.chromosome_type.family == NETWORK_FAMILY:
+    if args.gtp_engine and not traits_of(state.config.chromosome_type).yardstick_plays_players:
         raise ValueError(f"--gtp-engine: run {run.name!r} breeds networks, whose yardstick is the Othello League "
                          "measure alone; 'genethello match' plays its best against an engine")
     decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,
@@ -214,7 +215,7 @@ def best_so_far(db: Database, run: reads.RunInfo) -> str:
         hall = top[0].hall
         return f"{hall.text} (hall {hall.rating:+.0f} ± {hall.stderr:.0f})"
     best = top[0].player
-    measure = "rating" if reads.run_family(run) == NETWORK_FAMILY else "Elo"
+    measure = "rating" if traits_of_family(reads.run_family(run)).fitness_as_points else "Elo"
     return f"{best.text} ({measure} {best.elo:.0f})"
 
 
@@ -246,7 +247,7 @@ def run_status(args: argparse.Namespace) -> int:
         hall = top[0].hall
         print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f} Elo "
               f"vs generation 1's champion ({hall.games} hall games)")
-    elif top and reads.run_family(run) == NETWORK_FAMILY:
+    elif top and traits_of_family(reads.run_family(run)).fitness_as_points:
         best = top[0].player    # fitness games are not stored one by one: no W/D/L
         print(f"best so far: {best.text} rating {best.elo:.1f} (its performance in its generation's fitness games)")
     elif top:

@@ -29,15 +29,11 @@ from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from genethello.cluster.db import migrate
+from genethello.cluster.db.begin_modes import begin_with_mode, immediate
 from genethello.cluster.db.models import Base
 
 #: Seconds a connection waits for another's lock before giving up.
 DEFAULT_BUSY_TIMEOUT = 10.0
-
-#: Execution option read by the ``begin`` listener: DEFERRED (default),
-#: IMMEDIATE or EXCLUSIVE.
-BEGIN_MODE_OPTION = "genethello_sqlite_begin"
-_BEGIN_MODES = frozenset({"DEFERRED", "IMMEDIATE", "EXCLUSIVE"})
 
 #: The first 16 bytes of every SQLite 3 database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -145,13 +141,6 @@ def _on_connect(busy_timeout: float, read_only: bool = False) -> Any:
     return set_pragmas
 
 
-def _on_begin(conn: Any) -> None:
-    mode = str(conn.get_execution_options().get(BEGIN_MODE_OPTION, "DEFERRED")).upper()
-    if mode not in _BEGIN_MODES:
-        raise ValueError(f"{BEGIN_MODE_OPTION}={mode!r}: expected one of {sorted(_BEGIN_MODES)}")
-    conn.exec_driver_sql(f"BEGIN {mode}")
-
-
 def make_engine(
     target: str | os.PathLike[str], *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT, echo: bool = False,
     read_only_medium: bool = False,
@@ -182,15 +171,8 @@ def make_engine(
             URL.create("sqlite", database=str(path)), echo=echo, connect_args={"timeout": busy_timeout}
         )
     event.listen(engine, "connect", _on_connect(busy_timeout, read_only_medium))
-    event.listen(engine, "begin", _on_begin)
+    event.listen(engine, "begin", begin_with_mode)
     return engine
-
-
-def immediate(engine: Engine) -> Engine:
-    """A view of ``engine`` whose transactions begin with ``BEGIN IMMEDIATE``:
-    the write lock is taken at the start, so a read-then-write transaction
-    cannot fail half way because another connection wrote in between."""
-    return engine.execution_options(**{BEGIN_MODE_OPTION: "IMMEDIATE"})
 
 
 # --------------------------------------------------------------------------- #

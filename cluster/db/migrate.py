@@ -16,6 +16,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine
 
+from genethello.cluster.db.begin_modes import immediate
+
 #: Folder of env.py, script.py.mako and versions/.
 SCRIPT_LOCATION = Path(__file__).resolve().parent / "migrations"
 
@@ -63,7 +65,5 @@ def upgrade_to_head(engine: Engine) -> None:
 
     ``engine`` should come from :func:`~genethello.cluster.db.engine.make_engine`
     (its ``begin`` listener honours the IMMEDIATE option)."""
-    from genethello.cluster.db.engine import immediate  # engine imports this module
-
     with immediate(engine).begin() as conn:
         command.upgrade(alembic_config(conn), "head")

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from genethello.cluster.config import GamesConfig
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
 from genethello.core.evaluation.evaluation import Evaluator
@@ -54,6 +55,14 @@ class GameSettings:
     algorithm: str = "negascout-soft"
     tt_bits: int = 16
     patterns: str = ""        # pattern table version of the run ('' : the newest installed)
+
+    @classmethod
+    def for_run(cls, seed: int, games: GamesConfig, patterns: str = "") -> GameSettings:
+        """The settings of a run's games: its seed, its config's ``[games]``
+        by name, and the version of the pattern table the run keeps."""
+        return cls(run_seed=seed, depth=games.depth, exact_empties=games.exact_empties,
+                   random_plies=games.random_plies, algorithm=games.algorithm, tt_bits=games.tt_bits,
+                   patterns=patterns)
 
 
 @dataclass(frozen=True)

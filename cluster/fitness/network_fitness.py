@@ -48,68 +48,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from genethello.cluster.config import FITNESS_KINDS, FitnessConfig
 from genethello.core.engine.board import Board
 from genethello.core.engine.squares import PASS
 from genethello.core.evaluation.ntuple import NTupleEvaluator
 from genethello.core.evaluation.ntuple_shapes import Architecture
 from genethello.core.families.network_family import NetworkIndividual
-from genethello.core.play.ntuple_games import BUILT_IN_CONTESTANTS, play_games, points_from_margins
+from genethello.core.play.ntuple_games import play_games, points_from_margins
 
 __all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
            "NetworkWeights", "fitness_tasks", "rank_members", "start_openings", "total_points"]
-
-FITNESS_KINDS = ("coevolution", "fixed", "hall")
 
 #: Games per task when the caller names no other size: about a tenth of a
 #: second of the fast loop on one core for all-2.
 DEFAULT_BATCH_GAMES = 4096
 
-_MAX_START_PLIES = 20
-
-
-@dataclass(frozen=True)
-class FitnessConfig:
-    """How a network generation's fitness is played (the run config's ``[fitness]``).
-
-    Attributes:
-        kind: ``"coevolution"``, ``"fixed"`` or ``"hall"`` (module docstring).
-        games_per_pair: coevolution: double games per pair of members.
-        opponents: fixed (and hall, while the hall is empty): the built-in
-            opponents, ``"wpc"`` and/or ``"random"``.
-        games_per_opponent: fixed and hall: double games per member per opponent.
-        epsilon: the probability of a uniformly random move, for both sides.
-        start_plies: random moves before each double game's start (0: the standard start).
-    """
-
-    kind: str = "coevolution"
-    games_per_pair: int = 2
-    opponents: tuple[str, ...] = ("wpc",)
-    games_per_opponent: int = 50
-    epsilon: float = 0.1
-    start_plies: int = 4
-
-    def __post_init__(self) -> None:
-        if self.kind not in FITNESS_KINDS:
-            raise ValueError(f"fitness kind {self.kind!r} is not one of {', '.join(FITNESS_KINDS)}")
-        for name in ("games_per_pair", "games_per_opponent", "start_plies"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"fitness {name} must be an integer >= 0, got {value!r}")
-        if self.kind == "coevolution" and self.games_per_pair < 1:
-            raise ValueError("fitness games_per_pair must be >= 1 for coevolution")
-        if self.kind != "coevolution" and self.games_per_opponent < 1:
-            raise ValueError(f"fitness games_per_opponent must be >= 1 for {self.kind}")
-        if not isinstance(self.opponents, tuple) or any(o not in BUILT_IN_CONTESTANTS for o in self.opponents):
-            raise ValueError(f"fitness opponents {self.opponents!r}: each must be one of "
-                             f"{', '.join(BUILT_IN_CONTESTANTS)}")
-        if self.kind != "coevolution" and not self.opponents:
-            raise ValueError(f"fitness kind {self.kind} needs at least one of the opponents "
-                             f"{', '.join(BUILT_IN_CONTESTANTS)}")
-        if isinstance(self.epsilon, bool) or not isinstance(self.epsilon, int | float) \
-                or not 0.0 <= self.epsilon <= 1.0:
-            raise ValueError(f"fitness epsilon must be a number in 0..1, got {self.epsilon!r}")
-        if self.start_plies > _MAX_START_PLIES:
-            raise ValueError(f"fitness start_plies must be at most {_MAX_START_PLIES}, got {self.start_plies}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,14 +24,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from genethello.cluster.config import FitnessConfig
 from genethello.cluster.fitness.rating_step import GenerationRating, Member, PlayerRating
-
-if TYPE_CHECKING:
-    from genethello.cluster.config import FitnessConfig
 
 __all__ = ["fitness_games_per_member", "performance", "rank_by_points", "rate_fitness"]
 

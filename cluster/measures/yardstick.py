@@ -32,7 +32,7 @@ from genethello.cluster.fitness.games import BUILT_IN_OPPONENTS, GameSettings, G
 from genethello.cluster.measures.measured_series import play_specs, series_openings
 from genethello.cluster.measures.yardstick_sprt import SprtRecord, measure_sprt, sprt_name
 from genethello.cluster.run.executors import Executor
-from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import Individual
 from genethello.core.gtp.client import ProtocolError
 from genethello.core.play.league import league_schedule
 from genethello.core.play.players import ChromosomePlayer, GtpPlayer, Player, play
@@ -132,7 +132,7 @@ def gtp_match(candidate: Player, engine: GtpPlayer, games: int, config: RunConfi
     return result
 
 
-def measure_gtp(config: RunConfig, candidate: Chromosome,
+def measure_gtp(config: RunConfig, candidate: Individual,
                 on_failure: Callable[[str, Exception], None] | None = None,
                 patterns: str = "") -> list[YardstickScore]:
     """The candidate against each configured external GTP engine. One that
@@ -156,7 +156,7 @@ def measure_gtp(config: RunConfig, candidate: Chromosome,
     return scores
 
 
-def measure(config: RunConfig, candidate: Chromosome, first_champion: Chromosome, executor: Executor,
+def measure(config: RunConfig, candidate: Individual, first_champion: Individual, executor: Executor,
             settings: GameSettings, should_stop: Callable[[], bool],
             on_failure: Callable[[str, Exception], None] | None = None) -> list[YardstickScore] | None:
     """The run's yardstick: ``candidate`` (the best so far) against the

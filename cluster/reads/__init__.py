@@ -14,12 +14,11 @@ One module per kind of question:
 * :mod:`.ranking` - players best first (by hall, Elo or yardstick), the hall;
 * :mod:`.history` - one row a generation, with the yardstick's intervals;
 * :mod:`.games` - stored games, for export and replay;
-* :mod:`.champion_chart` - what a run's family charts of its best so far;
+* :mod:`.family_charts` - what a run's family charts of its best so far;
 * :mod:`.champions` - a run's champions and settings, for ``compare``;
 * :mod:`.lineage` - a player's family tree, and which operators pay.
 """
 
-from genethello.cluster.reads.champion_chart import ChampionChart, ChampionSeries, champion_chart, run_family
 from genethello.cluster.reads.champions import (
     Champion,
     NoFinishedGenerationError,
@@ -27,6 +26,7 @@ from genethello.cluster.reads.champions import (
     finished_generations,
     run_champions,
 )
+from genethello.cluster.reads.family_charts import ChampionChart, ChampionSeries, champion_chart, run_family
 from genethello.cluster.reads.games import StoredGame, select_games
 from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows
 from genethello.cluster.reads.lineage import (

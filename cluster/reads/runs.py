@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from genethello.cluster.config import RunConfig, config_from_mapping
+from genethello.cluster.config import RunConfig, parse_config
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run, YardstickResult
 
@@ -120,7 +120,7 @@ def run_state(db: Database, run_id: int) -> RunState:
         run = s.get(Run, run_id)
         if run is None:
             raise RunNotFoundError(f"no run with id {run_id} in {db.path}")
-        config = config_from_mapping(json.loads(run.config_json), source="stored run config")
+        config = parse_config(json.loads(run.config_json), source="stored run config")
         return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash, run.pattern_version or "",
                         run.numeric_versions)
 

@@ -36,28 +36,33 @@ their K is chosen so (config/league.toml).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.breeders import RatedGeneration
 from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
+from genethello.cluster.fitness.network_fitness import (
+    FitnessPoints,
+    NetworkFitnessGames,
+    NetworkFitnessTask,
+    fitness_tasks,
+)
 from genethello.cluster.fitness.network_games import NetworkGameOutcome, NetworkGames, NetworkGameSpec, contestant
 from genethello.cluster.fitness.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
 from genethello.cluster.measures.hall import entry_schedule
+from genethello.cluster.measures.yardstick import YardstickScore
 from genethello.cluster.run.executors import batches_of
+from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import FitnessRow, HallGameRow
 from genethello.core.families.network_family import NetworkIndividual
-from genethello.core.families.registry import parse_individual
+from genethello.core.families.registry import Individual, parse_individual
 from genethello.core.frontend.wording import counted
 from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 from genethello.core.play.scoring import MatchScore
 
-if TYPE_CHECKING:
-    from genethello.cluster.run.coordinator import Coordinator
-
-__all__ = ["LEAGUE_FAST", "LEAGUE_EPSILON", "NetworkSteps", "is_network_run"]
+__all__ = ["LEAGUE_FAST", "LEAGUE_EPSILON", "NetworkSteps"]
 
 #: The yardstick's name for the League measure played on the fast loop
 #: (version ``league-fast-1``: :mod:`genethello.core.play.network_league`).
@@ -70,24 +75,26 @@ _HALL_KEY = 0x4E48_414C   # "NHAL": SeedSequence key of a network hall entry's g
 _LEAGUE_KEY = 0x4E4C_4541  # "NLEA": of the fast League measure's games
 
 
-def is_network_run(coordinator: Coordinator) -> bool:
-    """Whether the coordinator's run evolves networks."""
-    from genethello.core.families.network_family import FAMILY_NAME
-
-    return bool(coordinator.ctype.family == FAMILY_NAME)
-
-
 def _seed(run_seed: int, *key: int) -> int:
     return int(np.random.SeedSequence([run_seed, *key]).generate_state(1, np.uint64)[0])
 
 
 class NetworkSteps:
-    """A network run's steps, on its coordinator's store, executor and progress."""
+    """A network run's steps, on its run's store, executor and progress."""
 
-    def __init__(self, coordinator: Coordinator) -> None:
-        self.c = coordinator
-        self.store = coordinator.store
-        self.config = coordinator.config
+    def __init__(self, run: RunHandle) -> None:
+        self.run = run
+        self.store = run.store
+        self.config = run.config
+        # Generation g's ranking and stored breeder state, read once: the hall
+        # step asks the breeder for its champion and the breed step for its
+        # next population from them. (The hall's best to inject are read
+        # each time: the hall step between the two changes them.)
+        self._ranked: dict[int, tuple[list[NetworkIndividual], list[float], list[int], bytes | None]] = {}
+
+    def games_total_at_start(self) -> int | None:
+        """0: the fitness tasks' total is known only once the generation plays."""
+        return 0
 
     # ------------------------------------------------------------ inputs
     def members(self, g: int) -> list[tuple[int, NetworkIndividual]]:
@@ -112,16 +119,10 @@ class NetworkSteps:
     def _fitness_hall(self) -> list[NetworkIndividual]:
         return self.hall_networks() if self.config.fitness.kind == "hall" else []
 
-    def tasks(self, g: int, members: list[NetworkIndividual]) -> list[Any]:
+    def tasks(self, g: int, members: list[NetworkIndividual]) -> list[NetworkFitnessTask]:
         """Generation g's fitness tasks, in task order."""
-        from genethello.cluster.fitness.network_fitness import FitnessConfig, fitness_tasks
-
         f = self.config.fitness
-        config = FitnessConfig(kind=f.kind, games_per_pair=f.games_per_pair, opponents=tuple(f.opponents),
-                               games_per_opponent=f.games_per_opponent, epsilon=f.epsilon, start_plies=f.start_plies)
-        tasks: list[Any] = fitness_tasks(config, g, self.config.seed, members, self._fitness_hall(),
-                                         batch_games=f.batch_games)
-        return tasks
+        return fitness_tasks(f, g, self.config.seed, members, self._fitness_hall(), batch_games=f.batch_games)
 
     def points(self, g: int, members: int) -> np.ndarray:
         """Each member slot's points over generation g's stored tasks, summed in task order."""
@@ -133,24 +134,22 @@ class NetworkSteps:
     # ----------------------------------------------------------- playing
     def play(self, g: int) -> bool:
         """Play generation g's missing fitness tasks; True when all are in."""
-        from genethello.cluster.fitness.network_fitness import NetworkFitnessGames
-
         members = [m for _, m in self.members(g)]
         tasks = self.tasks(g, members)
         done = self.store.fitness_done(g)
         total = sum(t.games for t in tasks)
         self.store.set_games_total(g, total)
-        self.c.progress.start_generation(g, total, sum(t.games for t in tasks if t.task_index in done),
-                                         self.c.best_text())
+        self.run.progress.start_generation(g, total, sum(t.games for t in tasks if t.task_index in done),
+                                           self.run.best_text())
 
-        def rows(outcomes: list[Any]) -> list[FitnessRow]:
-            self.c.progress.advance(sum(o.games for o in outcomes))
+        def rows(outcomes: list[FitnessPoints]) -> list[FitnessRow]:
+            self.run.progress.advance(sum(o.games for o in outcomes))
             return [FitnessRow(o.task_index, np.ascontiguousarray(o.points, dtype="<f8").tobytes(), o.games)
                     for o in outcomes]
 
-        committed = self.c._play_and_commit(NetworkFitnessGames(),
-                                            batches_of(t for t in tasks if t.task_index not in done), rows,
-                                            lambda batch: self.store.commit_fitness(g, batch))
+        committed = self.run.play_and_commit(NetworkFitnessGames(),
+                                             batches_of(t for t in tasks if t.task_index not in done), rows,
+                                             lambda batch: self.store.commit_fitness(g, batch))
         return len(done) + committed == len(tasks)
 
     # ------------------------------------------------------------ rating
@@ -166,8 +165,8 @@ class NetworkSteps:
         self.store.store_rating(g, rating, self.config.storage.keep_moves_generations,
                                 hall_best=top[0].player_id if top else None, has_hall=has_hall)
         stats = rating.stats
-        self.c.progress.message(f"generation {g} rated: best member {stats['best_score']:.1%} of "
-                                f"{counted(per_member, 'game')} ({f.kind}), mean {stats['mean_score']:.1%}")
+        self.run.progress.message(f"generation {g} rated: best member {stats['best_score']:.1%} of "
+                                  f"{counted(per_member, 'game')} ({f.kind}), mean {stats['mean_score']:.1%}")
 
     def ranked(self, g: int) -> tuple[list[NetworkIndividual], list[float], list[int]]:
         """Generation g's members best first (points, then slot), with their
@@ -183,12 +182,14 @@ class NetworkSteps:
         state the breeder stored with it; with the player ids of the ranked
         and the injected members (whom the breeder's origins name)."""
         cfg = self.config
-        ranked, points, ids = self.ranked(g)
+        if g not in self._ranked:
+            self._ranked = {g: (*self.ranked(g), self.store.breeder_state(g))}
+        ranked, points, ids, state = self._ranked[g]
         hall = []
         if cfg.breeding.inject_top and cfg.hall.games_per_member:
             hall = self.store.hall_ranked(cfg.breeding.inject_top)
-        injected: list[Any] = [e.chromosome() for e in hall]
-        rated = RatedGeneration(g, self.c.ctype, ranked, injected, self.store.breeder_state(g), points)
+        injected: list[Individual] = [e.chromosome() for e in hall]
+        rated = RatedGeneration(g, self.run.kind, ranked, injected, state, points)
         return rated, ids, [e.player_id for e in hall]
 
     # -------------------------------------------------------------- hall
@@ -200,7 +201,7 @@ class NetworkSteps:
         """Generation g's champion enters the hall and plays its members;
         then every member is rated. False when stopped before the entry's
         games were all in."""
-        champion = breeder_for(self.config.breeding).champion(self.rated(g)[0])
+        champion = self.run.breeder.champion(self.rated(g)[0])
         if not isinstance(champion, NetworkIndividual):
             raise ValueError(f"{champion} is not a network")
         pid = self.store.add_player(champion, self.config.rating.start)
@@ -221,11 +222,11 @@ class NetworkSteps:
                 return [HallGameRow(o.game_index, ids[by_index[o.game_index].black],
                                     ids[by_index[o.game_index].white], o.score, 0) for o in outcomes]
 
-            committed = self.c._play_and_commit(task, batches_of(s for s in specs if s.game_index not in played),
-                                                rows, lambda batch: self.store.commit_hall_games(g, batch))
+            committed = self.run.play_and_commit(task, batches_of(s for s in specs if s.game_index not in played),
+                                                 rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
-        self.c.rate_hall_members(g, members)
+        self.run.rate_hall_members(g, members)
         return True
 
     @staticmethod
@@ -237,7 +238,7 @@ class NetworkSteps:
     # --------------------------------------------------------- yardstick
     def yardstick_due(self, g: int) -> bool:
         ys = self.config.yardstick
-        return (self.c.yardstick is not None and ys.every > 0 and ys.league_double_games > 0
+        return (self.run.yardstick is not None and ys.every > 0 and ys.league_double_games > 0
                 and (g % ys.every == 0 or g == 1))
 
     def measure(self, g: int) -> bool:
@@ -254,20 +255,15 @@ class NetworkSteps:
         task = NetworkGames((self._contestant(best.chromosome()), "wpc"), _seed(self.config.seed, _LEAGUE_KEY),
                             LEAGUE_EPSILON)
         margins: dict[int, int] = {}
-        executor = self.c.executor
-        if executor is None:
-            raise RuntimeError("the League measure needs the run's executor")
-        for outcomes in executor.run(task, batches_of(specs), self.c.should_stop):
+        for outcomes in self.run.executor_now().run(task, batches_of(specs), self.run.should_stop):
             for o in outcomes:
                 margins[o.game_index] = o.score if o.game_index % 2 == 0 else -o.score
         if len(margins) != len(specs):
             return False
-        from genethello.cluster.measures.yardstick import YardstickScore
-
         score = YardstickScore(LEAGUE_FAST, MatchScore.from_margins(margins[i] for i in range(len(specs))))
         self.store.store_yardstick(g, best.player_id, [score])
-        self.c.progress.message(f"yardstick at generation {g}: {best.text}: {league_fast_label()} "
-                                f"{score.result.text()}")
+        self.run.progress.message(f"yardstick at generation {g}: {best.text}: {league_fast_label()} "
+                                  f"{score.result.text()}")
         return True
 
     # ----------------------------------------------------------- breeding
@@ -276,6 +272,6 @@ class NetworkSteps:
         ranking, its points and the breeder's stored state, and start it."""
         cfg = self.config
         rated, ranked_ids, injected_ids = self.rated(g)
-        bred = breeder_for(cfg.breeding).next_population(rated, self.c.P, generation_rng(cfg.seed, g + 1))
+        bred = self.run.breeder.next_population(rated, self.run.population_size, generation_rng(cfg.seed, g + 1))
         self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0,
                                     origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from sqlalchemy import delete, func, insert, select, update
 
 from genethello.cluster import reads
 from genethello.cluster.breeding.origins import REENTERED, StoredOrigin
+from genethello.cluster.config import RunConfig
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import (
     FitnessResult,
@@ -44,6 +46,7 @@ from genethello.cluster.fitness.tournament_rating import RatingEstimate
 from genethello.cluster.measures.hall import HallGameResult
 from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
 from genethello.cluster.reads.ranking import BEST_FIRST
+from genethello.cluster.run.run_check import check_run_config
 from genethello.core.families.registry import Individual, family_of
 
 
@@ -92,6 +95,32 @@ _INSERT_GAME = (f"INSERT INTO {Game.__tablename__} ({', '.join(GAME_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})")
 
 
+class RunExistsError(ValueError):
+    """A new run was asked for under a name that is taken."""
+
+
+def insert_run(db: Database, config: RunConfig, name: str, *, software_version: str, core_hash: str,
+               pattern_version: str | None, numeric_versions: str) -> int:
+    """Insert a new run named ``name`` (its stored config carries the name)
+    at generation 0; returns its id.
+
+    Raises:
+        RunExistsError: if a run of that name exists.
+    """
+    config = replace(config, name=name)
+    with db.session() as s:
+        if s.scalar(select(Run.id).where(Run.name == name)) is not None:
+            raise RunExistsError(f"a run named {name!r} already exists in {db.path}; "
+                                 "use 'genethello resume' or choose another --name")
+        run = Run(name=name, config_json=config.to_json(), seed=config.seed, status="running",
+                  software_version=software_version, core_hash=core_hash, pattern_version=pattern_version,
+                  generation=0, max_generations=config.stop.max_generations, converge_baseline=0,
+                  numeric_versions=numeric_versions)
+        s.add(run)
+        s.flush()
+        return int(run.id)
+
+
 class RunStore:
     """Writes one run's rows, and reads what the coordinator's steps need
     (the coordinator is its only user; reports read through :mod:`reads`)."""
@@ -102,8 +131,10 @@ class RunStore:
 
     # ----------------------------------------------------------------- run
     def state(self) -> RunState:
-        """:func:`reads.run_state` of this run."""
-        return reads.run_state(self.db, self.run_id)
+        """:func:`reads.run_state` of this run, its config checked whole (the
+        run check's: what the coordinator drives must be runnable)."""
+        state = reads.run_state(self.db, self.run_id)
+        return replace(state, config=check_run_config(state.config))
 
     def limits(self) -> tuple[int, int]:
         """(max_generations, converge_baseline): the run state the stop rule

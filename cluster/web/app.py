@@ -29,8 +29,7 @@ from genethello.cluster.web.search_pool import SearchPool
 from genethello.cluster.web.security import GuardMiddleware
 from genethello.cluster.web.sessions import PlaySession, SessionStore
 from genethello.core.families.chromosome import Chromosome
-from genethello.core.families.network_family import NetworkIndividual
-from genethello.core.families.registry import Individual
+from genethello.core.families.registry import Individual, family_of
 
 STATIC = Path(__file__).parent / "static"
 #: Hints when no machine plays and no run database has players: the
@@ -140,12 +139,9 @@ async def check_chromosome(request: Request) -> Response:
     data = await json_body(request)
     chromosome = await run_in_threadpool(play.parse_chromosome, data.get("chromosome"), "chromosome",
                                          state(request).runs.player)
-    if isinstance(chromosome, NetworkIndividual):
-        return JSONResponse({"chromosome": str(chromosome), "type": chromosome.type.name, "family": "network",
-                             "genes": {}})
-    assert isinstance(chromosome, Chromosome)
-    return JSONResponse({"chromosome": str(chromosome), "type": chromosome.type.name, "family": "chromosome",
-                         "genes": dict(zip(chromosome.type.gene_names(), chromosome.genes))})
+    family = family_of(chromosome)
+    return JSONResponse({"chromosome": str(chromosome), "type": chromosome.type.name, "family": family.noun,
+                         "genes": family.named_genes(chromosome)})
 
 
 async def new_game(request: Request) -> Response:

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from genethello.cluster import reads
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError, RunNotFoundError
 from genethello.cluster.export.records import game_record
+from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.reads import LineageNode, RunInfo, Standing, player_record
 from genethello.cluster.web.errors import NotFoundError
 from genethello.core.families.chromosome import Chromosome
@@ -146,11 +147,12 @@ class RunReader:
             else:
                 genes["values"].append(None)
         family = reads.run_family(run)
+        traits = traits_of_family(family)
         champion = None
-        if family != "genethello":
+        if not traits.charts_genes:
             drawn = reads.champion_chart(db, run, rows)
             champion = {"title": drawn.title, "left": drawn.left_label, "right": drawn.right_label,
-                        "yardstick": f"League measure, {league_fast_label()}" if family == "ntuple" else None,
+                        "yardstick": f"{traits.measure_name}, {league_fast_label()}" if traits.measure_name else None,
                         "series": [{"label": sr.label, "values": list(sr.values), "axis": sr.axis}
                                    for sr in drawn.series]}
         current = reads.current_generation(db, run.id)

@@ -7,7 +7,6 @@ from genethello.core.engine.board import Move
 from genethello.core.engine.search import Searcher
 from genethello.core.engine.squares import Colour
 from genethello.core.evaluation.evaluation import BaseEvaluator
-from genethello.core.families.registry import Individual
 
 class Engine:
     @property
@@ -18,12 +17,12 @@ class Engine:
     def exact_empties(self) -> int: ...
     @property
     def time(self) -> float: ...
-    def __init__(self, evaluator: BaseEvaluator | Individual, depth: int | None = None, time: float | None = None,
+    def __init__(self, evaluator: BaseEvaluator, depth: int | None = None, time: float | None = None,
                  exact_empties: int = 0, algorithm: str = "negascout-soft", tt_bits: int = 16,
                  hashing: bool = True, ordering: bool = True) -> None: ...
     @property
     def evaluator(self) -> BaseEvaluator: ...
-    def use_evaluator(self, evaluator: BaseEvaluator | Individual) -> None: ...
+    def use_evaluator(self, evaluator: BaseEvaluator) -> None: ...
 
 @dataclass(frozen=True)
 class GameResult:

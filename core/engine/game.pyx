@@ -22,21 +22,15 @@ from genethello.core.play.scoring import points_from_margin
 from genethello.core.play.timecontrol import move_budget
 
 
-def evaluator_of(individual):
-    """The searches' evaluator of an individual of any family (imported
-    here on first use: the families import the evaluators)."""
-    from genethello.core.families.registry import evaluator_of as family_evaluator
-    return family_evaluator(individual)
-
-
 cdef class Engine:
     """A player: an evaluator searched with given limits.
 
     Args:
         evaluator: an evaluator of any kind (a BaseEvaluator, such as
-            GeneThello's Evaluator, a NetworkEvaluator), or an individual of
-            any family: a Chromosome, a NetworkIndividual (its family's
-            evaluator is built, ``families.evaluator_of``).
+            GeneThello's Evaluator, a NetworkEvaluator); an individual's
+            comes from its family
+            (:func:`genethello.core.families.registry.evaluator_of`), which
+            the engine, below the families, does not know.
         depth: plies per move (fixed-depth play: node counts decide, so
             games are reproducible).
         time: seconds on this player's clock for the whole game.
@@ -45,6 +39,7 @@ cdef class Engine:
             (hashing only where a search would probe the table: not for
             depth <= 4 with fewer than 9 exact empties and no clock).
     Raises:
+        TypeError: for anything but an evaluator.
         ValueError: without depth or time, or with out-of-range values.
     """
     cdef readonly Searcher searcher
@@ -55,7 +50,8 @@ cdef class Engine:
     def __init__(self, evaluator, depth=None, time=None, int exact_empties=0,
                  str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True):
         if not isinstance(evaluator, BaseEvaluator):
-            evaluator = evaluator_of(evaluator)
+            raise TypeError(f"an engine searches an evaluator, not a {type(evaluator).__name__} (its family's "
+                            "evaluator_of(individual) builds one)")
         if depth is None and time is None:
             raise ValueError("an engine needs a depth or a time (seconds per game)")
         if depth is not None and not 1 <= int(depth) <= 60:
@@ -79,10 +75,11 @@ cdef class Engine:
         return self.searcher.evaluator
 
     def use_evaluator(self, evaluator) -> None:
-        """Play with other weights (an evaluator or a Chromosome) from the
+        """Play with another evaluator from the
         next game on; the table is cleared at the start of every game."""
         if not isinstance(evaluator, BaseEvaluator):
-            evaluator = evaluator_of(evaluator)
+            raise TypeError(f"an engine searches an evaluator, not a {type(evaluator).__name__} (its family's "
+                            "evaluator_of(individual) builds one)")
         self.searcher.use_evaluator(evaluator)
 
     def __reduce__(self):

@@ -35,9 +35,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from genethello.core.families.interface import StoredIndividual
+
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import Evaluator
-    from genethello.core.families.registry import StoredIndividual
 
 __all__ = [
     "FEATURES",
@@ -394,6 +395,7 @@ class GeneThelloFamily:
     holds every gene, so nothing is stored beside it."""
 
     name = FAMILY_NAME
+    noun = "chromosome"
 
     def owns_kind(self, name: str) -> bool:
         """Whether ``name`` is a valid chromosome type name."""
@@ -432,10 +434,12 @@ class GeneThelloFamily:
 
         return Evaluator.from_chromosome(individual, patterns)
 
+    def named_genes(self, individual: Chromosome) -> dict[str, int]:
+        """Each gene by its feature's name, in the type's order."""
+        return dict(zip(individual.type.gene_names(), individual.genes))
+
     def storage(self, individual: Chromosome) -> StoredIndividual:
         """The type, birth and genes (``g:g:...``) as columns; no payload."""
-        from genethello.core.families.registry import StoredIndividual
-
         return StoredIndividual(individual.type.name, individual.birth, ":".join(map(str, individual.genes)))
 
     def __repr__(self) -> str:

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, Architecture, architecture
+from genethello.core.families.interface import StoredIndividual
 from genethello.core.families.networks import Network
 
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import BaseEvaluator
     from genethello.core.evaluation.ntuple import NTupleEvaluator
-    from genethello.core.families.registry import StoredIndividual
 
 __all__ = ["FAMILY_NAME", "NETWORKS", "NetworkError", "NetworkFamily", "NetworkIndividual", "NetworkKind",
            "network_payload", "weights_from_payload"]
@@ -152,6 +152,7 @@ class NetworkFamily:
     :class:`NetworkIndividual`, the payload the real weights."""
 
     name = FAMILY_NAME
+    noun = "network"
 
     def owns_kind(self, name: str) -> bool:
         """Whether ``name`` is a named architecture."""
@@ -211,10 +212,12 @@ class NetworkFamily:
 
         return NetworkEvaluator(individual.network, individual)
 
+    def named_genes(self, individual: NetworkIndividual) -> dict[str, int]:
+        """{}: a network's weights are no named genes."""
+        return {}
+
     def storage(self, individual: NetworkIndividual) -> StoredIndividual:
         """The architecture, birth and digest as columns; the real weights as payload."""
-        from genethello.core.families.registry import StoredIndividual
-
         return StoredIndividual(individual.type.name, individual.birth, individual.digest,
                                 network_payload(individual.network))
 

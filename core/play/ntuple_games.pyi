@@ -8,8 +8,6 @@ import numpy.typing as npt
 
 from genethello.core.evaluation.ntuple import NTupleEvaluator
 
-BUILT_IN_CONTESTANTS: tuple[str, ...]
-
 def mix64(x: int) -> int: ...
 @overload
 def play_games(contestants: Sequence[NTupleEvaluator | str], black: npt.ArrayLike, white: npt.ArrayLike,

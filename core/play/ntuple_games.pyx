@@ -56,7 +56,6 @@ cdef enum:
     KIND_RANDOM = 2
 
 #: The built-in contestants :func:`play_games` accepts by name.
-BUILT_IN_CONTESTANTS = ("wpc", "random")
 
 cdef int WPC[64]
 for _i in range(64):

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from genethello.cluster.config import config_from_mapping
+from genethello.cluster.run.run_check import config_from_mapping
 
 #: The small run every cluster test starts from (dotted keys of the TOML).
 SMALL_RUN: dict[str, Any] = {

@@ -16,7 +16,8 @@ from genethello.cluster.breeding.breeders import (
     breeder_for,
 )
 from genethello.cluster.breeding.population import generation_rng, next_population_with_origins
-from genethello.cluster.config import BREEDING_METHODS, BreedingConfig, ConfigError, config_from_mapping
+from genethello.cluster.config import BreedingConfig, ConfigError
+from genethello.cluster.run.run_check import BREEDING_METHODS, config_from_mapping
 from genethello.core.families.chromosome import Chromosome, ChromosomeType
 from genethello.core.families.registry import parse_kind
 

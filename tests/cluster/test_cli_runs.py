@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.config import load_config
 from genethello.cluster.db import Database
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import RayExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 
 from .conftest import (
     cli_env,

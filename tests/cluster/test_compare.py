@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.config import load_config
 from genethello.cluster.db import Database
 from genethello.cluster.fitness.games import CompareGames, Entrant, PlayerSettings
 from genethello.cluster.fitness.tournament_rating import ELO_PER_NAT
@@ -35,6 +34,7 @@ from genethello.cluster.reads import best, find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 from genethello.core.engine.board import Board
 from genethello.core.play.openings import canonical_key, opening_set
 

@@ -46,11 +46,11 @@ def test_a_run_keeps_the_pattern_table_it_was_created_with(tmp_path, small_confi
     """A new run with a p gene records the newest table; a run recorded
     with an older version keeps playing with it; a recorded checksum that
     no longer matches the installed file is refused in one line."""
-    from genethello.cluster.config import load_config
     from genethello.cluster.db import Database
     from genethello.cluster.db.models import Run
     from genethello.cluster.run.coordinator import Coordinator, create_run
     from genethello.cluster.run.progress import Progress
+    from genethello.cluster.run.run_check import load_config
     from genethello.core.evaluation.pattern_table import newest_version, shared_table
 
     db = Database.open(tmp_path / "p.db", create=True)

@@ -17,12 +17,13 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.cli.main import main as cli_main
-from genethello.cluster.config import SECTIONS, ConfigError, RunConfig, config_from_mapping, load_config
+from genethello.cluster.config import SECTIONS, ConfigError, RunConfig
 from genethello.cluster.db import Database, LeaseHeldError
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.run.executors import CoreMismatchError, RayExecutor, SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import config_from_mapping, load_config
 from genethello.core.families.chromosome import Chromosome
 
 from .conftest import SMALL_RUN, cli_env, db_snapshot, genethello_argv, query, snapshot_diff, write_config

@@ -18,6 +18,7 @@ from genethello.cluster.db import Database
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run
 from genethello.core.engine.game import Engine, play_game, random_opening
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import evaluator_of
 from genethello.core.records import read_moves, read_record, result_from_score
 
 CHROMOSOMES = ["fmc_0_5:3:1", "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "dmc_0_2:6:9"]
@@ -38,7 +39,7 @@ def database(tmp_path_factory):
     """(db path, {game id: (row values, the moves played)}) of run 'r 1'."""
     path = tmp_path_factory.mktemp("export") / "t.db"
     db = Database.open(path, create=True)
-    engines = [Engine(Chromosome.parse(t), depth=1, exact_empties=4) for t in CHROMOSOMES]
+    engines = [Engine(evaluator_of(Chromosome.parse(t)), depth=1, exact_empties=4) for t in CHROMOSOMES]
     games = {}
     try:
         with db.session() as s:

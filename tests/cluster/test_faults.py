@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.config import load_config
 from genethello.cluster.db import Database
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 
 from .conftest import db_snapshot, query, run_cli, snapshot_diff, write_config
 

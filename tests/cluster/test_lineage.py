@@ -30,12 +30,13 @@ from genethello.cluster.breeding.population import (
     random_search_with_origins,
 )
 from genethello.cluster.cli.main import main as cli_main
-from genethello.cluster.config import BreedingConfig, load_config
+from genethello.cluster.config import BreedingConfig
 from genethello.cluster.db import Database
 from genethello.cluster.reads import find_player, find_run, lineage, operator_stats
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 from genethello.core.families.chromosome import Chromosome, ChromosomeType
 
 from .conftest import query, write_config

@@ -12,11 +12,11 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from genethello.cluster.config import load_config
 from genethello.cluster.db import Database, current_revision, head_revision
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 
 from .conftest import db_snapshot, snapshot_diff, write_config
 

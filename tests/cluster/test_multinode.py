@@ -13,11 +13,11 @@ import json
 import subprocess
 import sys
 
-from genethello.cluster.config import load_config
 from genethello.cluster.db import Database
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 
 from .conftest import cli_env, db_snapshot, kill_session, query, reap_session, snapshot_diff, write_config
 
@@ -33,7 +33,7 @@ SCRIPT = r'''
 import json, sys, threading, time
 import ray
 from ray.cluster_utils import Cluster
-from genethello.cluster.config import load_config
+from genethello.cluster.run.run_check import load_config
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.db import Database
 from genethello.cluster.run.executors import RayExecutor, start_ray

@@ -23,12 +23,13 @@ from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
 from genethello.cluster.breeding.cma_state import CmaStateError, dump_state, load_state, new_optimizer
 from genethello.cluster.breeding.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.cli.main import main as cli_main
-from genethello.cluster.config import BreedingConfig, ConfigError, config_from_mapping, load_config
+from genethello.cluster.config import BreedingConfig, ConfigError
 from genethello.cluster.db import Database, current_revision, head_revision
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import config_from_mapping, load_config
 from genethello.core.families.registry import parse_kind
 
 from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config

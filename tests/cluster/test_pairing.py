@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.cluster.config import ConfigError, config_from_mapping, max_players
+from genethello.cluster.config import ConfigError
 from genethello.cluster.fitness.pairing import (
     MAX_GAMES_PER_GENERATION,
     RoundRobin,
@@ -20,6 +20,7 @@ from genethello.cluster.fitness.pairing import (
     round_robin_games,
     round_robin_pairs,
 )
+from genethello.cluster.run.run_check import config_from_mapping, max_players
 
 
 @settings(derandomize=True, max_examples=40)

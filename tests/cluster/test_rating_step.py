@@ -49,8 +49,9 @@ def test_generation_best_tie_goes_to_the_older_birth():
 # --------------------------------------------------------------------------- #
 # Selection: parents by the generation's own score, or by carried-over Elo.
 
-from genethello.cluster.config import ConfigError, config_from_mapping  # noqa: E402
+from genethello.cluster.config import ConfigError  # noqa: E402
 from genethello.cluster.db import Database  # noqa: E402
+from genethello.cluster.run.run_check import config_from_mapping  # noqa: E402
 from genethello.cluster.run.run_store import RunStore  # noqa: E402
 from genethello.core.families.chromosome import Chromosome  # noqa: E402
 

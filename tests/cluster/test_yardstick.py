@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.config import OpeningsConfig, config_from_mapping
+from genethello.cluster.config import OpeningsConfig
 from genethello.cluster.fitness.games import GameSettings, GauntletGames, GauntletOutcome
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.yardstick import (
@@ -25,6 +25,7 @@ from genethello.cluster.measures.yardstick import (
     tally,
 )
 from genethello.cluster.run.executors import SerialExecutor
+from genethello.cluster.run.run_check import config_from_mapping
 from genethello.core import PASS, Board, split_move_list
 from genethello.core.engine.game import random_opening
 from genethello.core.families.chromosome import Chromosome

@@ -9,13 +9,13 @@ import json
 
 import pytest
 
-from genethello.cluster.config import config_from_mapping
 from genethello.cluster.db import Database
 from genethello.cluster.measures.yardstick import measure
 from genethello.cluster.measures.yardstick_sprt import WAVE_PAIRS, SprtRecord, decide, measure_sprt, sprt_specs
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import config_from_mapping
 from genethello.core.engine.board import Board
 from genethello.core.play.openings import canonical_key
 from genethello.core.play.scoring import MatchScore
@@ -105,7 +105,7 @@ def test_a_run_stores_the_test_beside_the_fixed_series_and_history_shows_its_dec
                         yardstick__league_double_games=0, yardstick__depth=1,
                         yardstick__sprt_opponents=[REFERENCE], yardstick__sprt=[-100, 100],
                         yardstick__sprt_max_games=64)
-    from genethello.cluster.config import load_config
+    from genethello.cluster.run.run_check import load_config
 
     db_path = tmp_path / "run.db"
     db = Database.open(db_path, create=True)

@@ -9,6 +9,7 @@ from genethello.core import PASS, Board, IllegalMoveError
 from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
 from genethello.core.evaluation.evaluation import BaseEvaluator, Evaluator
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import evaluator_of
 
 PLAYER_A = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")
 PLAYER_B = Chromosome.parse("oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4")
@@ -17,7 +18,7 @@ PLAYER_B = Chromosome.parse("oe_fmc_436_18:45:5:2:8:8:4:9:1:2:4")
 def engines(**limits):
     limits.setdefault("depth", 2)
     limits.setdefault("exact_empties", 6)
-    return Engine(PLAYER_A, **limits), Engine(PLAYER_B, **limits)
+    return Engine(evaluator_of(PLAYER_A), **limits), Engine(evaluator_of(PLAYER_B), **limits)
 
 
 def replay(result: GameResult) -> Board:
@@ -118,7 +119,7 @@ def test_time_limited_game_keeps_within_its_clock():
 ])
 def test_engine_validation(limits, message):
     with pytest.raises(ValueError, match=message):
-        Engine(PLAYER_A, **limits)
+        Engine(evaluator_of(PLAYER_A), **limits)
 
 
 def test_engine_accepts_an_evaluator():

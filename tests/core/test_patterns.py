@@ -230,7 +230,7 @@ def test_cli_evaluate_and_show(games_slice, capsys):
 def test_fdmxcp_config_is_accepted():
     from pathlib import Path
 
-    from genethello.cluster.config import load_config
+    from genethello.cluster.run.run_check import load_config
     config = load_config(Path(__file__).resolve().parents[2] / "config" / "fdmxcp.toml")
     assert config.population.type == "fdmxcp" and config.population_size == 192
     assert (config.games.depth, config.games.exact_empties) == (4, 8)

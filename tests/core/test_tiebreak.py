@@ -21,6 +21,7 @@ from genethello.core.engine.game import Engine, play_game, random_opening
 from genethello.core.engine.search import ALGORITHMS, Searcher, minimax
 from genethello.core.evaluation.evaluation import EVAL_WIN, Evaluator
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import evaluator_of
 from tests.reference import child_value, mover_score
 from tests.strategies import endgames, evaluators, positions
 
@@ -112,7 +113,7 @@ def test_start_position_plays_d3_at_every_depth(alg, hashing, ordering):
         s = Searcher(EVALUATOR, alg, hashing=hashing, ordering=ordering)
         assert limited_searches(s, board, depth) == {"depth": d3, "nodes": d3, "seconds": d3}, depth
     # The typed game loop calls the root directly.
-    engine = Engine(PLAYER_A, depth=2, exact_empties=6, algorithm=alg, hashing=hashing, ordering=ordering)
+    engine = Engine(evaluator_of(PLAYER_A), depth=2, exact_empties=6, algorithm=alg, hashing=hashing, ordering=ordering)
     assert play_game(engine, engine).moves[0] == d3
 
 
@@ -208,6 +209,6 @@ def test_games_do_not_depend_on_move_ordering(seed):
     records = set()
     for alg, hashing, ordering in VARIANTS:
         kw = dict(depth=3, exact_empties=8, algorithm=alg, hashing=hashing, ordering=ordering)
-        result = play_game(Engine(PLAYER_A, **kw), Engine(PLAYER_B, **kw), opening)
+        result = play_game(Engine(evaluator_of(PLAYER_A), **kw), Engine(evaluator_of(PLAYER_B), **kw), opening)
         records.add(result.moves)
     assert len(records) == 1, seed

@@ -10,12 +10,12 @@ import math
 
 import pytest
 
-from genethello.cluster.config import load_config
 from genethello.cluster.db import Database
 from genethello.cluster.reads import best
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 
 from ..cluster.conftest import write_config
 from .conftest import Server, get_status

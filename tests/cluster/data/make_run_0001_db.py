@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 from genethello.cluster.cli.main import main as cli_main
-from genethello.cluster.config import load_config
 from genethello.cluster.db import Database
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import SerialExecutor
 from genethello.cluster.run.progress import Progress
+from genethello.cluster.run.run_check import load_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from tests.cluster.conftest import write_config  # noqa: E402

@@ -2,7 +2,8 @@
 
 The runs page and ``plot`` chart the best so far of every generation. What
 there is to draw depends on the family (:mod:`genethello.core.families.registry`),
-so each family names its chart here, in :data:`CHARTS`:
+so each family names its chart here, in :data:`CHARTS` (this module is the
+table of the families' charts: each chart knows its family's individuals):
 
 * **GeneThello** (``genethello``): the genes of the best, one line a gene
   (a few to two dozen small integers), as the page and ``plot`` always
@@ -31,7 +32,10 @@ import numpy as np
 from genethello.cluster.db import Database
 from genethello.cluster.reads.history import GenerationRow
 from genethello.cluster.reads.runs import RunInfo, player_record
+from genethello.core.families.chromosome import FAMILY_NAME as GENETHELLO_FAMILY
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
+from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.registry import family_of_kind, parse_individual
 
 __all__ = ["CHARTS", "ChampionChart", "ChampionSeries", "champion_chart", "run_family", "tuple_class"]
@@ -93,8 +97,6 @@ def tuple_class(squares: Sequence[int]) -> str:
 
 
 def _weight_chart(db: Database, run: RunInfo, rows: Sequence[GenerationRow]) -> ChampionChart:
-    from genethello.core.families.network_family import NetworkIndividual
-
     summaries: dict[str, tuple[dict[str, float], float] | None] = {}
     classes: list[str] = []
     for text in dict.fromkeys(row.best for row in rows if row.best):
@@ -127,8 +129,8 @@ def _weight_chart(db: Database, run: RunInfo, rows: Sequence[GenerationRow]) -> 
 
 #: Each family's chart of its best so far, by family name.
 CHARTS: dict[str, Callable[[Database, RunInfo, Sequence[GenerationRow]], ChampionChart]] = {
-    "genethello": _gene_chart,
-    "ntuple": _weight_chart,
+    GENETHELLO_FAMILY: _gene_chart,
+    NETWORK_FAMILY: _weight_chart,
 }
 
 

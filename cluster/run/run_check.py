@@ -1,0 +1,144 @@
+"""The run check: a run configuration checked whole, before anything starts.
+
+:mod:`genethello.cluster.config` parses a config and checks every value and
+what needs no other module; this step, above it, makes the checks that need
+the rest of the program: the breeder that ``breeding.method`` names and
+whether it breeds ``population.type``, the search algorithm, the opening
+set and whether every measured series fits in it, the players the yardstick
+names, the size of a round robin, and what the run's family measures. Every
+command that starts or resumes a run reads its config through here
+(:func:`load_config`, :func:`config_from_mapping`, :func:`config_from_json`);
+the reports read a stored config with :meth:`RunConfig.from_json` alone.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from genethello.cluster.breeding.breeders import BREEDERS, breeder_for
+from genethello.cluster.config import (
+    RANDOM_OPENINGS,
+    ConfigError,
+    RunConfig,
+    parse_config,
+    read_config,
+)
+from genethello.cluster.family_traits import traits_of
+from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
+from genethello.core.engine.search import ALGORITHMS
+from genethello.core.families.registry import parse_individual
+from genethello.core.play.openings import BadOpeningSetError, opening_set
+from genethello.core.play.sprt import Sprt
+
+__all__ = ["BREEDING_METHODS", "check_run_config", "config_from_json", "config_from_mapping", "load_config",
+           "max_players"]
+
+#: How a generation is bred: the names of :data:`~genethello.cluster.breeding.breeders.BREEDERS` —
+#: GeneThello's genetic algorithm, random search (the elites kept, every
+#: other member a fresh random chromosome), the baseline that tells whether
+#: the GA's operators add anything, and CMA-ES (networks only).
+BREEDING_METHODS = tuple(BREEDERS)
+
+
+def max_players(max_games: int) -> int:
+    """The largest P whose double round robin, P·(P−1) games, fits in ``max_games``."""
+    players = (1 + math.isqrt(1 + 4 * max_games)) // 2
+    while round_robin_games(players) > max_games:
+        players -= 1
+    return players
+
+
+def check_run_config(config: RunConfig) -> RunConfig:
+    """``config``, once the checks that need other modules pass.
+
+    Raises:
+        ConfigError: naming the first offending key.
+    """
+    kind = config.chromosome_type
+    P = config.population_size
+    if round_robin_games(P) > MAX_GAMES_PER_GENERATION:
+        largest = max_players(MAX_GAMES_PER_GENERATION)
+        raise ConfigError(f"population.size: {P} players would play {round_robin_games(P):,} games a generation, "
+                          f"more than the {MAX_GAMES_PER_GENERATION:,} allowed (at most {largest} players)")
+    if config.games.algorithm not in ALGORITHMS:
+        raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
+    if config.breeding.method not in BREEDING_METHODS:
+        raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDING_METHODS)}")
+    if not breeder_for(config.breeding).breeds(kind):
+        raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
+                          f"{kind.name!r} (a {kind.family} chromosome)")
+    ys = config.yardstick
+    for key, texts in (("yardstick.opponents", ys.opponents), ("yardstick.sprt_opponents", ys.sprt_opponents)):
+        for text in texts:
+            try:
+                parse_individual(text)
+            except ValueError as exc:
+                raise ConfigError(f"{key}: {exc}") from None
+    _check_sprt_computable(config)
+    _check_openings(config)
+    if not traits_of(kind).yardstick_plays_players:
+        for option, players in (("yardstick.opponents", ys.opponents),
+                                ("yardstick.sprt_opponents", ys.sprt_opponents),
+                                ("yardstick.gtp_engines", ys.gtp_engines)):
+            if players:
+                raise ConfigError(f"{option}: a network run's yardstick is the Othello League measure on the fast "
+                                  "1-ply loop (yardstick.league_double_games); it plays no other opponent "
+                                  "(genethello compare --player NAME rates a run's best against one)")
+    return config
+
+
+def _check_sprt_computable(config: RunConfig) -> None:
+    """The sequential test's bounds are ones the test can compute with."""
+    ys = config.yardstick
+    if not ys.sprt_opponents or len(ys.sprt) != 2:
+        return
+    try:
+        Sprt(ys.sprt[0], ys.sprt[1], ys.sprt_alpha, ys.sprt_beta)
+    except (ValueError, ArithmeticError) as exc:
+        raise ConfigError(f"yardstick.sprt: {list(ys.sprt)} cannot be tested: {exc}") from None
+
+
+def _check_openings(config: RunConfig) -> None:
+    """``openings.series`` names a set, and every measured series fits in it."""
+    series = config.openings.series
+    if series == RANDOM_OPENINGS:
+        return
+    try:
+        size = opening_set(series).size
+    except BadOpeningSetError as exc:
+        raise ConfigError(f"openings.series: {exc} (or {RANDOM_OPENINGS!r}, as runs made before)") from None
+    if size is None:
+        return
+    for key, games in (("hall.games_per_member", config.hall.games_per_member),
+                       ("yardstick.games_per_opponent", config.yardstick.games_per_opponent),
+                       ("yardstick.gtp_games", config.yardstick.gtp_games),
+                       ("yardstick.sprt_max_games", config.yardstick.sprt_max_games if
+                        config.yardstick.sprt_opponents else 0)):
+        if games // 2 > size:
+            raise ConfigError(f"{key}: {games} games need {games // 2} openings and openings.series {series} "
+                              f"holds {size} (use a deeper set, e.g. distinct-7, or fewer games)")
+
+
+def config_from_mapping(data: dict[str, Any], source: str = "config") -> RunConfig:
+    """A RunConfig from parsed TOML/JSON, checked whole.
+
+    Raises:
+        ConfigError: naming the first offending key.
+    """
+    return check_run_config(parse_config(data, source))
+
+
+def config_from_json(text: str) -> RunConfig:
+    """The config stored with a run, checked whole (what ``resume`` drives)."""
+    return check_run_config(RunConfig.from_json(text))
+
+
+def load_config(path: str | Path) -> RunConfig:
+    """Read a TOML run configuration and check it whole.
+
+    Raises:
+        ConfigError: for a missing/unreadable file, bad TOML or any bad key.
+    """
+    return check_run_config(read_config(path))
