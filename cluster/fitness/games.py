@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
-from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.registry import evaluator_of, parse_individual
 from genethello.core.play.players import (
@@ -89,10 +89,10 @@ class GameRunner:
 
     def __init__(self, settings: GameSettings) -> None:
         self.settings = settings
-        self._evaluators: dict[str, Evaluator] = {}
+        self._evaluators: dict[str, BaseEvaluator] = {}
         self._seats: tuple[Engine, Engine] | None = None
 
-    def _evaluator(self, text: str) -> Evaluator:
+    def _evaluator(self, text: str) -> BaseEvaluator:
         ev = self._evaluators.get(text)
         if ev is None:
             if len(self._evaluators) > 4096:
@@ -106,9 +106,10 @@ class GameRunner:
         s = self.settings
         black_ev, white_ev = self._evaluator(black_text), self._evaluator(white_text)
         if self._seats is None:
-            self._seats = tuple(
+            black_seat, white_seat = (
                 Engine(ev, depth=s.depth, exact_empties=s.exact_empties, algorithm=s.algorithm, tt_bits=s.tt_bits)
                 for ev in (black_ev, white_ev))
+            self._seats = (black_seat, white_seat)
         black, white = self._seats
         black.use_evaluator(black_ev)
         white.use_evaluator(white_ev)
@@ -221,7 +222,7 @@ class GauntletRunner:
     """Plays GauntletSpecs, keeping the players it has built."""
 
     def __init__(self) -> None:
-        self._players: dict[tuple, Player] = {}
+        self._players: dict[tuple[str, int, int, str], Player] = {}
 
     def _player(self, name: str, depth: int, exact: int, patterns: str = "") -> Player:
         key = (name, depth, exact, patterns)
