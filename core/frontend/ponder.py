@@ -30,10 +30,10 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Protocol
 
 from genethello.core.engine.board import Board
-from genethello.core.engine.search import Searcher
+from genethello.core.engine.search import Searcher, SearchResult
 from genethello.core.engine.squares import square_name
 
 
@@ -66,12 +66,19 @@ class PonderStats:
                 f"saved {self.saved_seconds:.3f} ponder {self.ponder_seconds:.3f} started {self.started}")
 
 
+class LogStream(Protocol):
+    """Where the ponderer's lines go: a text stream (stderr by default)."""
+
+    def write(self, text: str, /) -> int: ...
+    def flush(self) -> None: ...
+
+
 @dataclass
 class PonderOutcome:
     """A hit handed to ``genmove``: the pondered search's result (None if it
     was stopped before completing one iteration) and its seconds."""
 
-    result: object
+    result: SearchResult | None
     seconds: float
 
 
@@ -85,7 +92,7 @@ class _Job:
     origin: Board | None = None
     thread: threading.Thread | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
-    result: object = None
+    result: SearchResult | None = None
     error: BaseException | None = None
     ended_at: float | None = None
     hit: bool = False
@@ -98,9 +105,9 @@ class Ponderer:
     Searcher itself: one Searcher cannot run two searches at once.
     """
 
-    def __init__(self, searcher: Searcher, log: TextIO | None = None) -> None:
+    def __init__(self, searcher: Searcher, log: LogStream | None = None) -> None:
         self.searcher = searcher
-        self.log = log if log is not None else sys.stderr
+        self.log: LogStream = log if log is not None else sys.stderr
         self.stats = PonderStats()
         self._job: _Job | None = None
 
