@@ -26,6 +26,7 @@ Counts are kept in :class:`PonderStats` and logged to stderr.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -128,10 +129,8 @@ class Ponderer:
         return None if self._job is None else self._job.predicted
 
     def _say(self, text: str) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             print(f"genethello gtp: ponder {text}", file=self.log, flush=True)
-        except (OSError, ValueError):
-            pass
 
     # ------------------------------------------------------------ lifecycle
     def start(self, board: Board, predicted: int, depth: int, exact_empties: int,

@@ -25,6 +25,7 @@ Private extensions: ``genethello-ponder_stats`` and
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import sys
@@ -332,10 +333,8 @@ class GtpFrontend:
 
     # -------------------------------------------------------------- driving
     def _say(self, text: str) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             print(f"genethello gtp: {text}", file=self.log, flush=True)
-        except (OSError, ValueError):
-            pass
 
     def handle(self, cmd: Command) -> tuple[bool, str]:
         """(success, answer text) for one command; state changes only on

@@ -20,6 +20,7 @@ value in its own units, clamped to -64..64 (as in the GTP oracle commands).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import sys
@@ -179,10 +180,8 @@ class NBoardFrontend:
                 self._done.set()        # the GUI went away
 
     def _say(self, text: str) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             print(f"genethello nboard: {text}", file=self.log, flush=True)
-        except (OSError, ValueError):
-            pass
 
     # ------------------------------------------------------------- driving
     def run(self, instream: BinaryIO) -> int:
