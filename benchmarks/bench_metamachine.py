@@ -174,14 +174,13 @@ def main() -> int:
         per_move = {}
         chosen = {}
         for workers in (0, args.workers):
-            log = tempfile.TemporaryFile("w+")
-            with GtpProcess(metamachine_argv(args, args.timing_depth, workers, debug=True),
-                            name=f"metamachine-w{workers}", stderr=log, timeout=600) as meta, \
-                    GtpProcess(oracle_argv(args, args.timing_depth), name="oracle", timeout=600) as bare:
-                games = play_pairs(meta, bare, timing_openings, errors)
-            log.seek(0)
-            top, scoring = phase_seconds(log.read())
-            log.close()
+            with tempfile.TemporaryFile("w+") as log:
+                with GtpProcess(metamachine_argv(args, args.timing_depth, workers, debug=True),
+                                name=f"metamachine-w{workers}", stderr=log, timeout=600) as meta, \
+                        GtpProcess(oracle_argv(args, args.timing_depth), name="oracle", timeout=600) as bare:
+                    games = play_pairs(meta, bare, timing_openings, errors)
+                log.seek(0)
+                top, scoring = phase_seconds(log.read())
             secs = sum(g.seconds[c] for c, g in games)
             count = sum(genmoves(g, c, len(timing_openings[0])) for c, g in games)
             per_move[workers] = secs / max(1, count)

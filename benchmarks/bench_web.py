@@ -18,6 +18,7 @@ Without --db a small evolution is run first to have a best player.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import os
 import re
@@ -79,10 +80,8 @@ def stop(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(15)
     except (ProcessLookupError, subprocess.TimeoutExpired):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         proc.wait()
 
 

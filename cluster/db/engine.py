@@ -394,9 +394,8 @@ class Database:
         (for read-then-write work). A lock held past the busy timeout raises
         :class:`DatabaseLockedError`."""
         factory = self._immediate_sessions if immediate else self._sessions
-        with translate_locked(self._path, self.busy_timeout):
-            with factory.begin() as session:
-                yield session
+        with translate_locked(self._path, self.busy_timeout), factory.begin() as session:
+            yield session
 
     def dispose(self) -> None:
         """Close the pooled connections."""

@@ -20,6 +20,7 @@ overwrite the link's target. Three rules therefore hold:
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import secrets
@@ -103,10 +104,8 @@ def write_file_atomically(path: Path, text: str, replace: bool) -> None:
         else:
             _link_new(temporary, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
-        except FileNotFoundError:
-            pass
         raise
 
 

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from genethello.cluster.config import GamesConfig
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
-from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.registry import evaluator_of, parse_individual
+from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.players import (
     ChromosomePlayer,
     GreedyPlayer,
@@ -98,16 +99,13 @@ class GameRunner:
 
     def __init__(self, settings: GameSettings) -> None:
         self.settings = settings
-        self._evaluators: dict[str, Evaluator] = {}
+        self._evaluators: BoundedCache[str, BaseEvaluator] = BoundedCache(4096)
         self._seats: tuple[Engine, Engine] | None = None
 
-    def _evaluator(self, text: str) -> Evaluator:
+    def _evaluator(self, text: str) -> BaseEvaluator:
         ev = self._evaluators.get(text)
         if ev is None:
-            if len(self._evaluators) > 4096:
-                self._evaluators.clear()
-            ev = evaluator_of(parse_individual(text), self.settings.patterns or None)
-            self._evaluators[text] = ev
+            ev = self._evaluators.put(text, evaluator_of(parse_individual(text), self.settings.patterns or None))
         return ev
 
     def play(self, black_text: str, white_text: str, opening: Sequence[int]) -> GameResult:
@@ -115,25 +113,24 @@ class GameRunner:
         s = self.settings
         black_ev, white_ev = self._evaluator(black_text), self._evaluator(white_text)
         if self._seats is None:
-            self._seats = tuple(
+            black_seat, white_seat = (
                 Engine(ev, depth=s.depth, exact_empties=s.exact_empties, algorithm=s.algorithm, tt_bits=s.tt_bits)
                 for ev in (black_ev, white_ev))
+            self._seats = (black_seat, white_seat)
         black, white = self._seats
         black.use_evaluator(black_ev)
         white.use_evaluator(white_ev)
         return play_game(black, white, opening)
 
 
-_RUNNERS: dict[GameSettings, GameRunner] = {}
+_RUNNERS: BoundedCache[GameSettings, GameRunner] = BoundedCache(8)
 
 
 def runner_for(settings: GameSettings) -> GameRunner:
     """This process's runner for ``settings`` (kept between batches)."""
     runner = _RUNNERS.get(settings)
     if runner is None:
-        if len(_RUNNERS) > 8:
-            _RUNNERS.clear()
-        runner = _RUNNERS[settings] = GameRunner(settings)
+        runner = _RUNNERS.put(settings, GameRunner(settings))
     return runner
 
 
@@ -230,14 +227,12 @@ class GauntletRunner:
     """Plays GauntletSpecs, keeping the players it has built."""
 
     def __init__(self) -> None:
-        self._players: dict[tuple, Player] = {}
+        self._players: BoundedCache[tuple[str, int, int, str], Player] = BoundedCache(64)
 
     def _player(self, name: str, depth: int, exact: int, patterns: str = "") -> Player:
         key = (name, depth, exact, patterns)
         player = self._players.get(key)
         if player is None:
-            if len(self._players) > 64:
-                self._players.clear()
             if name.startswith("chromosome:"):
                 player = ChromosomePlayer(Chromosome.parse(name.split(":", 1)[1]), depth, exact,
                                           patterns=patterns or None)
@@ -249,7 +244,7 @@ class GauntletRunner:
                 player = SquareWeightsPlayer()
             else:
                 raise ValueError(f"unknown yardstick opponent {name!r}")
-            self._players[key] = player
+            self._players.put(key, player)
         return player
 
     def play(self, spec: GauntletSpec) -> GauntletOutcome:
@@ -325,7 +320,7 @@ class CompareGameOutcome:
 
 
 #: This process's engines of comparison players, by (text, settings).
-_COMPARE_ENGINES: dict[tuple[str, PlayerSettings], Engine] = {}
+_COMPARE_ENGINES: BoundedCache[tuple[str, PlayerSettings], Engine] = BoundedCache(256)
 
 
 def _compare_engine(entrant: Entrant) -> Engine:
@@ -334,12 +329,10 @@ def _compare_engine(entrant: Entrant) -> Engine:
     key = (entrant.text, entrant.settings)
     engine = _COMPARE_ENGINES.get(key)
     if engine is None:
-        if len(_COMPARE_ENGINES) > 256:
-            _COMPARE_ENGINES.clear()
         s = entrant.settings
         evaluator = evaluator_of(parse_individual(entrant.text, entrant.payload), s.patterns or None)
-        engine = _COMPARE_ENGINES[key] = Engine(evaluator, depth=s.depth, exact_empties=s.exact_empties,
-                                                algorithm=s.algorithm, tt_bits=s.tt_bits)
+        engine = _COMPARE_ENGINES.put(key, Engine(evaluator, depth=s.depth, exact_empties=s.exact_empties,
+                                                  algorithm=s.algorithm, tt_bits=s.tt_bits))
     return engine
 
 

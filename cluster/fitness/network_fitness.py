@@ -54,6 +54,7 @@ from genethello.core.engine.squares import PASS
 from genethello.core.evaluation.ntuple import NTupleEvaluator
 from genethello.core.evaluation.ntuple_shapes import Architecture
 from genethello.core.families.network_family import NetworkIndividual
+from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.ntuple_games import play_games, points_from_margins
 
 __all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
@@ -95,8 +96,7 @@ class FitnessPoints:
 
 # Evaluators a worker built, kept between tasks of a generation (each task
 # is unpickled afresh): keyed by architecture and weights bytes.
-_EVALUATORS: dict[tuple[Architecture, bytes], NTupleEvaluator] = {}
-_EVALUATOR_CACHE_LIMIT = 1024
+_EVALUATORS: BoundedCache[tuple[Architecture, bytes], NTupleEvaluator] = BoundedCache(1024)
 
 
 def _evaluator(weights: NetworkWeights) -> NTupleEvaluator:
@@ -104,9 +104,7 @@ def _evaluator(weights: NetworkWeights) -> NTupleEvaluator:
     key = (weights.architecture, w.tobytes())
     found = _EVALUATORS.get(key)
     if found is None:
-        if len(_EVALUATORS) >= _EVALUATOR_CACHE_LIMIT:
-            _EVALUATORS.clear()
-        found = _EVALUATORS[key] = NTupleEvaluator(weights.architecture, w)
+        found = _EVALUATORS.put(key, NTupleEvaluator(weights.architecture, w))
     return found
 
 

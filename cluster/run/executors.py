@@ -321,10 +321,9 @@ class RayExecutor:
 
     def _cancel(self, in_flight: _InFlight) -> None:
         for ref in in_flight:
-            try:
+            # a finished or lost task cannot be cancelled; nothing to do
+            with contextlib.suppress(Exception):
                 self._ray.cancel(ref, force=True)
-            except Exception:  # a finished or lost task cannot be cancelled; nothing to do
-                pass
         in_flight.clear()
 
     def close(self) -> None:

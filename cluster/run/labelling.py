@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, TextIO
 import numpy as np
 
 from genethello.core.evaluation.patterns import move_numbers
+from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.pattern_learning import GameSet
 from genethello.core.pattern_learning.label_file import LabelSettings, format_line
 from genethello.core.pattern_learning.position_labels import Labeller
@@ -76,7 +77,8 @@ class LabelOutcome:
     nodes: int
 
 
-_LABELLERS: dict[tuple[int, int, str], Labeller] = {}
+#: This worker's labeller: one (a task's labeller replaces another's).
+_LABELLERS: BoundedCache[tuple[int, int, str], Labeller] = BoundedCache(1)
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,7 @@ class PositionLabels:
         key = (self.exact_empties, self.search_depth, self.patterns)
         labeller = _LABELLERS.get(key)
         if labeller is None:
-            _LABELLERS.clear()
-            labeller = _LABELLERS[key] = Labeller(self.exact_empties, self.search_depth, self.patterns)
+            labeller = _LABELLERS.put(key, Labeller(self.exact_empties, self.search_depth, self.patterns))
         out = []
         for spec in specs:
             label = labeller.label(spec.mover, spec.other)
@@ -145,7 +146,8 @@ def selfplay_game(seed: int, number: int, patterns: str | None = None) -> list[t
     return out
 
 
-_SELFPLAY: dict[str | None, Searcher] = {}
+#: The self-play engines, one per pattern table version (there are a few).
+_SELFPLAY: BoundedCache[str | None, Searcher] = BoundedCache(8)
 
 
 def _selfplay_searcher(patterns: str | None) -> Searcher:
@@ -156,7 +158,7 @@ def _selfplay_searcher(patterns: str | None) -> Searcher:
     searcher = _SELFPLAY.get(patterns)
     if searcher is None:
         evaluator = Evaluator(weights=((0, 0, 0, 0, 0, 1, 0),) * 3, patterns=patterns)
-        searcher = _SELFPLAY[patterns] = Searcher(evaluator, tt_bits=14)
+        searcher = _SELFPLAY.put(patterns, Searcher(evaluator, tt_bits=14))
     return searcher
 
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, TypeVar
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import Session
 
 from genethello.cluster import reads
 from genethello.cluster.breeding.origins import REENTERED, StoredOrigin
@@ -48,6 +49,7 @@ from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
 from genethello.cluster.reads.ranking import BEST_FIRST
 from genethello.cluster.run.run_check import check_run_config
 from genethello.core.families.registry import Individual, family_of
+from genethello.core.play.scoring import MatchScore
 
 
 class GameRow(NamedTuple):
@@ -87,6 +89,40 @@ class HallGameRow(NamedTuple):
     white_id: int
     score: int
     nodes: int
+
+
+class _JsonRecord(Protocol):
+    def to_json(self) -> dict[str, object]: ...
+
+
+class StoredScore(Protocol):
+    """What :meth:`RunStore.store_yardstick` reads of a score
+    (:class:`~genethello.cluster.measures.yardstick.YardstickScore`)."""
+
+    @property
+    def opponent(self) -> str: ...
+    @property
+    def result(self) -> MatchScore: ...
+    @property
+    def sprt(self) -> _JsonRecord | None: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def points(self) -> float: ...
+    @property
+    def score(self) -> float: ...
+
+
+_Row = TypeVar("_Row")
+
+
+def _get(s: Session, model: type[_Row], key: object) -> _Row:
+    """The row of ``model`` with primary key ``key``, which the run's
+    bookkeeping knows to exist (LookupError if it does not)."""
+    row = s.get(model, key)
+    if row is None:
+        raise LookupError(f"no {model.__name__} row {key!r}")
+    return row
 
 
 #: A stored game's columns: the run, the generation, then GameRow's fields.
@@ -140,14 +176,15 @@ class RunStore:
         """(max_generations, converge_baseline): the run state the stop rule
         reads each generation, without parsing the stored config."""
         with self.db.session() as s:
-            return tuple(s.execute(select(Run.max_generations, Run.converge_baseline)
-                                   .where(Run.id == self.run_id)).one())
+            max_generations, converge_baseline = s.execute(select(Run.max_generations, Run.converge_baseline)
+                                                           .where(Run.id == self.run_id)).one()
+            return max_generations, converge_baseline
 
     def extend(self, max_generations: int) -> None:
         """Set the run's last generation; a converged run counts convergence
         afresh from where it stands (else it would stop at once)."""
         with self.db.session(immediate=True) as s:
-            run = s.get(Run, self.run_id)
+            run = _get(s, Run, self.run_id)
             run.max_generations = max_generations
             if run.status == "converged":
                 run.converge_baseline = run.generation
@@ -156,7 +193,7 @@ class RunStore:
     def drop_engines(self, engines: Iterable[str]) -> None:
         """Record that the run goes on without these external engines."""
         with self.db.session(immediate=True) as s:
-            run = s.get(Run, self.run_id)
+            run = _get(s, Run, self.run_id)
             dropped = json.loads(run.dropped_engines)
             run.dropped_engines = json.dumps(dropped + [e for e in engines if e not in dropped])
             run.updated_at = utcnow()
@@ -165,7 +202,7 @@ class RunStore:
         """Record that the run goes on with another core from its current
         generation (the user accepted it: games may differ from then on)."""
         with self.db.session(immediate=True) as s:
-            run = s.get(Run, self.run_id)
+            run = _get(s, Run, self.run_id)
             if run.core_hash == new_hash:
                 return
             changes = json.loads(run.core_changes)
@@ -179,7 +216,7 @@ class RunStore:
         its current generation (the user accepted it: breeding may differ
         from then on), in ``core_changes`` beside the cores."""
         with self.db.session(immediate=True) as s:
-            run = s.get(Run, self.run_id)
+            run = _get(s, Run, self.run_id)
             if run.numeric_versions == new_versions:
                 return
             changes = json.loads(run.core_changes)
@@ -196,7 +233,7 @@ class RunStore:
     def current_generation(self) -> tuple[int, str | None]:
         """(the last generation started, its status); (0, None) before the first."""
         with self.db.session() as s:
-            g = s.get(Run, self.run_id).generation
+            g = _get(s, Run, self.run_id).generation
             gen = s.get(Generation, (self.run_id, g)) if g else None
             return g, (gen.status if gen else None)
 
@@ -204,7 +241,7 @@ class RunStore:
     def population(self, g: int) -> list[tuple[int, str]]:
         """(player id, chromosome text) of generation g, in slot order."""
         with self.db.session() as s:
-            return [tuple(row) for row in s.execute(
+            return [(pid, text) for pid, text in s.execute(
                 select(PlayerRow.id, PlayerRow.text).join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
                 .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
                 .order_by(PopulationSlot.slot)).all()]
@@ -229,7 +266,7 @@ class RunStore:
         stored = [family_of(c).storage(c) for c in members]
         with self.db.session(immediate=True) as s:
             if g > 1:
-                s.get(Generation, (self.run_id, g - 1)).status = "bred"
+                _get(s, Generation, (self.run_id, g - 1)).status = "bred"
             texts = [family_of(c).text(c) for c in members]
             existing = dict(s.execute(select(PlayerRow.text, PlayerRow.id)
                                       .where(PlayerRow.run_id == self.run_id, PlayerRow.text.in_(texts))).all())
@@ -240,8 +277,9 @@ class RunStore:
                     s.add(player)
                     s.flush()
                     existing[text] = player.id
-            slots = [{"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
-                     for i, t in enumerate(texts)]
+            slots: list[dict[str, object]] = [
+                {"run_id": self.run_id, "generation": g, "slot": i, "player_id": existing[t]}
+                for i, t in enumerate(texts)]
             if origins:
                 reentered = [o.parent_a for o in origins if o.kind == REENTERED and o.parent_a is not None]
                 runs = dict(s.execute(select(PlayerRow.id, PlayerRow.run_id)
@@ -249,7 +287,8 @@ class RunStore:
                 for row, o in zip(slots, origins):
                     row.update(origin=o.kind, parent_a=o.parent_a, parent_b=o.parent_b,
                                source_generation=o.source_generation,
-                               source_run=runs.get(o.parent_a) if o.kind == REENTERED else None)
+                               source_run=(runs.get(o.parent_a)
+                                           if o.kind == REENTERED and o.parent_a is not None else None))
             s.execute(insert(PopulationSlot), slots)
             s.execute(update(PlayerRow).where(PlayerRow.id.in_(list(existing.values()))).values(death=g))
             s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
@@ -401,7 +440,7 @@ class RunStore:
                  "draws": r.draws} for r in rating.players])
             best = hall_best if has_hall else s.scalars(select(PlayerRow.id).where(PlayerRow.run_id == self.run_id)
                                                         .order_by(*BEST_FIRST).limit(1)).one()
-            gen = s.get(Generation, (self.run_id, g))
+            gen = _get(s, Generation, (self.run_id, g))
             gen.status = "rated"
             gen.finished_at = utcnow()
             gen.best_player_id = best
@@ -409,7 +448,7 @@ class RunStore:
             gen.stats_json = json.dumps(rating.stats, sort_keys=True)
             self._apply_retention(s, g, keep_moves_generations)
 
-    def _apply_retention(self, s, g: int, keep: int) -> None:
+    def _apply_retention(self, s: Session, g: int, keep: int) -> None:
         """Drop move lists older than ``keep`` generations, except the games
         of each generation's best player (results are always kept)."""
         if keep <= 0 or g - keep < 1:
@@ -460,8 +499,8 @@ class RunStore:
     def hall_rated(self, g: int) -> bool:
         """Whether generation g's hall step is complete (ratings stored)."""
         with self.db.session() as s:
-            return s.scalar(select(func.count()).select_from(HallRating).where(
-                HallRating.run_id == self.run_id, HallRating.generation == g)) > 0
+            return (s.scalar(select(func.count()).select_from(HallRating).where(
+                HallRating.run_id == self.run_id, HallRating.generation == g)) or 0) > 0
 
     def played_hall_games(self, g: int) -> set[int]:
         with self.db.session() as s:
@@ -499,7 +538,7 @@ class RunStore:
             s.execute(insert(HallRating), [
                 {"run_id": self.run_id, "generation": g, "player_id": pid, "rating": r.rating,
                  "stderr": r.stderr, "games": r.games, "points": r.score} for pid, r in ratings.items()])
-            s.get(Generation, (self.run_id, g)).best_player_id = order[0]
+            _get(s, Generation, (self.run_id, g)).best_player_id = order[0]
 
     def hall_ranked(self, limit: int | None = None, generation: int | None = None) -> list[HallEntry]:
         """:func:`reads.hall_ranked` of this run."""
@@ -512,10 +551,10 @@ class RunStore:
     # --------------------------------------------------------- yardstick
     def yardstick_measured(self, g: int) -> bool:
         with self.db.session() as s:
-            return s.scalar(select(func.count()).select_from(YardstickResult).where(
-                YardstickResult.run_id == self.run_id, YardstickResult.generation == g)) > 0
+            return (s.scalar(select(func.count()).select_from(YardstickResult).where(
+                YardstickResult.run_id == self.run_id, YardstickResult.generation == g)) or 0) > 0
 
-    def store_yardstick(self, g: int, player_id: int, scores: Iterable) -> None:
+    def store_yardstick(self, g: int, player_id: int, scores: Iterable[StoredScore]) -> None:
         """Store a yardstick measurement of ``player_id`` at generation g
         (each score has opponent, games, points, score, its W/D/L
         ``result`` and, for a sequential opponent, its ``sprt`` record) and
@@ -525,12 +564,12 @@ class RunStore:
             s.execute(delete(YardstickResult).where(YardstickResult.run_id == self.run_id,
                                                     YardstickResult.generation == g))
             for sc in scores:
-                record = getattr(sc, "sprt", None)
+                record = sc.sprt
                 s.add(YardstickResult(run_id=self.run_id, generation=g, player_id=player_id,
                                       opponent=sc.opponent, games=sc.games, points=sc.points, score=sc.score,
                                       wins=sc.result.wins, draws=sc.result.draws, losses=sc.result.losses,
                                       sprt=None if record is None else json.dumps(record.to_json(), sort_keys=True)))
-            fixed = [sc for sc in scores if getattr(sc, "sprt", None) is None]
+            fixed = [sc for sc in scores if sc.sprt is None]
             if fixed:
-                s.get(PlayerRow, player_id).yardstick = (sum(sc.points for sc in fixed)
-                                                      / sum(sc.games for sc in fixed))
+                _get(s, PlayerRow, player_id).yardstick = (sum(sc.points for sc in fixed)
+                                                        / sum(sc.games for sc in fixed))

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -43,6 +45,8 @@ POLL_SECONDS = 0.5
 HEARTBEAT_SECONDS = 5.0
 #: Seconds between checks that the page waiting for a search is still there.
 DISCONNECT_CHECK_SECONDS = 0.05
+
+_T = TypeVar("_T")
 
 
 class WebState:
@@ -87,7 +91,7 @@ async def read_body(request: Request, limit: int, what: str = "the request") -> 
     return b"".join(chunks)
 
 
-async def json_body(request: Request) -> dict:
+async def json_body(request: Request) -> dict[str, object]:
     body = await read_body(request, MAX_JSON_BYTES)
     if not body.strip():
         return {}
@@ -106,7 +110,7 @@ def int_param(value: str, name: str) -> int:
     return int(value)
 
 
-async def watch_disconnect(request: Request, game: PlaySession, work) -> dict:
+async def watch_disconnect(request: Request, game: PlaySession, work: Awaitable[_T]) -> _T:
     """Await ``work`` (a coroutine of ``game``); if the page goes away
     meanwhile (tab closed, navigation), abandon the game's search."""
     task = asyncio.ensure_future(work)
@@ -118,7 +122,8 @@ async def watch_disconnect(request: Request, game: PlaySession, work) -> dict:
 
 
 def state(request: Request) -> WebState:
-    return request.app.state.web
+    web: WebState = request.app.state.web
+    return web
 
 
 # ---------------------------------------------------------------- routes
@@ -218,7 +223,7 @@ async def run_events(request: Request) -> Response:
     run_id = int_param(request.path_params["run_id"], "run")
     await run_in_threadpool(web.runs.summary, run_id)     # 404 now rather than in the stream
 
-    async def stream():
+    async def stream() -> AsyncIterator[str]:
         tracker = RateTracker()
         last_key, summary, last_sent = None, None, 0.0
         loop = asyncio.get_running_loop()
@@ -313,18 +318,20 @@ def create_app(db_target: str, *, loopback: bool = True, token: str | None = Non
     ]
 
     @asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         await web.games.close_all()
         web.pool.shutdown()
         web.runs.close()
 
+    # Starlette types a handler as taking any Exception; it calls each with
+    # the class it is registered for, which is what these two declare.
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        WebRequestError: on_request_error,
+        WebRequestError: on_request_error,  # type: ignore[dict-item]
         ConflictError: on_state_error,
         BusyError: on_state_error,
         NotFoundError: on_state_error,
-        HTTPException: on_http_error,
+        HTTPException: on_http_error,  # type: ignore[dict-item]
     })
     app.state.web = web
     return GuardMiddleware(app, loopback=loopback, token=token)

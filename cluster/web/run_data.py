@@ -15,6 +15,7 @@ import threading
 import time
 from collections import deque
 from datetime import UTC, datetime
+from typing import TypedDict
 
 from genethello.cluster import reads
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError, RunNotFoundError
@@ -38,6 +39,72 @@ MAX_LISTED_GAMES = 500
 #: Seconds a read waits on a lock (WAL reads never should; opening probes
 #: the write lock once, and is retried on the next request if it times out).
 OPEN_BUSY_SECONDS = 5.0
+
+#: A JSON object of the page (what is read back of one has a TypedDict below).
+JsonObject = dict[str, object]
+
+
+class RunRow(TypedDict):
+    """A run in the runs list."""
+
+    id: int
+    name: str
+    status: str
+    generation: int
+    last_generation: int | None
+    created: str | None
+    updated: str | None
+    type: str | None
+
+
+class RunsPage(TypedDict):
+    runs: list[RunRow]
+    problem: str | None
+
+
+class MenuRun(TypedDict):
+    run: str
+    run_id: int
+    players: list[JsonObject]
+
+
+class PlayerMenu(TypedDict):
+    runs: list[MenuRun]
+    shipped: list[JsonObject]
+    problem: str | None
+
+
+class Progress(TypedDict):
+    """The generation in play."""
+
+    generation: int
+    status: str
+    done: int
+    total: int
+    started: str | None
+    finished: str | None
+
+
+class ProgressFigures(Progress):
+    """:class:`Progress` with games/s and the ETA in seconds."""
+
+    rate: float | None
+    eta: float | None
+
+
+class Summary(TypedDict):
+    """A run's page (see :meth:`RunReader.summary`)."""
+
+    run: JsonObject
+    chart: dict[str, list[float | None]]
+    yardstick_opponents: dict[str, list[float | None]]
+    genes: JsonObject
+    family: str
+    champion: JsonObject | None
+    progress: Progress | None
+    top: list[JsonObject]
+    stored_games: int
+    generations: list[JsonObject]
 
 
 class RunReader:
@@ -85,7 +152,7 @@ class RunReader:
             raise NotFoundError(str(exc)) from None
 
     # ------------------------------------------------------------- queries
-    def runs(self) -> dict:
+    def runs(self) -> RunsPage:
         """Every run, newest first, with its status and generation."""
         db = self.database()
         if db is None:
@@ -96,14 +163,14 @@ class RunReader:
             "updated": _iso(r.run.updated_at), "type": r.run.chromosome_type,
         } for r in reversed(reads.list_runs(db))], "problem": None}
 
-    def change_key(self, run_id: int) -> tuple:
+    def change_key(self, run_id: int) -> tuple[object, ...]:
         """A few cheap numbers that change whenever the run's page would."""
         db = self.database()
         if db is None:
             return (None,)
         return reads.change_key(db, run_id)
 
-    def top_players(self, run_id: int, count: int = TOP_PLAYERS) -> list[dict]:
+    def top_players(self, run_id: int, count: int = TOP_PLAYERS) -> list[JsonObject]:
         """The run's best players as ``genethello best`` ranks them (by the
         hall of fame when the run has one, else by Elo), with their hall
         rating and latest Bradley-Terry rating and errors."""
@@ -112,7 +179,7 @@ class RunReader:
             return []
         return [_standing(row) for row in reads.standings(db, run_id, top=count).rows]
 
-    def summary(self, run_id: int) -> dict:
+    def summary(self, run_id: int) -> Summary:
         """The run's page: per-generation Elo and yardstick, what the run's
         family draws of the best over generations (GeneThello: ``genes``,
         its genes; any other family: ``champion``, the series of
@@ -120,10 +187,11 @@ class RunReader:
         play, the top players."""
         db, run = self._run(run_id)
         rows = reads.generation_rows(db, run.id)
-        chart: dict[str, list] = {
+        chart: dict[str, list[float | None]] = {
             "generation": [], "best_elo": [], "mean_elo": [], "best_so_far_elo": [], "yardstick": [],
             "yardstick_low": [], "yardstick_high": [], "hall": [], "hall_low": [], "hall_high": []}
-        genes: dict = {"names": [], "values": []}
+        gene_names: list[str] = []
+        gene_values: list[list[int] | None] = []
         opponents: dict[str, dict[int, float]] = {}
         for row in rows:
             chart["generation"].append(row.generation)
@@ -141,14 +209,14 @@ class RunReader:
             chart["hall_high"].append(None if rating is None or err is None else _round(rating + 1.96 * err))
             best = _parse(row.best)
             if best is not None:
-                if not genes["names"]:
-                    genes["names"] = best.type.gene_names()
-                genes["values"].append(list(best.genes))
+                if not gene_names:
+                    gene_names = best.type.gene_names()
+                gene_values.append(list(best.genes))
             else:
-                genes["values"].append(None)
+                gene_values.append(None)
         family = reads.run_family(run)
         traits = traits_of_family(family)
-        champion = None
+        champion: JsonObject | None = None
         if not traits.charts_genes:
             drawn = reads.champion_chart(db, run, rows)
             champion = {"title": drawn.title, "left": drawn.left_label, "right": drawn.right_label,
@@ -156,7 +224,7 @@ class RunReader:
                         "series": [{"label": sr.label, "values": list(sr.values), "axis": sr.axis}
                                    for sr in drawn.series]}
         current = reads.current_generation(db, run.id)
-        progress = None
+        progress: Progress | None = None
         if current is not None:
             progress = {"generation": current.number, "status": current.status,
                         "done": current.games_done, "total": current.games_total,
@@ -165,9 +233,9 @@ class RunReader:
             "run": {"id": run.id, "name": run.name, "status": run.status, "generation": run.generation,
                     "created": _iso(run.created_at), "updated": _iso(run.updated_at), "config": run.config()},
             "chart": chart,
-            "yardstick_opponents": {name: [by_gen.get(g) for g in chart["generation"]]
+            "yardstick_opponents": {name: [by_gen.get(row.generation) for row in rows]
                                     for name, by_gen in opponents.items()},
-            "genes": genes,
+            "genes": {"names": gene_names, "values": gene_values},
             "family": family,
             "champion": champion,
             "progress": progress,
@@ -177,7 +245,7 @@ class RunReader:
                              "games": f"{row.games_done}/{row.games_total}"} for row in rows],
         }
 
-    def lineage(self, run_id: int, depth: int = LINEAGE_DEPTH) -> dict:
+    def lineage(self, run_id: int, depth: int = LINEAGE_DEPTH) -> JsonObject:
         """The best so far's family tree (``depth`` generations of
         ancestors; None before any player) and which operators pay: per
         generation and in all, how many members each origin gave and how
@@ -200,7 +268,7 @@ class RunReader:
             },
         }
 
-    def stored_games(self, run_id: int, generation: int) -> list[dict]:
+    def stored_games(self, run_id: int, generation: int) -> list[JsonObject]:
         """The games of one generation (whether their moves were kept)."""
         db, run = self._run(run_id)
         try:
@@ -224,17 +292,17 @@ class RunReader:
         except ValueError as exc:
             raise NotFoundError(str(exc)) from None
 
-    def player_menu(self) -> dict:
+    def player_menu(self) -> PlayerMenu:
         """The Play page's machine menu: each run's top players, the newest
         run first (its first player is what ``genethello best`` ranks
         first), and the package's shipped networks by name."""
         listing = self.runs()
-        menu = []
+        menu: list[MenuRun] = []
         for run in listing["runs"][:5]:
             players = self.top_players(run["id"])
             if players:
                 menu.append({"run": run["name"], "run_id": run["id"], "players": players})
-        shipped = [{"name": name} for name in shipped_networks()]
+        shipped: list[JsonObject] = [{"name": name} for name in shipped_networks()]
         return {"runs": menu, "shipped": shipped, "problem": listing["problem"]}
 
     def player(self, key: int | str) -> tuple[str, bytes | None]:
@@ -256,7 +324,7 @@ class RateTracker:
 
     def __init__(self, window: float = RATE_WINDOW_SECONDS) -> None:
         self.window = window
-        self._samples: deque = deque()
+        self._samples: deque[tuple[float, int, int]] = deque()
 
     def add(self, now: float, generation: int, done: int) -> None:
         if self._samples and self._samples[-1][1] != generation:
@@ -275,7 +343,8 @@ class RateTracker:
         return (d1 - d0) / (t1 - t0)
 
 
-def progress_figures(progress: dict | None, tracker: RateTracker, now: float | None = None) -> dict | None:
+def progress_figures(progress: Progress | None, tracker: RateTracker,
+                     now: float | None = None) -> ProgressFigures | None:
     """``progress`` with games/s and the ETA in seconds: from the tracker's
     samples, else from the generation's start time."""
     if progress is None:
@@ -289,10 +358,11 @@ def progress_figures(progress: dict | None, tracker: RateTracker, now: float | N
         rate = progress["done"] / elapsed if elapsed > 0 else None
     remaining = max(0, progress["total"] - progress["done"])
     eta = remaining / rate if rate and progress["status"] == "playing" else None
-    return dict(progress, rate=None if rate is None else round(rate, 2), eta=None if eta is None else round(eta, 1))
+    return ProgressFigures(**progress, rate=None if rate is None else round(rate, 2),
+                           eta=None if eta is None else round(eta, 1))
 
 
-def _standing(row: Standing) -> dict:
+def _standing(row: Standing) -> JsonObject:
     p = row.player
     return {
         "id": p.id, "chromosome": p.text, "elo": round(p.elo, 1) if p.member else None, "member": p.member,
@@ -304,7 +374,7 @@ def _standing(row: Standing) -> dict:
     }
 
 
-def _node(node: LineageNode) -> dict:
+def _node(node: LineageNode) -> JsonObject:
     """A family tree as the page draws it: each node with its row's figures
     (a node missing from the top players' table is added to it on a click)."""
     return {

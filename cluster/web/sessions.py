@@ -14,7 +14,9 @@ import asyncio
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypedDict, TypeVar
 
 from genethello.cluster.web import play
 from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
@@ -40,6 +42,8 @@ IDLE_SECONDS = 6 * 3600.0
 STOP_WAIT_SECONDS = 2.0
 #: Seconds of pondering at most: a tab left open does not keep a core busy.
 PONDER_MAX_SECONDS = 120.0
+
+_T = TypeVar("_T")
 
 
 class _Discard:
@@ -67,8 +71,8 @@ class MachineSide:
 class _Job:
     """A search running on the pool for this game."""
 
-    future: asyncio.Future
-    searchers: list
+    future: asyncio.Future[Any]       # whatever the search returns
+    searchers: list[Searcher]
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
@@ -94,16 +98,25 @@ def choose_move(machine: MachineSide, board: Board, budget: float | None,
     return machine.searcher.search(board, depth=machine.depth, exact_empties=play.EXACT_EMPTIES), False
 
 
-def top_moves(searcher: Searcher, board: Board, depth: int, cancel: threading.Event) -> list[dict]:
+class ScoredMove(TypedDict):
+    """A hint's move: its square's name, its score, whether solved."""
+
+    move: str
+    score: int | float
+    exact: bool
+
+
+def top_moves(searcher: Searcher, board: Board, depth: int, cancel: threading.Event) -> list[ScoredMove]:
     """Every legal move with its score for the side to move (runs on a pool
     thread): the position after each move searched ``depth - 1`` plies,
     solved when few squares are left. Scores are disc margins: exact
     integers when solved, else the evaluation (see ``disc_score``)."""
-    scored = []
+    scored: list[ScoredMove] = []
     mover = board.side_to_move
     for square in board.legal_moves():
         if cancel.is_set():
             return []
+        score: int | float
         after = board.copy()
         after.play(square)
         if after.is_game_over():
@@ -134,13 +147,14 @@ class PlaySession:
         self.pool = pool
         self.board = Board()
         self.clocks = play.Clocks(settings.seconds)
-        self.machines = {c: MachineSide(settings.side(c).chromosome, settings.side(c).depth, patterns)
-                         for c in play.COLOURS if settings.side(c).is_machine}
+        # a machine side always names its individual (play.parse_side)
+        self.machines = {c: MachineSide(side.chromosome, side.depth, patterns) for c in play.COLOURS
+                         if (side := settings.side(c)).is_machine and side.chromosome is not None}
         chromosomes = [m.chromosome for m in self.machines.values()]
         self._hint_chromosome = chromosomes[0] if chromosomes else hint_chromosome
         self._hint_searcher: Searcher | None = None
         self.events: list[str] = ["New game: Black to move."]
-        self.last_search: dict | None = None
+        self.last_search: dict[str, object] | None = None
         self.thinking: Colour | None = None
         self.epoch = 0
         self.closed = False
@@ -150,10 +164,10 @@ class PlaySession:
             self.clocks.start(BLACK, time.monotonic())
 
     # ------------------------------------------------------------------ view
-    def view(self) -> dict:
+    def view(self) -> dict[str, object]:
         """Everything the page shows of the game."""
         now = time.monotonic()
-        players = {}
+        players: dict[Colour, dict[str, object]] = {}
         for colour in play.COLOURS:
             side = self.settings.side(colour)
             players[colour] = {"kind": side.kind, "name": side.name(), "depth": side.depth}
@@ -190,7 +204,7 @@ class PlaySession:
         if self._job is not None:
             raise ConflictError("the machine is thinking; wait for its move")
 
-    def human_move(self, text: object, ply: object = None) -> dict:
+    def human_move(self, text: object, ply: object = None) -> dict[str, object]:
         """A person's move (checked), then any forced pass.
 
         Raises:
@@ -224,7 +238,7 @@ class PlaySession:
         if self.settings.seconds is not None:
             self.clocks.start(None if self.board.is_game_over() else self.board.side_to_move, now)
 
-    async def machine_move(self) -> dict:
+    async def machine_move(self) -> dict[str, object]:
         """The machine to move searches (off the event loop) and plays.
 
         Raises:
@@ -272,7 +286,8 @@ class PlaySession:
         self._maybe_ponder(machine, result)
         return self.view()
 
-    async def _run(self, slot: SearchSlot, searchers: list, work) -> tuple:
+    async def _run(self, slot: SearchSlot, searchers: list[Searcher],
+                   work: Callable[[threading.Event], _T]) -> tuple[_T, float]:
         """Run ``work(cancel)`` on the pool; the slot is given back when its
         thread returns (not before: an abandoned search still holds its
         core until it stops). Returns (work's result, start time)."""
@@ -284,7 +299,7 @@ class PlaySession:
         self._job = job
         self.thinking = self.board.side_to_move if searchers and slot.kind == MOVE else None
 
-        def finished(_future: asyncio.Future) -> None:
+        def finished(_future: asyncio.Future[_T]) -> None:
             self.pool.release(slot)
             if self._job is job:
                 self._job = None
@@ -330,7 +345,7 @@ class PlaySession:
         self.pool.release(machine.ponder_slot)
         machine.ponder_slot = None
 
-    async def hint(self) -> dict:
+    async def hint(self) -> dict[str, object]:
         """The engine's top moves for the person to move, with scores."""
         self._require_idle()
         board = self.board
@@ -367,7 +382,7 @@ class PlaySession:
             machine.ponderer.cancel()
             self._release_ponder(machine)
 
-    async def undo(self) -> dict:
+    async def undo(self) -> dict[str, object]:
         """Take back moves up to the person's last one (stopping any search)."""
         if self.closed:
             raise ConflictError("this game was closed; start a new one")

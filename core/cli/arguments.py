@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:   # annotations only: a command's parser loads no compiled module
+    from genethello.core.evaluation.evaluation import BaseEvaluator
 
 Number = TypeVar("Number", int, float)
 
@@ -93,7 +96,7 @@ def add_patterns_option(parser: argparse.ArgumentParser) -> None:
                              "(or v1, v2; default: the newest installed)")
 
 
-def patterns_note(evaluator) -> str:
+def patterns_note(evaluator: BaseEvaluator) -> str:
     """', patterns VERSION' for an evaluator that weighs the pattern table, else ''."""
     version = getattr(evaluator, "pattern_version", "")
     return f", patterns {version}" if version else ""

@@ -29,7 +29,7 @@ from genethello.core.frontend.wording import counted, duration, rate
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("perft", help="count positions 1..N plies from the start")
     p.add_argument("depth", type=positive_int, help=f"deepest ply to count (1..{MAX_PLIES})")
     p.set_defaults(handler=run_perft)

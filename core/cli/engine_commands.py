@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from genethello.core.cli.arguments import (
     PLAYER_HELP,
@@ -18,7 +19,7 @@ from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.frontend import defaults
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from genethello.core.metamachine.proxy import DEFAULT_TOP
 
     p = sub.add_parser(
@@ -84,13 +85,13 @@ def run_metamachine(args: argparse.Namespace, context: CommandContext) -> int:
     return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
 
 
-def ray_helpers(args: argparse.Namespace, context: CommandContext) -> Callable[[list[str]], list]:
+def ray_helpers(args: argparse.Namespace, context: CommandContext) -> Callable[[list[str]], list[Any]]:
     """A factory of Ray actor helpers on the cluster at ``args.address``:
     ``args.workers`` of them, or one per CPU there. Joining the cluster is
     the context's ``start_ray`` (core does not start Ray)."""
     start_ray = context.ray()
 
-    def make(argv: list[str]) -> list:
+    def make(argv: list[str]) -> list[Any]:   # OraclePool's helpers
         from genethello.core.metamachine.oracles import RayHelper
 
         count = args.workers or start_ray(args.address)

@@ -18,7 +18,7 @@ from genethello.core.frontend import defaults
 from genethello.core.gtp.engine import GtpFrontend
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "gtp", help="play a chromosome or network as a GTP engine (Othello profile) on stdin/stdout",
         description="Answer GTP version 2 commands (Othello profile: vertices a1-h8 with row 1 at the top, "

@@ -44,7 +44,7 @@ from genethello.core.play.scoring import MatchScore
 from genethello.core.play.sprt import SprtOutcome
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("match", help="two chromosomes (or one and a GTP engine) play each other with both colours",
                        description="Play GAMES games: one random opening per pair of games, no two alike, each "
                                    "played once with each colour. Prints every game and A's score with its 95% "
@@ -154,7 +154,7 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
     openings = match_openings(args) if sprt is None else sprt_openings(args)
     a = resolve_player(args.a, args, context)
     t0 = time.perf_counter()
-    report = lambda line: print(line, flush=True)  # noqa: E731
+    report: Callable[[str], None] = lambda line: print(line, flush=True)  # noqa: E731
     if sprt is not None:
         report(header(sprt, max_games(args)))
 

@@ -26,7 +26,7 @@ from genethello.core.families.network_files import write_network_file
 from genethello.core.families.networks import scale
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("network", help="make, show and export n-tuple network files",
                        description="Make a random network, show a network, or write one as a network file "
                                    "(JSON: architecture, name and real weights).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,8 @@ from genethello.core.evaluation import pattern_table as ptab
 from genethello.core.evaluation import patterns as pt
 
 
-def register(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]
+             ) -> argparse._SubParsersAction[argparse.ArgumentParser]:
     """Add ``patterns`` and its core-side actions; returns its actions so
     that the cluster side can add ``label``."""
     p = sub.add_parser("patterns", help="learn, check and show the edge/corner pattern tables")
@@ -240,7 +242,7 @@ def _int_list(text: str, option: str, what: str, low: int, high: int) -> list[in
     return values
 
 
-def _solve_progress(name: str):
+def _solve_progress(name: str) -> Callable[[int, int, int], None]:
     """A progress(key, done, total) for the exact solves: a line on stderr
     every 100 solves of a key and at its end, naming it by ``name`` (a
     format with {key})."""

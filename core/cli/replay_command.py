@@ -7,13 +7,17 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from genethello.core.cli.arguments import non_negative_float, positive_int
 from genethello.core.engine.squares import BLACK, PASS, WHITE, opponent, square_name
 from genethello.core.records import GameRecord, RecordError, read_record, result_from_score
 
+if TYPE_CHECKING:   # annotations only: the board is built when the command runs
+    from genethello.core.engine.board import Board
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a game record (SGF, GGF or move list) move by move")
     p.add_argument("file", type=Path, help="game record: .sgf, .ggf or a move list")
     p.add_argument("--game", type=positive_int, default=1, metavar="N",
@@ -56,7 +60,7 @@ def _header(rec: GameRecord, number: int, count: int, path: Path) -> str:
     return "\n".join(lines)
 
 
-def _position(board, index: int, total: int, move: int | None, mover: str | None) -> str:
+def _position(board: Board, index: int, total: int, move: int | None, mover: str | None) -> str:
     black, white = board.disc_count()
     if move is None:
         title = f"Start position ({total} moves to replay)"
@@ -66,7 +70,7 @@ def _position(board, index: int, total: int, move: int | None, mover: str | None
     return f"{title}    discs: black {black}, white {white}\n{board}\n"
 
 
-def _result_line(rec: GameRecord, board) -> str:
+def _result_line(rec: GameRecord, board: Board) -> str:
     if board.is_game_over():
         result = result_from_score(board.final_score())
         black, white = board.disc_count()

@@ -12,6 +12,10 @@ EVAL_LIMIT: int
 
 class BaseEvaluator:
     """What every evaluator kind derives from; the searches take any of them."""
+    # Not an attribute of the base class itself: every kind defines it
+    # (Evaluator's table, NetworkEvaluator's ''), and only kinds are built.
+    @property
+    def pattern_version(self) -> str: ...
 
 class Evaluator(BaseEvaluator):
     @property

@@ -6,6 +6,8 @@ batch game loop of ``ntuple_games.pyx`` updates the tuple indices move by
 move instead).
 """
 
+import functools
+
 import numpy as np
 
 from libc.stdint cimport uint64_t, int32_t
@@ -91,17 +93,14 @@ class _Layout:
             a.setflags(write=False)
 
 
-_LAYOUTS = {}
-
-
+@functools.lru_cache(maxsize=64)
 def _layout(architecture):
     """The architecture's :class:`_Layout`, built once per process (an
     evaluator then costs a gather and a sum, not a walk over the tuples:
-    fitness builds thousands)."""
-    found = _LAYOUTS.get(architecture)
-    if found is None:
-        found = _LAYOUTS[architecture] = _Layout(architecture)
-    return found
+    fitness builds thousands); a run uses a few architectures, so 64 kept
+    bound a process that is sent many. A layout is read-only: which ones
+    are kept changes no value."""
+    return _Layout(architecture)
 
 
 cdef class NTupleEvaluator:

@@ -11,6 +11,9 @@ line.
   sizes every command starts from.
 * :mod:`~genethello.core.frontend.wording`: counts and durations worded
   the same way by every command ('1 game', '0.004 s').
+* :mod:`~genethello.core.frontend.bounded_cache`: the one bounded cache of
+  what a long-lived process builds again and again (a worker's evaluators,
+  engines and players), the least recently used dropped first.
 
 None of it knows a protocol's syntax: that stays in ``core/gtp`` and
 ``core/nboard``.

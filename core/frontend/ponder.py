@@ -26,14 +26,15 @@ Counts are kept in :class:`PonderStats` and logged to stderr.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Protocol
 
 from genethello.core.engine.board import Board
-from genethello.core.engine.search import Searcher
+from genethello.core.engine.search import Searcher, SearchResult
 from genethello.core.engine.squares import square_name
 
 
@@ -66,12 +67,19 @@ class PonderStats:
                 f"saved {self.saved_seconds:.3f} ponder {self.ponder_seconds:.3f} started {self.started}")
 
 
+class LogStream(Protocol):
+    """Where the ponderer's lines go: a text stream (stderr by default)."""
+
+    def write(self, text: str, /) -> int: ...
+    def flush(self) -> None: ...
+
+
 @dataclass
 class PonderOutcome:
     """A hit handed to ``genmove``: the pondered search's result (None if it
     was stopped before completing one iteration) and its seconds."""
 
-    result: object
+    result: SearchResult | None
     seconds: float
 
 
@@ -85,7 +93,7 @@ class _Job:
     origin: Board | None = None
     thread: threading.Thread | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
-    result: object = None
+    result: SearchResult | None = None
     error: BaseException | None = None
     ended_at: float | None = None
     hit: bool = False
@@ -98,9 +106,9 @@ class Ponderer:
     Searcher itself: one Searcher cannot run two searches at once.
     """
 
-    def __init__(self, searcher: Searcher, log: TextIO | None = None) -> None:
+    def __init__(self, searcher: Searcher, log: LogStream | None = None) -> None:
         self.searcher = searcher
-        self.log = log if log is not None else sys.stderr
+        self.log: LogStream = log if log is not None else sys.stderr
         self.stats = PonderStats()
         self._job: _Job | None = None
 
@@ -121,10 +129,8 @@ class Ponderer:
         return None if self._job is None else self._job.predicted
 
     def _say(self, text: str) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             print(f"genethello gtp: ponder {text}", file=self.log, flush=True)
-        except (OSError, ValueError):
-            pass
 
     # ------------------------------------------------------------ lifecycle
     def start(self, board: Board, predicted: int, depth: int, exact_empties: int,

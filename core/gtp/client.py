@@ -11,6 +11,7 @@ malformed answer is a :class:`ProtocolError`.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import shutil
 import subprocess
@@ -123,15 +124,11 @@ class GtpProcess:
         if self.closed:
             return self.proc.returncode
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProtocolError):
                 self.send("quit", timeout=timeout)
-            except ProtocolError:
-                pass
         self.closed = True
-        try:
+        with contextlib.suppress(OSError):
             self._stdin.close()
-        except OSError:
-            pass
         try:
             self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:

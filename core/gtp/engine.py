@@ -25,6 +25,7 @@ Private extensions: ``genethello-ponder_stats`` and
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import sys
@@ -35,9 +36,10 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from genethello.core.engine.board import Board
-from genethello.core.engine.search import Searcher, disc_score
+from genethello.core.engine.search import Searcher, SearchResult, disc_score
 from genethello.core.engine.squares import BLACK, COLUMNS, PASS, WHITE, BadColorError, Colour, square_name
 from genethello.core.engine.squares import parse_color as color_name
+from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.frontend import defaults
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.frontend.safety import internal_error
@@ -275,10 +277,10 @@ class GtpFrontend:
         log: where diagnostics go (stderr by default).
     """
 
-    def __init__(self, evaluator, depth: int | None = None, time: float | None = None,
+    def __init__(self, evaluator: BaseEvaluator, depth: int | None = None, time: float | None = None,
                  exact_empties: int = defaults.EXACT_EMPTIES, ponder: bool = False,
                  tt_bits: int = defaults.TT_BITS,
-                 log: TextIO | None = None, verbose: bool = False):
+                 log: TextIO | None = None, verbose: bool = False) -> None:
         if depth is None and time is None:
             raise ValueError("the GTP engine needs --depth or --time")
         if depth is not None and not 1 <= depth <= 60:
@@ -331,10 +333,8 @@ class GtpFrontend:
 
     # -------------------------------------------------------------- driving
     def _say(self, text: str) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             print(f"genethello gtp: {text}", file=self.log, flush=True)
-        except (OSError, ValueError):
-            pass
 
     def handle(self, cmd: Command) -> tuple[bool, str]:
         """(success, answer text) for one command; state changes only on
@@ -411,11 +411,9 @@ class GtpFrontend:
         depth = self.depth if self.depth is not None else 60
         return depth, budget
 
-    def _search(self, board: Board, depth: int, budget: float | None):
-        kwargs = {"depth": depth, "exact_empties": self.exact_empties}
-        if budget is not None:
-            kwargs["seconds"] = budget
-        return self.searcher.search(board, **kwargs)
+    def _search(self, board: Board, depth: int, budget: float | None) -> SearchResult:
+        # seconds=None is the search's default: no time limit
+        return self.searcher.search(board, depth=depth, seconds=budget, exact_empties=self.exact_empties)
 
     # ------------------------------------------------------------- commands
     def cmd_known_command(self, cmd: Command) -> str:
@@ -476,7 +474,7 @@ class GtpFrontend:
             self.ponderer.position_changed(board)
         return ""
 
-    def _choose(self, color: Colour, charge: bool) -> tuple[int, object]:
+    def _choose(self, color: Colour, charge: bool) -> tuple[int, SearchResult | None]:
         """The move ``color`` (on turn) plays now, PASS when it has none,
         and the search result (None without a search). ``charge``: a real
         genmove (use and count pondering, keep statistics)."""
@@ -497,6 +495,9 @@ class GtpFrontend:
             if budget is not None:
                 budget = max(0.001, budget - (time.monotonic() - self.command_started))
             result = self._search(board, depth, budget)
+        move = result.move
+        if move is None:    # only a finished game has none, and that passed above
+            raise RuntimeError(f"the search found no move for {color}")
         if charge:
             self.stats.moves += 1
             self.stats.seconds += time.monotonic() - self.command_started
@@ -510,10 +511,10 @@ class GtpFrontend:
             if self.verbose:
                 hit = f", ponder hit +{outcome.seconds:.2f} s" if outcome is not None else ""
                 limit = f" of {budget:.3f} s" if budget is not None else ""
-                self._say(f"{color} {vertex_name(result.move)}: depth {result.depth}"
+                self._say(f"{color} {vertex_name(move)}: depth {result.depth}"
                           f"{' exact' if result.exact else ''}, value {result.value}, "
                           f"{time.monotonic() - self.command_started:.3f} s{limit}{hit}")
-        return result.move, result
+        return move, result
 
     def cmd_genmove(self, cmd: Command) -> str:
         (color_text,) = expect_args(cmd, 1)
@@ -531,9 +532,10 @@ class GtpFrontend:
             self._start_pondering(result)
         return vertex_name(move)
 
-    def _start_pondering(self, result) -> None:
+    def _start_pondering(self, result: SearchResult) -> None:
         board = self.board
-        if board.is_game_over():
+        ponderer = self.ponderer
+        if ponderer is None or board.is_game_over():
             return
         pv = tuple(result.pv)
         if len(pv) >= 2 and board.is_legal(pv[1]):
@@ -541,13 +543,16 @@ class GtpFrontend:
         elif board.must_pass():
             predicted = PASS
         else:
-            predicted = self.searcher.search(board, depth=1).move
+            reply = self.searcher.search(board, depth=1).move
+            if reply is None:   # never: a side with no pass has a move
+                return
+            predicted = reply
         after = board.copy()
         after.play(predicted)
         if after.is_game_over():
             return
         depth = self.depth if self.depth is not None else 60
-        self.ponderer.start(after, predicted, depth, self.exact_empties, origin=board)
+        ponderer.start(after, predicted, depth, self.exact_empties, origin=board)
 
     def cmd_reg_genmove(self, cmd: Command) -> str:
         (color_text,) = expect_args(cmd, 1)
@@ -659,6 +664,6 @@ class GtpFrontend:
         expect_args(cmd, 0)
         if self.ponderer is None:
             return "off"
-        board = self.ponderer.predicted_board
-        predicted = "-" if board is None else vertex_name(self.ponderer.predicted_move)
+        move = self.ponderer.predicted_move     # None exactly when predicted_board is
+        predicted = "-" if move is None else vertex_name(move)
         return f"{self.ponderer.stats.line()} predicted {predicted}"

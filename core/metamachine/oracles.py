@@ -16,6 +16,7 @@ Go's oracle commands (``top_moves_black``/``top_moves_white`` or
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -264,16 +265,12 @@ class RayHelper:
         return out
 
     def terminate(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._ray.kill(self.actor)
-        except Exception:
-            pass
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._ray.get(self.actor.close.remote(), timeout=10)
-        except Exception:
-            pass
         self.terminate()
 
 
@@ -426,7 +423,5 @@ class OraclePool:
             if self.main.proc.poll() is None:
                 self.main.proc.terminate()
         for closer in [lambda: self.main.close(timeout=5.0)] + [h.close for h in self.helpers]:
-            try:
+            with contextlib.suppress(Exception):
                 closer()
-            except Exception:
-                pass

@@ -24,6 +24,7 @@ one-line failure.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import time
@@ -71,10 +72,8 @@ class MetaMachine:
         self.exit_status = 0
 
     def _say(self, text: str) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             print(f"genethello metamachine: {text}", file=self.log, flush=True)
-        except (OSError, ValueError):
-            pass
 
     # ------------------------------------------------------------ commands
     def handle(self, cmd: Command) -> tuple[bool, str]:

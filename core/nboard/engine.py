@@ -20,17 +20,20 @@ value in its own units, clamped to -64..64 (as in the GTP oracle commands).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, TextIO, TypeVarTuple
 
 from genethello.core.engine.board import Board
-from genethello.core.engine.search import Searcher, disc_score
+from genethello.core.engine.search import Searcher, SearchResult, disc_score
 from genethello.core.engine.squares import BLACK, PASS, square_name
+from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.frontend import defaults
 from genethello.core.frontend.lines import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
 from genethello.core.frontend.safety import internal_error, one_line
@@ -74,12 +77,12 @@ def format_square(square: int) -> str:
     return "PA" if square == PASS else square_name(square).upper()
 
 
-def format_pv(squares) -> str:
+def format_pv(squares: Iterable[int]) -> str:
     """A PV without spaces: ``F5-D6-C3`` (``PA`` for passes)."""
     return "-".join(format_square(sq) for sq in squares)
 
 
-def format_eval(score) -> str:
+def format_eval(score: float) -> str:
     return f"{float(score):.2f}"
 
 
@@ -88,7 +91,7 @@ def depth_text(depth: int, exact: bool) -> str:
     return "100%" if exact else str(depth)
 
 
-def search_line(pv, score, depth: int, exact: bool, text: str = "") -> str:
+def search_line(pv: Iterable[int], score: float, depth: int, exact: bool, text: str = "") -> str:
     """``search <pv> <eval> 0 <depth> <text>``."""
     line = f"search {format_pv(pv)} {format_eval(score)} 0 {depth_text(depth, exact)}"
     return f"{line} {text}" if text else line
@@ -112,6 +115,11 @@ def load_ggf_board(text: str) -> Board:
 
 
 # ------------------------------------------------------------------- engine
+#: A move's score as a hint lists it: (score, square, pv, exact).
+ScoredMove = tuple[int | float, int, tuple[int, ...], bool]
+_Args = TypeVarTuple("_Args")
+
+
 @dataclass
 class _Job:
     line: str
@@ -135,9 +143,9 @@ class NBoardFrontend:
         out: where answers go (stdout); log: diagnostics (stderr).
     """
 
-    def __init__(self, evaluator, depth: int = defaults.DEPTH, exact_empties: int = defaults.EXACT_EMPTIES,
-                 tt_bits: int = defaults.TT_BITS, out: TextIO | None = None, log: TextIO | None = None,
-                 name: str = ENGINE_NAME):
+    def __init__(self, evaluator: BaseEvaluator, depth: int = defaults.DEPTH,
+                 exact_empties: int = defaults.EXACT_EMPTIES, tt_bits: int = defaults.TT_BITS,
+                 out: TextIO | None = None, log: TextIO | None = None, name: str = ENGINE_NAME) -> None:
         if not 1 <= depth <= 60:
             raise ValueError(f"depth must be in 1..60, got {depth}")
         if not 0 <= exact_empties <= 60:
@@ -172,10 +180,8 @@ class NBoardFrontend:
                 self._done.set()        # the GUI went away
 
     def _say(self, text: str) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             print(f"genethello nboard: {text}", file=self.log, flush=True)
-        except (OSError, ValueError):
-            pass
 
     # ------------------------------------------------------------- driving
     def run(self, instream: BinaryIO) -> int:
@@ -280,7 +286,7 @@ class NBoardFrontend:
         # anything else is ignored, as the protocol asks
         return True
 
-    def _think(self, job: _Job, method, *args) -> None:
+    def _think(self, job: _Job, method: Callable[[_Job, *_Args], None], *args: *_Args) -> None:
         with self._gen_lock:
             self._thinking = job.gen
         try:
@@ -336,10 +342,10 @@ class NBoardFrontend:
             return [board.empties]
         return list(range(1, self.depth + 1))
 
-    def _move_scores(self, job: _Job, board: Board, depth: int, order: list[int]) -> list[tuple]:
+    def _move_scores(self, job: _Job, board: Board, depth: int, order: list[int]) -> list[ScoredMove]:
         """[(score, square, pv, exact)] for every move at ``depth`` plies
         (the reply searched at depth-1), in ``order``. Raises Cancelled."""
-        out = []
+        out: list[ScoredMove] = []
         solving = board.empties - 1 <= self.exact_empties
         if depth == 1 and not solving:
             for sq, v in self.searcher.move_values(board, 1, 0):
@@ -397,7 +403,7 @@ class NBoardFrontend:
         finally:
             self.emit("status")
 
-    def _timed_search(self, job: _Job, board: Board, depth: int):
+    def _timed_search(self, job: _Job, board: Board, depth: int) -> SearchResult | None:
         if self._cancelled(job):
             return None
         return self.searcher.search(board, depth=min(depth, 60), exact_empties=self.exact_empties)
@@ -425,12 +431,15 @@ class NBoardFrontend:
             if not r.exact and r.depth < depth:
                 break           # stopped
             best = r
-            self.emit(search_line(r.pv or (r.move,), r.discs, r.depth, r.exact))
+            self.emit(search_line(r.pv or ((r.move,) if r.move is not None else ()), r.discs, r.depth, r.exact))
             self.emit(f"nodestats {nodes} {time.monotonic() - started:.3f}")
         if best is None or best.move is None:
             best = self.searcher.search(board, depth=1)
+        move = best.move
+        if move is None:    # never: a side that need not pass has a move
+            raise RuntimeError("the search found no move")
         elapsed = time.monotonic() - started
-        self.emit(f"=== {format_square(best.move)}/{format_eval(best.discs)}"
+        self.emit(f"=== {format_square(move)}/{format_eval(best.discs)}"
                   f"/{elapsed:.2f}")
         self.emit("status")
 
@@ -450,6 +459,7 @@ class NBoardFrontend:
                 if self._cancelled(job):
                     break
                 self.emit(f"status analyzing move {made}")
+                score: int | float
                 if pos.is_game_over():
                     score = mover_value(pos, pos.final_score())
                 else:

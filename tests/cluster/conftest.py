@@ -4,6 +4,7 @@ natural keys (what must not depend on workers, interruptions or ids)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -363,10 +364,8 @@ def session_pids(sid: int) -> list[int]:
 def kill_session(proc: subprocess.Popen) -> None:
     """SIGKILL a subprocess started with start_new_session=True and every
     process of its session (its Ray: raylet, gcs, workers)."""
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     reap_session(proc.pid)
 
 
@@ -377,7 +376,5 @@ def reap_session(sid: int, wait: float = 10.0) -> None:
     while session_pids(sid) and time.monotonic() < deadline:
         time.sleep(0.1)
     for pid in session_pids(sid):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass

@@ -155,12 +155,10 @@ def test_duplicate_game_is_rejected(db: Database):
     a, b, _ = add_players(db, run_id)
     with db.session() as session:
         session.add(game(run_id, a, b, 0))
-    with pytest.raises(IntegrityError, match="UNIQUE"):
-        with db.session() as session:
-            session.add(game(run_id, a, b, 5))  # same (run, generation, black, white)
-    with pytest.raises(IntegrityError, match="UNIQUE"):
-        with db.session() as session:
-            session.add(game(run_id, b, a, 0))  # same pair_index
+    with pytest.raises(IntegrityError, match="UNIQUE"), db.session() as session:
+        session.add(game(run_id, a, b, 5))  # same (run, generation, black, white)
+    with pytest.raises(IntegrityError, match="UNIQUE"), db.session() as session:
+        session.add(game(run_id, b, a, 0))  # same pair_index
     with db.session() as session:
         session.add(game(run_id, b, a, 1))  # colours swapped: a different game
         session.add(game(run_id, a, b, 0, generation=2))  # next generation
@@ -170,27 +168,23 @@ def test_duplicate_game_is_rejected(db: Database):
 
 def test_constraints_are_enforced(db: Database):
     run_id = add_run(db)
-    with pytest.raises(IntegrityError, match="FOREIGN KEY"):
-        with db.session() as session:
-            session.add(PlayerRow(run_id=run_id + 99, text="W_0_x", ctype="W", birth=0, genes="x", elo=1500.0))
-    with pytest.raises(IntegrityError, match="CHECK"):
-        with db.session() as session:
-            session.get(Run, run_id).status = "paused"
+    with pytest.raises(IntegrityError, match="FOREIGN KEY"), db.session() as session:
+        session.add(PlayerRow(run_id=run_id + 99, text="W_0_x", ctype="W", birth=0, genes="x", elo=1500.0))
+    with pytest.raises(IntegrityError, match="CHECK"), db.session() as session:
+        session.get(Run, run_id).status = "paused"
     add_players(db, run_id, 1)
     with pytest.raises(IntegrityError, match="UNIQUE"):
         add_players(db, run_id, 1)  # same (run, text)
-    with pytest.raises(StatementError, match="naive datetime"):
-        with db.session() as session:
-            session.add(Generation(run_id=run_id, number=1, status="playing", started_at=datetime(2024, 1, 1)))
+    with pytest.raises(StatementError, match="naive datetime"), db.session() as session:
+        session.add(Generation(run_id=run_id, number=1, status="playing", started_at=datetime(2024, 1, 1)))
 
 
 def test_session_rolls_back_on_error(db: Database):
-    with pytest.raises(RuntimeError, match="boom"):
-        with db.session() as session:
-            session.add(Run(name="x", config_json="{}", seed=1, status="running",
-                            software_version="0", core_hash="h", max_generations=1))
-            session.flush()
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError, match="boom"), db.session() as session:
+        session.add(Run(name="x", config_json="{}", seed=1, status="running",
+                        software_version="0", core_hash="h", max_generations=1))
+        session.flush()
+        raise RuntimeError("boom")
     with db.session() as session:
         assert session.scalar(select(func.count()).select_from(Run)) == 0
 
@@ -219,9 +213,8 @@ def test_missing_file_without_create(db_path: Path):
 def test_reopen_existing(db: Database, db_path: Path):
     run_id = add_run(db)
     db.dispose()
-    with Database.open(f"sqlite:///{db_path}", create=False) as again:
-        with again.session() as session:
-            assert session.get(Run, run_id).name == "run-a"
+    with Database.open(f"sqlite:///{db_path}", create=False) as again, again.session() as session:
+        assert session.get(Run, run_id).name == "run-a"
 
 
 def test_foreign_text_file_is_refused_untouched(db_path: Path):
@@ -299,9 +292,8 @@ def test_locked_database(db: Database, db_path: Path, journal: str):
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    with Database.open(db_path, create=False, busy_timeout=SHORT) as again:
-        with again.session() as session:
-            assert session.get(Run, run_id).name == "run-a"
+    with Database.open(db_path, create=False, busy_timeout=SHORT) as again, again.session() as session:
+        assert session.get(Run, run_id).name == "run-a"
 
 
 def test_locked_during_session(db: Database, db_path: Path):
@@ -309,9 +301,8 @@ def test_locked_during_session(db: Database, db_path: Path):
     holder = sqlite3.connect(db_path, isolation_level=None)
     try:
         holder.execute("BEGIN IMMEDIATE")
-        with pytest.raises(DatabaseLockedError, match=str(db_path)):
-            with db.session(immediate=True) as session:
-                session.get(Run, run_id).seed = 8
+        with pytest.raises(DatabaseLockedError, match=str(db_path)), db.session(immediate=True) as session:
+            session.get(Run, run_id).seed = 8
     finally:
         holder.execute("ROLLBACK")
         holder.close()

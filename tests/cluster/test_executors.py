@@ -108,8 +108,8 @@ def test_a_batch_lost_with_its_worker_is_played_again(ray_cluster):
 def test_a_batch_lost_too_often_is_a_named_error(ray_cluster):
     executor = RayExecutor(2, task_seconds=0.05, ray_retries=0)
     executor.MAX_RETRIES = 1
-    with WorkerKiller(every=True) as killer:
-        with pytest.raises(WorkerLostError, match=r"a batch of 2 games was lost 2 times; last error: "):
-            for _ in executor.run(RoundRobinGames(SETTINGS), batches_of_two(SPECS), lambda: False):
-                pass
+    with (WorkerKiller(every=True) as killer,
+          pytest.raises(WorkerLostError, match=r"a batch of 2 games was lost 2 times; last error: ")):
+        for _ in executor.run(RoundRobinGames(SETTINGS), batches_of_two(SPECS), lambda: False):
+            pass
     assert len(killer.killed) >= 2

@@ -27,6 +27,7 @@ it as root); skipped with the reason elsewhere.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -145,10 +146,8 @@ class Node:
         deadline = time.monotonic() + wait
         while (pids := self.pids()) and time.monotonic() < deadline:
             for pid in pids:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
             time.sleep(0.1)
 
     def listening(self) -> list[tuple[str, int, str]]:

@@ -11,6 +11,7 @@ few dozen sessions run through real subprocesses, with a timeout.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import random
@@ -158,10 +159,8 @@ def test_record_readers_raise_only_record_errors(record_seeds, data):
         except RecordError:
             continue
         for rec in records:
-            try:
+            with contextlib.suppress(RecordError):
                 rec.normalized()
-            except RecordError:
-                pass
 
 
 # ------------------------------------------------------------------- GTP

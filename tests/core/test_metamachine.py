@@ -137,26 +137,26 @@ def test_command_log_restarts_on_clear_board():
 
 # --------------------------------------------------------------- sessions
 def test_passes_commands_through_and_plays_legal_moves(tmp_path):
-    err = open(tmp_path / "stderr.txt", "w+")
-    with metamachine("--debug", "--top", "3", stderr=err) as mm:
-        listed = mm.send("list_commands")
-        assert listed.ok and {"top_moves_black", "estimate_score", "genethello-search_stats"} <= set(
-            listed.text.split())
-        assert mm.send("name").text == "genethello"
-        board = Board()
-        for color in ("black", "white", "black"):
-            r = mm.send(f"genmove {color}")
+    with open(tmp_path / "stderr.txt", "w+") as err:
+        with metamachine("--debug", "--top", "3", stderr=err) as mm:
+            listed = mm.send("list_commands")
+            assert listed.ok and {"top_moves_black", "estimate_score", "genethello-search_stats"} <= set(
+                listed.text.split())
+            assert mm.send("name").text == "genethello"
+            board = Board()
+            for color in ("black", "white", "black"):
+                r = mm.send(f"genmove {color}")
+                assert r.ok
+                move = parse_vertex(r.text)
+                assert board.is_legal(move)
+                board.play(move)
+            r = mm.send("play white " + square_name(board.legal_moves()[0]))
             assert r.ok
-            move = parse_vertex(r.text)
-            assert board.is_legal(move)
-            board.play(move)
-        r = mm.send("play white " + square_name(board.legal_moves()[0]))
-        assert r.ok
-        assert not mm.send("genmove white").ok            # black is to move: the oracle's refusal
-        assert not mm.send("play black z9").ok
-        assert mm.send("undo").ok and mm.send("showboard").ok
-    err.seek(0)
-    log = err.read()
+            assert not mm.send("genmove white").ok            # black is to move: the oracle's refusal
+            assert not mm.send("play black z9").ok
+            assert mm.send("undo").ok and mm.send("showboard").ok
+        err.seek(0)
+        log = err.read()
     assert "black candidates:" in log and "estimate_score" in log and "plays" in log
 
 

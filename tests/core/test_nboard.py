@@ -3,6 +3,7 @@ subprocess, and the pure parsing helpers."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import subprocess
 import sys
@@ -62,10 +63,8 @@ class Session:
                 return out
 
     def close(self) -> int:
-        try:
+        with contextlib.suppress(BrokenPipeError, OSError):
             self.send("quit")
-        except (BrokenPipeError, OSError):
-            pass
         try:
             return self.proc.wait(timeout=10)
         finally:

@@ -10,6 +10,7 @@ test's temporary folder.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import signal
@@ -74,10 +75,8 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGTERM)
                 self.proc.wait(10)
             except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 self.proc.wait(10)
 
 

@@ -1,0 +1,50 @@
+"""The one bounded cache of the worker processes (core/frontend/bounded_cache.py)
+and the caches that use it."""
+
+from __future__ import annotations
+
+import pytest
+
+from genethello.cluster.fitness import games, network_fitness
+from genethello.cluster.run import labelling
+from genethello.core.frontend.bounded_cache import BoundedCache
+
+
+def test_the_cache_holds_at_most_its_limit_dropping_the_least_recently_used():
+    cache: BoundedCache[int, str] = BoundedCache(3)
+    for key in range(3):
+        assert cache.put(key, str(key)) == str(key)
+    assert cache.get(0) == "0"                  # 0 is now the most recently used
+    cache.put(3, "3")                           # beyond the limit: 1 goes
+    assert len(cache) == 3
+    assert 1 not in cache and cache.get(1) is None
+    assert [cache.get(k) for k in (0, 2, 3)] == ["0", "2", "3"]
+    for key in range(100, 200):
+        cache.put(key, str(key))
+        assert len(cache) <= 3
+    assert [k in cache for k in (197, 198, 199)] == [True, True, True]
+
+
+def test_putting_a_kept_key_replaces_its_value_without_growing():
+    cache: BoundedCache[str, int] = BoundedCache(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    cache.put("a", 3)                           # replaced, and now the most recent
+    cache.put("c", 4)                           # so b goes, not a
+    assert (cache.get("a"), cache.get("b"), cache.get("c"), len(cache)) == (3, None, 4, 2)
+    cache.clear()
+    assert len(cache) == 0
+
+
+def test_a_cache_holds_at_least_one_value():
+    with pytest.raises(ValueError, match="at least one"):
+        BoundedCache(0)
+
+
+def test_the_worker_caches_are_bounded_caches_with_their_limits():
+    assert games._RUNNERS.limit == 8
+    assert games._COMPARE_ENGINES.limit == 256
+    assert network_fitness._EVALUATORS.limit == 1024
+    assert labelling._LABELLERS.limit == 1    # a labeller for another task replaces the one kept
+    assert labelling._SELFPLAY.limit == 8
+    assert games.GauntletRunner()._players.limit == 64
