@@ -307,7 +307,13 @@ def test_the_readme_opens_with_the_two_commands_ci_runs_the_second():
     first, second = blocks[0][1].strip(), blocks[1][1].strip()
     assert README.read_text().startswith("# genethello\n\n```\n")
     assert "\n" not in first and "\n" not in second
-    assert first.startswith("python3 -m pip install -e . && genethello evolve --config config/")
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    # A stock Debian or Ubuntu python3 refuses a system-wide pip install
+    # (externally-managed-environment): both lines make and use a venv,
+    # and keep pip's output short.
+    assert first.startswith(venv + "pip install -q -e . && genethello evolve --config config/")
+    assert second.startswith("bash tests/install_system_packages.sh && " + venv + "pip install -q -e \".[test]\" && ")
+    assert "python3 -m pip" not in first + second
     ci = (REPO / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert second == ci
 
