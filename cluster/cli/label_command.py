@@ -142,6 +142,8 @@ def run_label(args: argparse.Namespace) -> int:
     task = PositionLabels(settings.exact_empties, settings.search_depth, settings.patterns)
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # stop cleanly, like Ctrl-C
+    # Ctrl-C stops it even when it was started with SIGINT ignored (cmd & in a script)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     stopped = False
     with open(args.out, "a", encoding="utf-8") as stream:
         if not new:
@@ -160,6 +162,7 @@ def run_label(args: argparse.Namespace) -> int:
             stream.flush()
             os.fsync(stream.fileno())
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGINT, previous_int)
             if bar is not None:
                 bar.close()
             executor.close()

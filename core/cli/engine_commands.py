@@ -16,6 +16,7 @@ from genethello.core.cli.arguments import (
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.frontend import defaults
+from genethello.core.frontend.interrupts import interruptible
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -81,7 +82,8 @@ def run_metamachine(args: argparse.Namespace, context: CommandContext) -> int:
         raise ValueError("no oracle command: genethello metamachine [options] -- ORACLE COMMAND...")
     make_helpers = None if args.address is None else ray_helpers(args, context)
     pool = OraclePool(oracle, workers=args.workers, stderr=sys.stderr, make_helpers=make_helpers)
-    return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
+    with interruptible():          # exit 130 on SIGINT even when started with it ignored
+        return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
 
 
 def ray_helpers(args: argparse.Namespace, context: CommandContext) -> Callable[[list[str]], list]:

@@ -11,6 +11,8 @@ line.
   sizes every command starts from.
 * :mod:`~genethello.core.frontend.wording`: counts and durations worded
   the same way by every command ('1 game', '0.004 s').
+* :mod:`~genethello.core.frontend.interrupts`: Ctrl-C (SIGINT) stops a
+  command even when it was started with SIGINT ignored.
 
 None of it knows a protocol's syntax: that stays in ``core/gtp`` and
 ``core/nboard``.
