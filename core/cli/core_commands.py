@@ -22,7 +22,7 @@ from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation import Evaluator
 from genethello.core.families import evaluator_of
 from genethello.core.frontend import defaults
-from genethello.core.frontend.wording import counted, duration, rate
+from genethello.core.frontend.wording import counted, duration, game_line, rate
 from genethello.core.game import Engine, play_game
 from genethello.core.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.perft import perft
@@ -144,10 +144,9 @@ def run_selfplay(args: argparse.Namespace, context: CommandContext) -> int:
     for game, opening in enumerate(openings, start=1):
         result = play_game(black_engine, white_engine, opening)
         points += result.black_points
-        outcome = "draw" if result.winner is None else f"{result.winner} wins by {abs(result.score)}"
         extra = f" time loss: {result.time_loss}" if result.time_loss else ""
-        print(f"game {game}: {result.move_list()} {result.black_discs}-{result.white_discs} "
-              f"({outcome}){extra}", flush=True)
+        print(game_line(game, result.move_list(), result.black_discs, result.white_discs, result.score) + extra,
+              flush=True)
     dt = time.perf_counter() - t0
     print(f"{counted(args.games, 'game')} in {duration(dt)} ({rate(args.games, dt, 'games')}); "
           f"black scored {points:g}/{args.games}")
