@@ -32,9 +32,9 @@ from genethello.core.network_league import LEAGUE_FAST_OPPONENT, league_fast_lab
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("best", help="the best chromosomes found so far (by the hall of fame's rating)")
     add_db_options(p)
-    p.add_argument("--top", type=positive_int, default=10, metavar="N")
+    p.add_argument("--top", type=positive_int, default=10, metavar="N", help="rows to show (default: 10)")
     p.add_argument("--by", choices=RANKINGS, default=None,
-                   help="ranking: hall (the default when the run has a hall of fame), elo, or yardstick")
+                   help="ranking: hall, elo or yardstick (default: hall when the run has a hall of fame, else elo)")
     p.add_argument("--parents", action="store_true",
                    help="under each player, how it got there: its origin and parents ('genethello lineage ID' "
                         "shows the whole tree)")
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("plot", help="plot the hall rating and yardstick (with intervals), Elo and genes")
     add_db_options(p)
-    p.add_argument("--out", required=True, type=Path, help="PNG file to write")
+    p.add_argument("--out", required=True, type=Path, metavar="FILE", help="PNG file to write")
     p.set_defaults(handler=run_plot)
 
 
@@ -83,8 +83,8 @@ def run_best(args: argparse.Namespace) -> int:
         for p, entry in ((row.player, row.hall) for row in ranking.rows):
             found: dict[str, object] = {
                 "id": p.id, "chromosome": p.text, "elo": p.elo if p.member else None, "member": p.member,
-                "wins": p.wins, "losses": p.losses,
-                "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
+                "wins": p.wins, "draws": p.draws, "losses": p.losses,      # W/D/L, as the table reads
+                "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
                 "hall_rating": entry.rating if entry else None,
                 "hall_stderr": entry.stderr if entry else None,
                 "hall_games": entry.games if entry else None,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from genethello.core.cli.arguments import (
     PLAYER_HELP,
+    add_db_option,
     add_patterns_option,
     non_negative_int,
     patterns_note,
@@ -27,12 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Answer NBoard protocol commands (nboard, set depth, set game, move, hint, go, ping, "
                     "learn, analyze) on stdin/stdout; diagnostics go to stderr.")
     p.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
-    p.add_argument("--db", help="run database for a player given by id or network text")
-    p.add_argument("--depth", type=positive_int, default=defaults.DEPTH,
+    add_db_option(p, "a player given by id or network text")
+    p.add_argument("--depth", type=positive_int, default=defaults.DEPTH, metavar="N",
                    help=f"midgame depth until the GUI sends 'set depth' (default: {defaults.DEPTH})")
     p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
                    help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
-    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS,
+    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS, metavar="B",
                    help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
     add_patterns_option(p)
     p.set_defaults(handler=takes_context(run_nboard))
@@ -50,8 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=non_negative_int, default=0, metavar="N",
                    help="extra oracle processes that score candidates in parallel (default: 0)")
     p.add_argument("--address", metavar="ADDR",
-                   help="Ray address: the extra oracles run as Ray actors there (--workers of them, "
-                        "default one per CPU)")
+                   help="join the Ray cluster at this address, HOST:PORT or auto: the extra oracles run as Ray "
+                        "actors there, --workers of them or one per CPU there (default: no Ray, local processes)")
     p.add_argument("oracle", nargs=argparse.REMAINDER, metavar="ORACLE COMMAND",
                    help="the oracle's command line, after --")
     p.set_defaults(handler=takes_context(run_metamachine))

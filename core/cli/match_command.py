@@ -21,6 +21,7 @@ from genethello.core.board import Board
 from genethello.core.cli.arguments import (
     MAX_PLIES,
     PLAYER_HELP,
+    add_db_option,
     add_game_options,
     add_patterns_option,
     check_range,
@@ -56,9 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gtp", metavar="COMMAND",
                    help="B is this GTP engine, e.g. 'gtp-rhino -l 3' (A searches to --depth)")
     add_game_options(p, "games, in pairs with both colours", "random plies of each pair's opening")
-    p.add_argument("--db", metavar="FILE",
-                   help="run database for players given by id or network text (default: ./genethello.db "
-                        "for an id, when it is there)")
+    add_db_option(p)
     p.add_argument("--verbose", action="store_true",
                    help="print every game (with --sprt: every pair) as it ends, in selfplay's format")
     p.add_argument("--out", type=Path, metavar="FILE",
