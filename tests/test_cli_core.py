@@ -207,3 +207,17 @@ def test_one_game_is_one_game():
     proc = genethello("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", 1, "--games", 1)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"^1 game in [\d.]+ s \([\d.]+ games/s\); black scored [\d.]+/1$", proc.stdout, re.M), proc.stdout
+
+
+def test_a_missing_gtp_rhino_says_how_to_get_it(monkeypatch, capsys):
+    """The README's `--gtp "gtp-rhino -l 3"` on a machine without it: the
+    one line names the package and the script that installs it."""
+    import shutil
+
+    from genethello.cluster.cli.main import main
+
+    monkeypatch.setattr(shutil, "which", lambda *args, **kwargs: None)
+    assert main(["match", PLAYER_A, "--gtp", "gtp-rhino -l 3", "--depth", "1", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'gtp-rhino' is not installed" in err
+    assert "sudo apt install grhino" in err and "tests/install_system_packages.sh" in err
