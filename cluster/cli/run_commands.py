@@ -175,6 +175,12 @@ def run_resume(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
+    if run.status == "finished" and (args.max_generations is None or args.max_generations <= run.generation):
+        # said before Ray starts (10 s for nothing otherwise)
+        print(f"run {run.name}: finished at generation {run.generation}, its last; "
+              f"'genethello resume --max-generations {run.generation + 10}' extends it by 10")
+        db.dispose()
+        return 0
     state = reads.run_state(db, run.id)
     if args.gtp_engine and state.config.chromosome_type.family == NETWORK_FAMILY:
         raise ValueError(f"--gtp: run {run.name!r} breeds networks, whose yardstick is the Othello League "

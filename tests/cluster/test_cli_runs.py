@@ -490,3 +490,19 @@ def test_match_against_a_gtp_engine_prints_the_score_with_its_interval(tmp_path,
     assert re.search(r"^A scores [\d.]+% \[[\d.]+%, [\d.]+%\] 95% \(W/D/L \d+/\d+/\d+\)", r.stdout, re.M), r.stdout
     r = run_cli("match", "p_1_10", "--gtp", "no-such-engine", "--depth", "1", home=home, cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "no-such-engine" in r.stderr
+
+
+def test_resume_of_a_finished_run_says_so_before_starting_ray(tmp_path, home):
+    """A finished run needs --max-generations to go on: resume says so at
+    once (it used to start Ray first, 10 s, and not name the option)."""
+    db = tmp_path / "done.db"
+    db.write_bytes((Path(__file__).parent / "data" / "run-0003.sqlite").read_bytes())
+    Database.open(db, create=False, writable=True).dispose()          # upgraded to the newest schema
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET status = 'finished'")
+    started = time.monotonic()
+    r = run_cli("resume", "--db", str(db), home=home, cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout == "run t: finished at generation 2, its last; 'genethello resume --max-generations 12' " \
+                       "extends it by 10\n"
+    assert time.monotonic() - started < 8, "it started Ray"
