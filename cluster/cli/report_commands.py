@@ -104,6 +104,9 @@ def run_best(args: argparse.Namespace) -> int:
     if network:
         print("Elo: a member's performance rating from its fitness points (W/D/L: not kept, the fitness games "
               f"return points only); yardstick: the League measure ({league_fast_label()})")
+    elif ranking.hall_rated:
+        print("hall, games: the hall of fame's rating above and its games; Elo, W/D/L: the player's round "
+              "robins, on the population's own Elo scale (1500 at the start)")
     if any(not row.player.member for row in ranking.rows):
         print("a champion marked 'mean' is a generation's CMA-ES distribution mean: it plays no fitness games, "
               "so it has no Elo, W/D/L or death of its own; the hall rates it")
@@ -237,8 +240,10 @@ def run_plot(args: argparse.Namespace) -> int:
     else:
         ctype = Chromosome.parse(rows[0].best or "-").type
         genes = [Chromosome.parse(r.best or "-").genes for r in rows]
+        # matplotlib's default cycle has 10 colours: an 11th gene would repeat the first one's
+        # colour, so every gene past the tenth is dashed as well
         for i, name in enumerate(ctype.gene_names()):
-            axes[3].plot(gens, [g[i] for g in genes], label=name)
+            axes[3].plot(gens, [g[i] for g in genes], label=name, linestyle="-" if i < 10 else "--")
         axes[3].set_ylabel("genes of the best")
         axes[3].legend(fontsize="x-small", ncol=4)
         type_name = ctype.name

@@ -144,6 +144,7 @@ def test_evolve_then_every_report(tmp_path, home):
 
     table = [ln for ln in out["best"].splitlines() if ln.strip() and ln.split()[0].isdigit()]
     assert "ranked by hall" in out["best"] and "Bradley-Terry" in out["best"]
+    assert "Elo, W/D/L: the player's round robins, on the population's own Elo scale" in out["best"]  # two scales
     assert [ln.split()[-1] for ln in table] == [p["chromosome"] for p in hall[:3]]
 
     rows = [ln.split() for ln in out["history"].splitlines()[2:5]]
