@@ -16,6 +16,7 @@ whose tool is missing skips, naming it. mypy keeps its cache in
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,7 +32,13 @@ def _require(module: str) -> None:
 
 
 def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout)
+    """``args`` in the repository, with this interpreter's scripts first on
+    PATH: cython-lint runs ``pycodestyle`` by name, which a virtual
+    environment that is used but not activated (``.venv/bin/python -m
+    pytest``) does not put on PATH."""
+    scripts = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
+    return subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def _report(result: subprocess.CompletedProcess[str]) -> str:
