@@ -171,6 +171,9 @@ def test_match_prints_the_result_alone_and_the_games_on_request(tmp_path):
         f"genethello match: error: {out} exists: give --force to replace it"]
     assert genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 2, "--out", out, "--force").returncode == 0
     assert len(out.read_text().splitlines()) == 2
+    refused = tmp_path / "refused.txt"
+    assert genethello("match", PLAYER_A, "oe_fmc_bad", "--depth", 1, "--out", refused).returncode == 2
+    assert not refused.exists()                 # a player refused leaves no file behind
 
 
 def test_match_shows_its_progress_on_a_terminal():

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from genethello.core.board import Board
 from genethello.core.cli.arguments import (
@@ -141,7 +142,8 @@ class MatchOutput:
         self.verbose = verbose
         self.total = total
         self.live = sys.stderr.isatty()
-        self.file = open(out, "w", encoding="utf-8") if out is not None else None   # noqa: SIM115
+        self.out = out
+        self.file: TextIO | None = None     # opened at the first game: a player refused leaves no file
         self._shown = False
 
     def line(self, text: str) -> None:
@@ -149,7 +151,9 @@ class MatchOutput:
         if self.verbose:
             self.clear()
             print(text, flush=True)
-        if self.file is not None:
+        if self.out is not None:
+            if self.file is None:
+                self.file = open(self.out, "w", encoding="utf-8")   # noqa: SIM115 (closed by close())
             self.file.write(text + "\n")
 
     def progress(self, games: int, score: MatchScore | None = None) -> None:
