@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # System packages the tests use, installed when missing:
+#   python3-venv, python3-dev and gcc, what the README's commands need to make
+#   their virtual environment and compile the Cython core (a stock Debian or
+#   Ubuntu Python lacks the first two); each only when it is missing.
 #   gtp-rhino (Debian's grhino + grhino-data), the GTP Othello engine that the
 #   interop and yardstick tests play against. Unpacked without its GUI, as
 #   its data lives in /usr/share/grhino.
@@ -8,6 +11,21 @@
 #   iproute2 (its ip command), with which the multi-machine deploy test
 #   (tests/cluster/test_netns_deploy.py) builds its network namespaces.
 set -euo pipefail
+
+build_missing=()
+python3 -c 'import ensurepip' >/dev/null 2>&1 || build_missing+=(python3-venv)
+python3 -c 'import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' \
+    >/dev/null 2>&1 || build_missing+=(python3-dev)
+command -v cc >/dev/null 2>&1 || build_missing+=(gcc)
+if [ ${#build_missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "install_system_packages: ${build_missing[*]} missing and this is not root: install them (apt install ${build_missing[*]})" >&2
+    else
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${build_missing[@]}" >/dev/null
+        echo "install_system_packages: installed Debian's ${build_missing[*]}" >&2
+    fi
+fi
 
 if [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" != 0 ]; then

@@ -125,11 +125,12 @@ def test_numeric_options_out_of_range_are_one_line(args, message, ffo_1_19):
     assert len(lines) == 1 and message in lines[0], proc.stderr
 
 
-GAME_LINE = re.compile(r"game (\d+): A (black|white): ([a-h1-8]+) (\d+)-(\d+), (draw|A wins by \d+|A loses by \d+)")
+GAME_LINE = re.compile(r"game (\d+) \(A (black|white)\): ([a-h1-8]+) (\d+)-(\d+) "
+                       r"\((draw|black wins by \d+|white wins by \d+)\)")
 
 
 def test_match_defaults_to_distinct_openings_with_both_colours():
-    proc = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, timeout=120)
+    proc = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--verbose", timeout=120)
     assert proc.returncode == 0, proc.stderr
     games = [GAME_LINE.fullmatch(line) for line in proc.stdout.splitlines() if line.startswith("game ")]
     assert len(games) == 200 and all(games), proc.stdout[:2000]
@@ -138,8 +139,8 @@ def test_match_defaults_to_distinct_openings_with_both_colours():
         assert int(game[1]) == number and game[2] == ("black" if number % 2 else "white")
         board = Board.from_moves(game[3])
         assert board.is_game_over() and board.disc_count() == (int(game[4]), int(game[5]))
-        margin = board.final_score() if game[2] == "black" else -board.final_score()
-        assert game[6] == ("draw" if margin == 0 else f"A {'wins' if margin > 0 else 'loses'} by {abs(margin)}")
+        margin = board.final_score()
+        assert game[6] == ("draw" if margin == 0 else f"{'black' if margin > 0 else 'white'} wins by {abs(margin)}")
         openings.append(game[3][:12])         # the 6 random plies: 2 characters a move
     # A pair shares its opening; no two pairs do, nor are two mirror images of each other.
     assert openings[0::2] == openings[1::2]
@@ -148,6 +149,52 @@ def test_match_defaults_to_distinct_openings_with_both_colours():
     assert "; openings drawn without replacement from distinct-6 (seed 0)\n" in proc.stdout
     assert re.search(r"^A scores [\d.]+% \[[\d.]+%, [\d.]+%\] 95% \(W/D/L \d+/\d+/\d+\), 100 openings with both "
                      r"colours$", proc.stdout, re.M), proc.stdout[-500:]
+
+
+def test_match_prints_the_result_alone_and_the_games_on_request(tmp_path):
+    """By default a match prints its result (no game lines: 200 of them
+    buried the verdict); --verbose prints the games as selfplay does, --out
+    writes the same lines to a file and refuses to replace one."""
+    quiet = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 4)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    assert [line.split(" ")[0] for line in quiet.stdout.splitlines()] == ["A", "B", "both:", "A", "A"]
+    verbose = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 4, "--verbose")
+    games = [line for line in verbose.stdout.splitlines() if line.startswith("game ")]
+    assert len(games) == 4 and all(GAME_LINE.fullmatch(g) for g in games)
+    assert verbose.stdout.splitlines()[4:] == quiet.stdout.splitlines()[:3] + verbose.stdout.splitlines()[7:]
+    out = tmp_path / "games.txt"
+    written = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 4, "--out", out)
+    assert written.returncode == 0 and "game " not in written.stdout
+    assert out.read_text().splitlines() == games
+    again = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 4, "--out", out)
+    assert again.returncode == 2 and stderr_lines(again) == [
+        f"genethello match: error: {out} exists: give --force to replace it"]
+    assert genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 2, "--out", out, "--force").returncode == 0
+    assert len(out.read_text().splitlines()) == 2
+    refused = tmp_path / "refused.txt"
+    assert genethello("match", PLAYER_A, "oe_fmc_bad", "--depth", 1, "--out", refused).returncode == 2
+    assert not refused.exists()                 # a player refused leaves no file behind
+
+
+def test_match_shows_its_progress_on_a_terminal():
+    """On a terminal, one line on stderr that rewrites itself after each game
+    and is erased before the result."""
+    import os
+    import pty
+
+    main, child = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", "match", PLAYER_A, PLAYER_B,
+                               "--depth", "1", "--games", "4"], stdout=subprocess.PIPE, stderr=child, text=True,
+                              timeout=60)
+    finally:
+        os.close(child)
+    try:
+        shown = os.read(main, 65536).decode()
+    finally:
+        os.close(main)
+    assert proc.returncode == 0 and "game " not in proc.stdout
+    assert re.fullmatch(r"(\r\x1b\[Kgame [1-4]/4: A [\d.]+ - [\d.]+ B){4}\r\x1b\[K", shown), repr(shown)
 
 
 @pytest.mark.parametrize("command", [("match", PLAYER_A, PLAYER_B), ("selfplay", "--black", PLAYER_A, "--white",
@@ -163,3 +210,17 @@ def test_one_game_is_one_game():
     proc = genethello("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", 1, "--games", 1)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"^1 game in [\d.]+ s \([\d.]+ games/s\); black scored [\d.]+/1$", proc.stdout, re.M), proc.stdout
+
+
+def test_a_missing_gtp_rhino_says_how_to_get_it(monkeypatch, capsys):
+    """The README's `--gtp "gtp-rhino -l 3"` on a machine without it: the
+    one line names the package and the script that installs it."""
+    import shutil
+
+    from genethello.cluster.cli.main import main
+
+    monkeypatch.setattr(shutil, "which", lambda *args, **kwargs: None)
+    assert main(["match", PLAYER_A, "--gtp", "gtp-rhino -l 3", "--depth", "1", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'gtp-rhino' is not installed" in err
+    assert "sudo apt install grhino" in err and "tests/install_system_packages.sh" in err

@@ -11,9 +11,9 @@ import pytest
 from genethello.core import Board, parse_square
 
 
-def genethello(*args, stdin=None, timeout=120):
+def genethello(*args, stdin=None, timeout=120, cwd=None):
     return subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", *map(str, args)],
-                          capture_output=True, text=True, timeout=timeout, input=stdin)
+                          capture_output=True, text=True, timeout=timeout, input=stdin, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +46,14 @@ def test_network_random_and_export_refuse_to_overwrite(network_file, tmp_path):
 
 
 def test_match_plays_a_network_file_against_a_chromosome(network_file):
-    proc = genethello("match", network_file, "p_1_10", "--depth", 2, "--games", 2)
+    proc = genethello("match", network_file, "p_1_10", "--depth", 2, "--games", 2, "--verbose")
     assert proc.returncode == 0, proc.stderr
     name = json.loads(network_file.read_text())["name"]
-    assert f"A = {name}" in proc.stdout
+    assert f"A = {network_file} ({name})" in proc.stdout        # as typed, and what it names
     games = [line for line in proc.stdout.splitlines() if line.startswith("game ")]
     assert len(games) == 2
     for line in games:
-        moves = line.split(": ")[2].split()[0]
+        moves = line.split(": ")[1].split()[0]
         assert Board.from_moves(moves).is_game_over()
 
 
@@ -75,10 +75,10 @@ def test_gtp_plays_a_network_file(network_file):
     (("match", "all-2_0_aaaaaaaaaaaa", "p_1_10", "--depth", 1), "weights are not in its text"),
     (("gtp", "--player", "missing.json", "--depth", 1), "cannot read network file missing.json"),
     (("network", "show", "p_1_10"), "is a GeneThello chromosome, not a network"),
-    (("match", "7", "p_1_10", "--depth", 1), "looks like a database id: give --db"),
+    (("match", "7", "p_1_10", "--depth", 1), "looks like a database id and there is no ./genethello.db here"),
 ])
-def test_names_that_are_not_networks_are_one_line(args, message):
-    proc = genethello(*args)
+def test_names_that_are_not_networks_are_one_line(args, message, tmp_path):
+    proc = genethello(*args, cwd=tmp_path)
     assert proc.returncode != 0
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and message in lines[0] and "Traceback" not in proc.stderr

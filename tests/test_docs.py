@@ -298,8 +298,10 @@ def test_docs_point_at_the_data_the_repository_carries():
 
 
 def test_the_readme_stays_a_users_page():
-    """About 200 lines (issue 23): the experiments and the floor plan live in docs/."""
-    assert len(README.read_text().splitlines()) <= 220
+    """About 200 lines (issue 23): the experiments and the floor plan live in
+    docs/. (230 since issue 31: what the two first commands install and cost,
+    and the vocabulary's exceptions, belong on the first page.)"""
+    assert len(README.read_text().splitlines()) <= 230
 
 
 def test_the_readme_opens_with_the_two_commands_ci_runs_the_second():
@@ -307,7 +309,13 @@ def test_the_readme_opens_with_the_two_commands_ci_runs_the_second():
     first, second = blocks[0][1].strip(), blocks[1][1].strip()
     assert README.read_text().startswith("# genethello\n\n```\n")
     assert "\n" not in first and "\n" not in second
-    assert first.startswith("python3 -m pip install -e . && genethello evolve --config config/")
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    # A stock Debian or Ubuntu python3 refuses a system-wide pip install
+    # (externally-managed-environment): both lines make and use a venv,
+    # and keep pip's output short.
+    assert first.startswith(venv + "pip install -q -e . && genethello evolve --config config/")
+    assert second.startswith("bash tests/install_system_packages.sh && " + venv + "pip install -q -e \".[test]\" && ")
+    assert "python3 -m pip" not in first + second
     ci = (REPO / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert second == ci
 
@@ -427,3 +435,148 @@ def test_a_missing_database_says_what_to_type(tmp_path):
     assert r.returncode == 2
     assert r.stderr.splitlines() == ["genethello history: error: no database at ./genethello.db: pass --db FILE "
                                      "(no database files here; 'genethello evolve --config FILE' starts a run in one)"]
+
+
+# -- one vocabulary across commands -----------------------------------------------------------------------
+
+def every_parser() -> list[tuple[str, argparse.ArgumentParser]]:
+    """(command, parser) of every command, sub-commands by their full name
+    ('patterns label')."""
+    found = []
+    for name in COMMANDS:
+        parser, _ = subparser(["genethello", name])
+        inner = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if inner:
+            found += [(f"{name} {sub}", p) for sub, p in inner[0].choices.items()]
+        else:
+            found.append((name, parser))
+    return found
+
+
+def shown_options() -> dict[str, dict[str, argparse.Action]]:
+    """option -> {command: its action}, for the options ``--help`` shows
+    (a hidden old name is not part of the vocabulary)."""
+    options: dict[str, dict[str, argparse.Action]] = {}
+    for command, parser in every_parser():
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS or isinstance(action, argparse._HelpAction):
+                continue
+            for option in action.option_strings:
+                if option.startswith("--"):
+                    options.setdefault(option, {})[command] = action
+    return options
+
+
+def metavar(action: argparse.Action) -> str | None:
+    """What ``--help`` shows after the option (None for a flag)."""
+    if action.nargs == 0:
+        return None
+    shown = action.metavar if action.metavar is not None else action.dest.upper()
+    return " ".join(shown) if isinstance(shown, tuple) else shown
+
+
+def stated_default(action: argparse.Action) -> object:
+    """The default an action applies (None where the command decides)."""
+    default = action.default
+    unset = default is None or default is False or default == [] or default == argparse.SUPPRESS
+    return None if unset else default
+
+
+#: The vocabulary: an option means one thing and is shown one way on every
+#: command. Its first command here sets the norm; the others must agree in
+#: metavar and default, or be listed in VOCABULARY_EXCEPTIONS with a reason.
+VOCABULARY_NORMS = {
+    "--db": "evolve", "--run": "status", "--address": "evolve", "--workers": "evolve", "--depth": "match",
+    "--time": "match", "--exact": "match", "--games": "match", "--seed": "match", "--random-plies": "match",
+    "--gtp": "match", "--player": "gtp", "--patterns": "match", "--tt-bits": "gtp", "--out": "compare",
+    "--top": "best", "--holdout": "patterns learn", "--limit": "patterns learn", "--table": "patterns evaluate",
+    "--game": "replay",
+}
+
+#: (option, command) -> why it differs from the norm, in one line each.
+VOCABULARY_EXCEPTIONS = {
+    ("--db", "compare"): "several databases, one --db each, at least one: no default",
+    ("--db", "selfplay"): "an engine command reads a database only for a player given by id (./genethello.db then)",
+    ("--db", "match"): "an engine command reads a database only for a player given by id (./genethello.db then)",
+    ("--db", "gtp"): "an engine command reads a database only for a player given by id (./genethello.db then)",
+    ("--db", "nboard"): "an engine command reads a database only for a player given by id (./genethello.db then)",
+    ("--db", "network show"): "reads a database only for a network given by id or text",
+    ("--db", "network export"): "reads a database only for a network given by id or text",
+    ("--workers", "metamachine"): "extra oracle processes beside the main one: 0, none, is the default",
+    ("--workers", "patterns evaluate"): "local solver processes, not Ray workers: one unless asked",
+    ("--depth", "nboard"): "the NBoard GUI sets the depth itself ('set depth'); 8 until it does",
+    ("--exact", "compare"): "unset, every run's player keeps its run's games.exact_empties",
+    ("--games", "compare"): "games per pair of players of a round robin, which has no single total",
+    ("--games", "patterns learn"): "a file of games to learn from, not a count",
+    ("--games", "patterns evaluate"): "a file of games to evaluate on, not a count",
+    ("--games", "patterns label"): "a file of games to label positions of, not a count",
+    ("--seed", "compare"): "1, the seed its published comparisons (docs/experiments.md) were drawn with",
+    ("--seed", "patterns label"): "1, the seed of the labels that patterns-v2 was fitted on (docs/patterns.md)",
+    ("--seed", "network random"): "required: a network's weights are named by their seed",
+    ("--tt-bits", "solve"): "22: a solve fills a larger table than an engine's 20 bits",
+    ("--out", "export"): "a folder: one file a game or a generation",
+    ("--top", "compare"): "champions per run (default 1): a run's hall is ranked, its top N enter",
+    ("--top", "metamachine"): "candidate moves per genmove (default 3)",
+    ("--game", "export"): "a game's database id, not its place in a file: no default",
+}
+
+
+def test_one_option_name_has_one_metavar_and_one_default_everywhere():
+    options = shown_options()
+    problems = []
+    for option, norm_command in VOCABULARY_NORMS.items():
+        commands = options[option]
+        norm = commands[norm_command]
+        for command, action in commands.items():
+            if (option, command) in VOCABULARY_EXCEPTIONS:
+                continue
+            if metavar(action) != metavar(norm) or stated_default(action) != stated_default(norm):
+                problems.append(f"{command} {option} {metavar(action)} (default {stated_default(action)!r}) "
+                                f"differs from {norm_command}'s {metavar(norm)} (default {stated_default(norm)!r})")
+    assert not problems, "\n".join(problems)
+    assert len([o for o in VOCABULARY_NORMS if len(options[o]) > 1]) >= 15     # the check has something to check
+    stale = [key for key in VOCABULARY_EXCEPTIONS if key[1] not in options.get(key[0], {})]
+    assert not stale, f"exceptions for options that are gone: {stale}"
+    unlisted = [o for o, c in options.items() if len(c) > 1 and o not in VOCABULARY_NORMS
+                and {metavar(a) for a in c.values()} != {None}]
+    assert not unlisted, f"options of several commands without a norm: {unlisted}"
+
+
+def test_every_default_is_shown_in_one_style():
+    """'(default: X)' everywhere (or '(default with --games: X)'), never
+    'default X' or '(default 100)'; an option that applies a default says
+    which."""
+    problems = []
+    for command, parser in every_parser():
+        for action in parser._actions:
+            if not action.option_strings or action.help in (None, argparse.SUPPRESS) \
+                    or isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+                if action.option_strings and action.help is None:
+                    problems.append(f"{command} {action.option_strings[-1]}: no help")
+                continue
+            name = action.option_strings[-1]
+            for m in re.finditer(r"\bdefault\b", action.help):
+                if not re.match(r"\(default( with [^:()]+)?: ", action.help[m.start() - 1:]):
+                    problems.append(f"{command} {name}: {action.help!r}")
+            if stated_default(action) is not None and "(default" not in action.help:
+                problems.append(f"{command} {name}: default {action.default!r} not shown")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_old_spellings_still_work():
+    """Options renamed for the vocabulary keep their old names, hidden."""
+    for argv, dest, value in (
+            (["evolve", "--config", "x.toml", "--gtp-engine", "gtp-rhino -l 1"], "gtp_engine", ["gtp-rhino -l 1"]),
+            (["resume", "--gtp-engine", "e1", "--gtp", "e2"], "gtp_engine", ["e1", "e2"]),
+            (["lineage", "--depth", "2"], "depth", 2)):
+        assert getattr(build_parser(argv[0]).parse_args(argv), dest) == value, argv
+
+
+def test_version():
+    r = subprocess.run([*genethello(), "--version"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and re.fullmatch(r"genethello \d+\.\d+\.\d+\S*\n", r.stdout), r.stdout
+
+
+def test_the_readme_lists_every_command():
+    listed = {shlex.split(line)[1] for line in block_commands(README.read_text().split("## All commands", 1)[1])}
+    assert listed == set(COMMANDS), f"missing from 'All commands': {sorted(set(COMMANDS) - listed)}"

@@ -32,11 +32,12 @@ def _require(module: str) -> None:
 
 
 def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-    # The interpreter's own scripts folder first on PATH: cython-lint runs
-    # pycodestyle as a command, which a virtual environment that is not
-    # activated keeps beside its python, not on PATH.
+    """``args`` in the repository, with this interpreter's scripts first on
+    PATH: cython-lint runs ``pycodestyle`` by name, which a virtual
+    environment that is used but not activated (``.venv/bin/python -m
+    pytest``) does not put on PATH."""
     scripts = str(Path(sys.executable).parent)
-    env = {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
+    env = {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
     return subprocess.run(args, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env=env)
 
 

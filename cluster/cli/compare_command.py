@@ -62,28 +62,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--runs", nargs="+", metavar="NAME",
                    help="compare only the runs of these names (default: every run of each database "
                         "that has a finished generation)")
-    p.add_argument("--top", type=int, default=1, metavar="K",
-                   help="champions per run: the top K of its hall (by Elo without a hall); default 1")
+    p.add_argument("--top", type=int, default=1, metavar="N",
+                   help="champions per run: the top N of its hall (by Elo without a hall) (default: 1)")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES_PER_PAIR, metavar="N",
                    help=f"games per pair of players, even: N/2 openings, each with both colours "
-                        f"(default {DEFAULT_GAMES_PER_PAIR})")
+                        f"(default: {DEFAULT_GAMES_PER_PAIR})")
     p.add_argument("--openings", default=DEFAULT_SET, metavar="SET",
                    help=f"opening set: distinct-N, every position N plies deep, one per symmetry class, "
-                        f"drawn without replacement (default {DEFAULT_SET})")
-    p.add_argument("--seed", type=int, default=1, help="seed of the openings' draw (default 1)")
-    p.add_argument("--player", action="append", default=[], metavar="NAME",
+                        f"drawn without replacement (default: {DEFAULT_SET})")
+    p.add_argument("--seed", type=int, default=1, metavar="X", help="seed of the openings' draw (default: 1)")
+    p.add_argument("--player", action="append", default=[], metavar="PLAYER",
                    help="a fixed player to add to the field (a chromosome text such as p_1_10, a shipped network "
                         "such as all-2-league, or a network file), searching with the first run's settings; "
-                        "repeat for several; with --anchor NAME the runs are rated against it")
+                        "repeat for several; with --anchor PLAYER the runs are rated against it")
     p.add_argument("--anchor", metavar="PLAYER",
                    help="rate relative to this player (its label, e.g. quick#12, or its chromosome text); "
-                        "default: the first run's best")
-    p.add_argument("--depth", type=int, metavar="PLIES",
-                   help="search every player at this depth instead of its run's games.depth")
+                        "(default: the first run's best)")
+    p.add_argument("--depth", type=int, metavar="N",
+                   help="plies per move for every player instead of its run's games.depth")
     p.add_argument("--exact", dest="exact_empties", type=int, metavar="E",
                    help="solve exactly at E empties for every player instead of its run's games.exact_empties")
     p.add_argument("--out", type=Path, metavar="FILE",
-                   help="result file (JSON; default ./compare-<UTC time>.json); never overwritten without --force")
+                   help="result file, JSON, never overwritten without --force (default: ./compare-<UTC time>.json)")
     p.add_argument("--force", action="store_true", help="overwrite an existing result file")
     p.add_argument("--json", action="store_true", help="print the result as JSON instead of a table")
     add_cluster_options(p)

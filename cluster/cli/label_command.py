@@ -31,28 +31,30 @@ def register(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "or the value of a --search-depth search on a pattern table (more empties), on Ray "
                     "workers. The labels file is written in a fixed order: the same settings give the "
                     "same bytes, and running the same command again continues a stopped file.")
-    q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
-    q.add_argument("--out", type=Path, required=True, help="labels file to write or continue")
-    q.add_argument("--address", help="join the Ray cluster at HOST:PORT (default: start Ray here)")
-    q.add_argument("--workers", type=positive_int, help="Ray workers to start here (default: every core)")
-    q.add_argument("--seed", type=non_negative_int, default=1, help="seed of the draws (default 1)")
+    q.add_argument("--games", type=Path, required=True, metavar="FILE",
+                   help="move-list file, one finished game per line (.gz ok)")
+    q.add_argument("--out", type=Path, required=True, metavar="FILE", help="labels file to write or continue")
+    q.add_argument("--address", metavar="ADDR",
+                   help="join the Ray cluster at this address, HOST:PORT or auto (default: start Ray here)")
+    q.add_argument("--workers", type=positive_int, metavar="N", help="Ray workers to start here (default: every core)")
+    q.add_argument("--seed", type=non_negative_int, default=1, metavar="X", help="seed of the draws (default: 1)")
     q.add_argument("--units", type=non_negative_int, metavar="N",
                    help="label the first N games of the plan (training and self-play) and stop; "
                         "a later run with a larger N extends the file (default: all training games)")
     q.add_argument("--exact-empties", type=non_negative_int, default=DEFAULT_EXACT_EMPTIES,
-                   help=f"solve positions with at most this many empties (default {DEFAULT_EXACT_EMPTIES})")
+                   help=f"solve positions with at most this many empties (default: {DEFAULT_EXACT_EMPTIES})")
     q.add_argument("--search-depth", type=positive_int, default=DEFAULT_SEARCH_DEPTH,
-                   help=f"search depth for the others (default {DEFAULT_SEARCH_DEPTH})")
+                   help=f"search depth for the others (default: {DEFAULT_SEARCH_DEPTH})")
     q.add_argument("--patterns", metavar="VERSION",
-                   help="pattern table of the searches and self-play (default: the newest)")
+                   help="pattern table of the searches and self-play (default: the newest installed)")
     q.add_argument("--exact-per-game", type=non_negative_int, default=2,
-                   help="positions a game to solve (default 2)")
+                   help="positions a game to solve (default: 2)")
     q.add_argument("--search-per-game", type=non_negative_int, default=1,
-                   help="positions a game to search (default 1)")
+                   help="positions a game to search (default: 1)")
     q.add_argument("--selfplay-every", type=non_negative_int, default=4, metavar="K",
-                   help="one self-play game after every K training games (default 4; 0: none)")
+                   help="one self-play game after every K training games, 0: none (default: 4)")
     q.add_argument("--holdout", type=non_negative_int, default=10, metavar="K",
-                   help="leave out lines numbered K, 2K, ... (the validation games; default 10)")
+                   help="leave out lines numbered K, 2K, ..., the validation games (default: 10)")
     q.add_argument("--skip-bad", action="store_true", help="skip bad lines of the games file instead of failing")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(handler=run_label)
@@ -142,6 +144,8 @@ def run_label(args: argparse.Namespace) -> int:
     task = PositionLabels(settings.exact_empties, settings.search_depth, settings.patterns)
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # stop cleanly, like Ctrl-C
+    # Ctrl-C stops it even when it was started with SIGINT ignored (cmd & in a script)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     stopped = False
     with open(args.out, "a", encoding="utf-8") as stream:
         if not new:
@@ -160,6 +164,7 @@ def run_label(args: argparse.Namespace) -> int:
             stream.flush()
             os.fsync(stream.fileno())
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGINT, previous_int)
             if bar is not None:
                 bar.close()
             executor.close()

@@ -32,8 +32,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a chromosome's id or text as 'genethello best' prints it (a text needs --run when "
                         "several runs hold it); default: the run's best so far")
     add_db_options(p)
-    p.add_argument("--depth", type=non_negative_int, default=DEFAULT_DEPTH, metavar="K",
-                   help=f"generations of ancestors shown (default {DEFAULT_DEPTH})")
+    p.add_argument("--generations", dest="depth", type=non_negative_int, default=DEFAULT_DEPTH, metavar="K",
+                   help=f"generations of ancestors shown (default: {DEFAULT_DEPTH})")
+    # its name before: --depth is a search's plies on every other command
+    p.add_argument("--depth", dest="depth", type=non_negative_int, help=argparse.SUPPRESS)
     p.add_argument("--operators", action="store_true",
                    help="instead of a tree: the run's members per generation by origin, and how many of each "
                         "reached the top quarter of their round robin")

@@ -78,6 +78,16 @@ def command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
+def installed_version() -> str:
+    """The installed package's version ('unknown' when run from a bare tree)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("genethello")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser with every command listed; only ``command``'s module is
     imported and registers its full options (None: none is)."""
@@ -85,6 +95,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="genethello",
         description="Breed Othello players by evolution; play, solve and analyse games.",
     )
+    parser.add_argument("--version", action="version", version=f"genethello {installed_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     wanted = COMMANDS[command][0] if command is not None and command in COMMANDS else None

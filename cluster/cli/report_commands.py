@@ -33,9 +33,9 @@ from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fas
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("best", help="the best chromosomes found so far (by the hall of fame's rating)")
     add_db_options(p)
-    p.add_argument("--top", type=positive_int, default=10, metavar="N")
+    p.add_argument("--top", type=positive_int, default=10, metavar="N", help="rows to show (default: 10)")
     p.add_argument("--by", choices=RANKINGS, default=None,
-                   help="ranking: hall (the default when the run has a hall of fame), elo, or yardstick")
+                   help="ranking: hall, elo or yardstick (default: hall when the run has a hall of fame, else elo)")
     p.add_argument("--parents", action="store_true",
                    help="under each player, how it got there: its origin and parents ('genethello lineage ID' "
                         "shows the whole tree)")
@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("plot", help="plot the hall rating and yardstick (with intervals), Elo and genes")
     add_db_options(p)
-    p.add_argument("--out", required=True, type=Path, help="PNG file to write")
+    p.add_argument("--out", required=True, type=Path, metavar="FILE", help="PNG file to write")
     p.set_defaults(handler=run_plot)
 
 
@@ -83,8 +83,8 @@ def run_best(args: argparse.Namespace) -> int:
         for p, entry in ((row.player, row.hall) for row in ranking.rows):
             found: dict[str, object] = {
                 "id": p.id, "chromosome": p.text, "elo": p.elo if p.member else None, "member": p.member,
-                "wins": p.wins, "losses": p.losses,
-                "draws": p.draws, "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
+                "wins": p.wins, "draws": p.draws, "losses": p.losses,      # W/D/L, as the table reads
+                "birth": p.birth, "death": p.death, "yardstick": p.yardstick,
                 "hall_rating": entry.rating if entry else None,
                 "hall_stderr": entry.stderr if entry else None,
                 "hall_games": entry.games if entry else None,
@@ -104,6 +104,9 @@ def run_best(args: argparse.Namespace) -> int:
     if network:
         print("Elo: a member's performance rating from its fitness points (W/D/L: not kept, the fitness games "
               f"return points only); yardstick: the League measure ({league_fast_label()})")
+    elif ranking.hall_rated:
+        print("hall, games: the hall of fame's rating above and its games; Elo, W/D/L: the player's round "
+              "robins, on the population's own Elo scale (1500 at the start)")
     if any(not row.player.member for row in ranking.rows):
         print("a champion marked 'mean' is a generation's CMA-ES distribution mean: it plays no fitness games, "
               "so it has no Elo, W/D/L or death of its own; the hall rates it")
@@ -237,8 +240,10 @@ def run_plot(args: argparse.Namespace) -> int:
     else:
         ctype = Chromosome.parse(rows[0].best or "-").type
         genes = [Chromosome.parse(r.best or "-").genes for r in rows]
+        # matplotlib's default cycle has 10 colours: an 11th gene would repeat the first one's
+        # colour, so every gene past the tenth is dashed as well
         for i, name in enumerate(ctype.gene_names()):
-            axes[3].plot(gens, [g[i] for g in genes], label=name)
+            axes[3].plot(gens, [g[i] for g in genes], label=name, linestyle="-" if i < 10 else "--")
         axes[3].set_ylabel("genes of the best")
         axes[3].legend(fontsize="x-small", ncol=4)
         type_name = ctype.name

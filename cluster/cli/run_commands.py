@@ -26,36 +26,42 @@ DEFAULT_DB = "genethello.db"
 
 
 def add_db_options(parser: argparse.ArgumentParser, with_run: bool = True) -> None:
-    parser.add_argument("--db", default=DEFAULT_DB,
+    parser.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                         help=f"database path or sqlite:/// URL (default: ./{DEFAULT_DB})")
     if with_run:
-        parser.add_argument("--run", help="run name or id (default: the newest run)")
+        parser.add_argument("--run", metavar="RUN", help="run name or id (default: the newest run)")
 
 
 def add_cluster_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--address", help="join the Ray cluster at this address (default: start Ray here)")
-    parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="join the Ray cluster at this address, HOST:PORT or auto (default: start Ray here)")
+    parser.add_argument("--workers", type=int, metavar="N", help="worker processes (default: every core)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def add_gtp_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--gtp COMMAND``, an external GTP engine, as ``match`` spells it;
+    ``--gtp-engine``, its name before, still works (hidden from --help)."""
+    parser.add_argument("--gtp", dest="gtp_engine", action="append", default=[], metavar="COMMAND", help=help_text)
+    parser.add_argument("--gtp-engine", dest="gtp_engine", action="append", help=argparse.SUPPRESS)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("evolve", help="start a new evolution run")
-    p.add_argument("--config", required=True, type=Path, help="run configuration (TOML)")
+    p.add_argument("--config", required=True, type=Path, metavar="FILE", help="run configuration (TOML)")
     p.add_argument("--name", help="run name (default: the config's name or file name)")
     add_db_options(p, with_run=False)
     add_cluster_options(p)
-    p.add_argument("--gtp-engine", action="append", default=[], metavar="CMD",
-                   help="an external GTP engine for the yardstick, besides the config's (repeatable)")
+    add_gtp_option(p, "an external GTP engine for the yardstick, besides the config's (repeatable)")
     p.set_defaults(handler=run_evolve)
 
     p = sub.add_parser("resume", help="continue a stopped, converged or finished run")
     add_db_options(p)
     add_cluster_options(p)
-    p.add_argument("--max-generations", type=int, help="extend the run to this many generations")
-    p.add_argument("--gtp-engine", action="append", default=[], metavar="CMD",
-                   help="run this external GTP engine of the run's yardstick (the database alone never "
-                        "starts one; repeatable)")
-    p.add_argument("--drop-engine", action="append", default=[], metavar="CMD",
+    p.add_argument("--max-generations", type=int, metavar="N", help="extend the run to this many generations")
+    add_gtp_option(p, "run this external GTP engine of the run's yardstick (the database alone never starts one; "
+                      "repeatable)")
+    p.add_argument("--drop-engine", action="append", default=[], metavar="COMMAND",
                    help="continue without this external engine of the run (recorded; repeatable)")
     p.add_argument("--allow-core-change", action="store_true",
                    help="go on although this genethello's core differs from the one that played the run "
@@ -170,9 +176,15 @@ def run_resume(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
+    if run.status == "finished" and (args.max_generations is None or args.max_generations <= run.generation):
+        # said before Ray starts (10 s for nothing otherwise)
+        print(f"run {run.name}: finished at generation {run.generation}, its last; "
+              f"'genethello resume --max-generations {run.generation + 10}' extends it by 10")
+        db.dispose()
+        return 0
     state = reads.run_state(db, run.id)
     if args.gtp_engine and not traits_of(state.config.chromosome_type).yardstick_plays_players:
-        raise ValueError(f"--gtp-engine: run {run.name!r} breeds networks, whose yardstick is the Othello League "
+        raise ValueError(f"--gtp: run {run.name!r} breeds networks, whose yardstick is the Othello League "
                          "measure alone; 'genethello match' plays its best against an engine")
     decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,
                               args.gtp_engine, args.drop_engine)

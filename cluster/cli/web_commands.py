@@ -26,18 +26,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="a web page to play the evolved players, replay games and watch runs",
                        description="Serve the web page and print the URL to open in a browser (with --open, "
                                    "open it too).")
-    p.add_argument("--db", default=DEFAULT_DB, help=f"run database to show (default: ./{DEFAULT_DB})")
+    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help=f"run database to show (default: ./{DEFAULT_DB})")
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to bind (default 127.0.0.1; any other asks for a token; 0.0.0.0 or :: listens "
-                        "on every interface and prints this machine's addresses)")
-    p.add_argument("--port", type=port_number, default=8000)
-    p.add_argument("--token", help="access token when bound beyond loopback (default: a fresh one, printed)")
-    p.add_argument("--certfile", help="PEM certificate: serve HTTPS (with --keyfile); without it, a token sent "
-                                      "beyond loopback travels in plain HTTP")
-    p.add_argument("--keyfile", help="PEM private key of --certfile")
+                   help="address to bind; any other asks for a token; 0.0.0.0 or :: listens on every interface "
+                        "and prints this machine's addresses (default: 127.0.0.1)")
+    p.add_argument("--port", type=port_number, default=8000, metavar="PORT", help="port to listen on (default: 8000)")
+    p.add_argument("--token", metavar="T",
+                   help="access token when bound beyond loopback (default: a fresh one, printed)")
+    p.add_argument("--certfile", metavar="FILE", help="PEM certificate: serve HTTPS (with --keyfile); without it, a "
+                                                      "token sent beyond loopback travels in plain HTTP")
+    p.add_argument("--keyfile", metavar="FILE", help="PEM private key of --certfile")
     p.add_argument("--open", action="store_true", dest="open_browser",
                    help="also open the URL in this machine's browser, when it has one")
-    p.add_argument("--slots", type=positive_int, help="searches at once (default: one per core)")
+    p.add_argument("--slots", type=positive_int, metavar="N", help="searches at once (default: one per core)")
     add_patterns_option(p)
     p.set_defaults(handler=run_serve)
 

@@ -53,6 +53,6 @@ def decide_engines(run_name: str, stored: Sequence[str], dropped: Sequence[str],
         names = "; ".join(repr(e) for e in missing)
         raise EngineConsentError(
             f"run {run_name!r} plays external GTP engines stored in its database: {names}. A database "
-            "never starts a program by itself: give each again with --gtp-engine CMD to run it, or "
-            "--drop-engine CMD to continue without it (recorded in the run)")
+            "never starts a program by itself: give each again with --gtp COMMAND to run it, or "
+            "--drop-engine COMMAND to continue without it (recorded in the run)")
     return EngineDecision(tuple(e for e in live if e in given), tuple(e for e in live if e in drop))

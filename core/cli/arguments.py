@@ -75,7 +75,7 @@ def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_
     from genethello.core.frontend import defaults
 
     limit = parser.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int, help="plies per move")
+    limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move")
     limit.add_argument("--time", type=positive_float, metavar="S",
                        help="seconds on each player's clock for the whole game")
     parser.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
@@ -88,12 +88,20 @@ def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_
                         help=f"seed of the random openings (default: {defaults.SEED})")
 
 
+def add_db_option(parser: argparse.ArgumentParser, players: str = "players given by id or network text") -> None:
+    """``--db FILE`` of the engine commands: where a player given by a
+    database id (or a network by its text) is looked up; an id without it
+    reads ``./genethello.db`` (:meth:`CommandContext.individual`)."""
+    parser.add_argument("--db", metavar="FILE",
+                        help=f"run database for {players} (default: ./genethello.db, for an id)")
+
+
 def add_patterns_option(parser: argparse.ArgumentParser) -> None:
     """``--patterns VERSION``: the pattern table a chromosome with a p gene
     weighs (resolved by ``pattern_table.resolve_version``)."""
     parser.add_argument("--patterns", metavar="VERSION",
                         help="pattern table for chromosomes with a p gene: patterns-v1, patterns-v2 "
-                             "(or v1, v2; default: the newest installed)")
+                             "or v1, v2 (default: the newest installed)")
 
 
 def patterns_note(evaluator: BaseEvaluator) -> str:

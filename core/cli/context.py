@@ -16,10 +16,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from genethello.core.families.registry import Individual
+
+#: The run database every command reads when given no ``--db``.
+DEFAULT_DATABASE = "genethello.db"
 
 #: A command's handler: the parsed options in, the exit status out.
 Handler = Callable[[argparse.Namespace], int]
@@ -52,9 +56,16 @@ class CommandContext:
     def individual(self, spec: str, db: str | None = None) -> Individual:
         """The player ``spec`` names, resolved the one documented way
         (:func:`genethello.core.families.individual_names.resolve_individual`), with
-        ``db`` (``--db``) looked up through this context."""
+        ``db`` (``--db``) looked up through this context. A database id
+        without ``--db`` is looked up in ``./genethello.db`` when that file
+        is there, as every run command reads it."""
         from genethello.core.families.individual_names import resolve_individual
 
+        if db is None and spec.strip().isdigit():
+            if not Path(DEFAULT_DATABASE).is_file():
+                raise ValueError(f"player {spec.strip()} looks like a database id and there is no "
+                                 f"./{DEFAULT_DATABASE} here: give --db FILE")
+            db = DEFAULT_DATABASE
         return resolve_individual(spec, db, self.player_lookup() if db is not None else None)
 
 

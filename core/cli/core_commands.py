@@ -12,6 +12,7 @@ from genethello.core.cli.arguments import (
     MAX_PLIES,
     MAX_TT_BITS,
     PLAYER_HELP,
+    add_db_option,
     add_game_options,
     add_patterns_option,
     check_range,
@@ -25,7 +26,7 @@ from genethello.core.engine.search import Searcher
 from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.families.registry import evaluator_of
 from genethello.core.frontend import defaults
-from genethello.core.frontend.wording import counted, duration, rate
+from genethello.core.frontend.wording import counted, duration, game_line, rate
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 
 
@@ -36,8 +37,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("solve", help="solve OBF positions exactly and check their scores")
     p.add_argument("file", type=Path, help="OBF file: one position per line, optional 'MOVE:SCORE;' list")
-    p.add_argument("--first", type=positive_int, help="only the first K positions")
-    p.add_argument("--tt-bits", type=int, default=22,
+    p.add_argument("--first", type=positive_int, metavar="K", help="only the first K positions")
+    p.add_argument("--tt-bits", type=int, default=22, metavar="B",
                    help=f"log2 transposition-table buckets, 0..{MAX_TT_BITS} (default: 22, larger than the "
                         f"engines' {defaults.TT_BITS}: a solve fills the table)")
     p.set_defaults(handler=run_solve)
@@ -47,7 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--black", required=True, metavar="PLAYER", help=f"Black: {PLAYER_HELP}")
     p.add_argument("--white", required=True, metavar="PLAYER", help=f"White: {PLAYER_HELP}")
     add_game_options(p, "games", "random opening plies per game")
-    p.add_argument("--db", help="run database for players given by id or network text")
+    add_db_option(p)
     add_patterns_option(p)
     p.set_defaults(handler=takes_context(run_selfplay))
 
@@ -144,10 +145,9 @@ def run_selfplay(args: argparse.Namespace, context: CommandContext) -> int:
     for game, opening in enumerate(openings, start=1):
         result = play_game(black_engine, white_engine, opening)
         points += result.black_points
-        outcome = "draw" if result.winner is None else f"{result.winner} wins by {abs(result.score)}"
         extra = f" time loss: {result.time_loss}" if result.time_loss else ""
-        print(f"game {game}: {result.move_list()} {result.black_discs}-{result.white_discs} "
-              f"({outcome}){extra}", flush=True)
+        print(game_line(game, result.move_list(), result.black_discs, result.white_discs, result.score) + extra,
+              flush=True)
     dt = time.perf_counter() - t0
     print(f"{counted(args.games, 'game')} in {duration(dt)} ({rate(args.games, dt, 'games')}); "
           f"black scored {points:g}/{args.games}")

@@ -10,6 +10,7 @@ from typing import Any
 
 from genethello.core.cli.arguments import (
     PLAYER_HELP,
+    add_db_option,
     add_patterns_option,
     non_negative_int,
     patterns_note,
@@ -17,6 +18,7 @@ from genethello.core.cli.arguments import (
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.frontend import defaults
+from genethello.core.frontend.interrupts import interruptible
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,12 +29,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Answer NBoard protocol commands (nboard, set depth, set game, move, hint, go, ping, "
                     "learn, analyze) on stdin/stdout; diagnostics go to stderr.")
     p.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
-    p.add_argument("--db", help="run database for a player given by id or network text")
-    p.add_argument("--depth", type=positive_int, default=defaults.DEPTH,
+    add_db_option(p, "a player given by id or network text")
+    p.add_argument("--depth", type=positive_int, default=defaults.DEPTH, metavar="N",
                    help=f"midgame depth until the GUI sends 'set depth' (default: {defaults.DEPTH})")
     p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
                    help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
-    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS,
+    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS, metavar="B",
                    help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
     add_patterns_option(p)
     p.set_defaults(handler=takes_context(run_nboard))
@@ -50,8 +52,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--workers", type=non_negative_int, default=0, metavar="N",
                    help="extra oracle processes that score candidates in parallel (default: 0)")
     p.add_argument("--address", metavar="ADDR",
-                   help="Ray address: the extra oracles run as Ray actors there (--workers of them, "
-                        "default one per CPU)")
+                   help="join the Ray cluster at this address, HOST:PORT or auto: the extra oracles run as Ray "
+                        "actors there, --workers of them or one per CPU there (default: no Ray, local processes)")
     p.add_argument("oracle", nargs=argparse.REMAINDER, metavar="ORACLE COMMAND",
                    help="the oracle's command line, after --")
     p.set_defaults(handler=takes_context(run_metamachine))
@@ -82,7 +84,8 @@ def run_metamachine(args: argparse.Namespace, context: CommandContext) -> int:
         raise ValueError("no oracle command: genethello metamachine [options] -- ORACLE COMMAND...")
     make_helpers = None if args.address is None else ray_helpers(args, context)
     pool = OraclePool(oracle, workers=args.workers, stderr=sys.stderr, make_helpers=make_helpers)
-    return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
+    with interruptible():          # exit 130 on SIGINT even when started with it ignored
+        return MetaMachine(pool, top=args.top, debug=args.debug).run(sys.stdin.buffer, sys.stdout)
 
 
 def ray_helpers(args: argparse.Namespace, context: CommandContext) -> Callable[[list[str]], list[Any]]:

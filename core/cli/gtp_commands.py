@@ -7,6 +7,7 @@ import sys
 
 from genethello.core.cli.arguments import (
     PLAYER_HELP,
+    add_db_option,
     add_patterns_option,
     patterns_note,
     positive_float,
@@ -24,16 +25,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Answer GTP version 2 commands (Othello profile: vertices a1-h8 with row 1 at the top, "
                     "boardsize 8 only) on stdin/stdout; diagnostics go to stderr.")
     p.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
-    p.add_argument("--db", help="run database for a player given by id or network text")
+    add_db_option(p, "a player given by id or network text")
     limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int, help="plies per move (capped by the clock when the "
+    limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move (capped by the clock when the "
                        "controller sets time_settings)")
     limit.add_argument("--time", type=positive_float, metavar="S",
                        help="seconds per game on each clock unless the controller sends time_settings")
     p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
                    help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
     p.add_argument("--ponder", action="store_true", help="think on the opponent's time after genmove")
-    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS,
+    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS, metavar="B",
                    help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
     p.add_argument("--verbose", action="store_true", help="log every genmove search to stderr")
     add_patterns_option(p)

@@ -12,12 +12,16 @@ refused rather than reported with an interval its games do not support.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
 
 from genethello.core.cli.arguments import (
     MAX_PLIES,
     PLAYER_HELP,
+    add_db_option,
     add_game_options,
     add_patterns_option,
     check_range,
@@ -37,7 +41,7 @@ from genethello.core.engine.board import Board
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend import defaults
-from genethello.core.frontend.wording import counted, duration
+from genethello.core.frontend.wording import counted, duration, game_line
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.play.players import ChromosomePlayer, GtpPlayer, Player, play
 from genethello.core.play.scoring import MatchScore
@@ -47,14 +51,19 @@ from genethello.core.play.sprt import SprtOutcome
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("match", help="two chromosomes (or one and a GTP engine) play each other with both colours",
                        description="Play GAMES games: one random opening per pair of games, no two alike, each "
-                                   "played once with each colour. Prints every game and A's score with its 95% "
-                                   "interval.")
+                                   "played once with each colour. Prints a progress line (on a terminal) and A's "
+                                   "score with its 95% interval; every game with --verbose or into --out FILE.")
     p.add_argument("a", help=f"player A: {PLAYER_HELP}")
     p.add_argument("b", nargs="?", help="player B, named as A (or --gtp)")
     p.add_argument("--gtp", metavar="COMMAND",
                    help="B is this GTP engine, e.g. 'gtp-rhino -l 3' (A searches to --depth)")
     add_game_options(p, "games, in pairs with both colours", "random plies of each pair's opening")
-    p.add_argument("--db", help="run database for players given by id or network text")
+    add_db_option(p)
+    p.add_argument("--verbose", action="store_true",
+                   help="print every game (with --sprt: every pair) as it ends, in selfplay's format")
+    p.add_argument("--out", type=Path, metavar="FILE",
+                   help="also write every game (with --sprt: every pair) to FILE, one line each")
+    p.add_argument("--force", action="store_true", help="replace an existing --out FILE")
     add_patterns_option(p)
     add_sprt_options(p)
     p.set_defaults(handler=takes_context(run_match))
@@ -99,27 +108,79 @@ GameOutcome = tuple[str, int, int, int]
 Black's final margin."""
 
 
-def game_line(number: int, a_black: bool, outcome: GameOutcome) -> str:
-    """'game 3: A white: f5d6... 28-36, A wins by 8': one finished game
-    from A's side."""
+def match_game_line(number: int, a_black: bool, outcome: GameOutcome) -> str:
+    """'game 3 (A white): f5d6... 28-36 (white wins by 8)': one finished
+    game in selfplay's format, with A's colour."""
     moves, black, white, black_margin = outcome
-    margin = black_margin if a_black else -black_margin
-    result = "draw" if margin == 0 else f"A {'wins' if margin > 0 else 'loses'} by {abs(margin)}"
-    return f"game {number}: A {'black' if a_black else 'white'}: {moves} {black}-{white}, {result}"
+    return game_line(number, moves, black, white, black_margin, f"A {'black' if a_black else 'white'}")
 
 
 def play_match(play_one: Callable[[int, list[int], bool], GameOutcome], openings: list[list[int]], games: int,
-               report: Callable[[str], None]) -> MatchScore:
+               report: Callable[[str], None], progress: Callable[[int, MatchScore], None] = lambda _g, _s: None,
+               ) -> MatchScore:
     """A's score over ``games`` games: pair ``i`` plays ``openings[i]`` with
     A black, then with A white (``play_one(game, opening, a_black)``); every
-    game reported in one line."""
+    game reported in one line, and the score so far after each."""
     score = MatchScore()
     for game in range(games):
         a_black = game % 2 == 0
         outcome = play_one(game, openings[game // 2], a_black)
         score = score.add(outcome[3] if a_black else -outcome[3])
-        report(game_line(game + 1, a_black, outcome))
+        report(match_game_line(game + 1, a_black, outcome))
+        progress(game + 1, score)
     return score
+
+
+class MatchOutput:
+    """Where a match's lines go: each game (or SPRT pair) to stdout with
+    ``--verbose`` and to ``--out FILE``; a progress line that rewrites itself
+    on stderr when it is a terminal; the result always to stdout."""
+
+    def __init__(self, verbose: bool, out: Path | None, force: bool, total: int) -> None:
+        if out is not None and out.exists() and not force:
+            raise ValueError(f"{out} exists: give --force to replace it")
+        self.verbose = verbose
+        self.total = total
+        self.live = sys.stderr.isatty()
+        self.out = out
+        self.file: TextIO | None = None     # opened at the first game: a player refused leaves no file
+        self._shown = False
+
+    def line(self, text: str) -> None:
+        """A game's or a pair's line."""
+        if self.verbose:
+            self.clear()
+            print(text, flush=True)
+        if self.out is not None:
+            if self.file is None:
+                self.file = open(self.out, "w", encoding="utf-8")   # noqa: SIM115 (closed by close())
+            self.file.write(text + "\n")
+
+    def progress(self, games: int, score: MatchScore | None = None) -> None:
+        """'game 37/200: A 20.5 - 16.5 B' (or 'game 37/2000' while an SPRT
+        plays), rewritten in place on a terminal."""
+        if self.live:
+            points = f": A {score.points:g} - {score.games - score.points:g} B" if score is not None else ""
+            print(f"\r\033[Kgame {games}/{self.total}{points}", end="", file=sys.stderr, flush=True)
+            self._shown = True
+
+    def clear(self) -> None:
+        """Erase the progress line before anything else is printed."""
+        if self._shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+            self._shown = False
+
+    def close(self) -> None:
+        self.clear()
+        if self.file is not None:
+            self.file.close()
+
+
+def shown_as(typed: str, individual: Individual) -> str:
+    """A player as the user typed it, with what it resolved to when that
+    reads otherwise: 'all-2-league (all-2_0_ba11310ff4c9)', '156 (oe_fmc_...)'."""
+    resolved = str(individual)
+    return typed if typed == resolved else f"{typed} ({resolved})"
 
 
 def chromosome_games(ea: Engine, eb: Engine) -> Callable[[int, list[int], bool], GameOutcome]:
@@ -153,16 +214,25 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
     sprt = sprt_from_args(args)
     openings = match_openings(args) if sprt is None else sprt_openings(args)
     a = resolve_player(args.a, args, context)
+    total = args.games if sprt is None else max_games(args)
+    output = MatchOutput(args.verbose, args.out, args.force, total)
     t0 = time.perf_counter()
-    report: Callable[[str], None] = lambda line: print(line, flush=True)  # noqa: E731
     if sprt is not None:
-        report(header(sprt, max_games(args)))
+        print(header(sprt, max_games(args)), flush=True)
 
     def play_all(play_one: Callable[[int, list[int], bool], GameOutcome]) -> tuple[MatchScore, SprtOutcome | None]:
-        if sprt is None:
-            return play_match(play_one, openings, args.games, report), None
-        outcome, score = play_sprt(play_one, openings, sprt, report)
-        return score, outcome
+        try:
+            if sprt is None:
+                return play_match(play_one, openings, args.games, output.line, output.progress), None
+
+            def play_counted(game: int, opening: list[int], a_black: bool) -> GameOutcome:
+                result = play_one(game, opening, a_black)
+                output.progress(game + 1)
+                return result
+            outcome, score = play_sprt(play_counted, openings, sprt, output.line)
+            return score, outcome
+        finally:
+            output.close()
 
     if args.gtp is not None:
         me = ChromosomePlayer(a, args.depth, args.exact, patterns=args.patterns)
@@ -177,12 +247,12 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
         limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
         ea = Engine(evaluator_of(a, args.patterns), **limits)
         eb = Engine(evaluator_of(b, args.patterns), **limits)
-        a_note, b_text = patterns_note(ea.evaluator), f"{b}{patterns_note(eb.evaluator)}"
+        a_note, b_text = patterns_note(ea.evaluator), f"{shown_as(args.b, b)}{patterns_note(eb.evaluator)}"
         score, outcome = play_all(chromosome_games(ea, eb))
     limit = f"depth {args.depth}" if args.depth is not None else f"{args.time:g} s a game"
     searched_by = "A" if args.gtp is not None else "both"
-    print(f"A = {a}{a_note}\nB = {b_text}\n{searched_by}: {limit}, exact {args.exact}; openings drawn without "
-          f"replacement from distinct-{args.random_plies} (seed {args.seed})\n"
+    print(f"A = {shown_as(args.a, a)}{a_note}\nB = {b_text}\n{searched_by}: {limit}, exact {args.exact}; "
+          f"openings drawn without replacement from distinct-{args.random_plies} (seed {args.seed})\n"
           f"A {score.points:g} - {score.games - score.points:g} B "
           f"({counted(score.games, 'game')} in {duration(time.perf_counter() - t0)})")
     if sprt is None or outcome is None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from genethello.core.cli.arguments import PLAYER_HELP, non_negative_int
+from genethello.core.cli.arguments import PLAYER_HELP, add_db_option, non_negative_int
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
@@ -33,19 +33,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     r = actions.add_parser("random", help="a network with seeded N(0, 1) weights, written to a file")
     r.add_argument("--arch", required=True, choices=ARCHITECTURES, help="the architecture")
-    r.add_argument("--seed", type=non_negative_int, required=True, metavar="S", help="the weights' seed")
-    r.add_argument("--birth", type=non_negative_int, default=0, metavar="B", help="its birth generation (default 0)")
-    r.add_argument("--out", required=True, metavar="F.json", help="the file to write")
+    r.add_argument("--seed", type=non_negative_int, required=True, metavar="X", help="the weights' seed")
+    r.add_argument("--birth", type=non_negative_int, default=0, metavar="G", help="its birth generation (default: 0)")
+    r.add_argument("--out", required=True, metavar="FILE", help="the file to write (F.json)")
     r.add_argument("--force", action="store_true", help="replace an existing file")
     r.set_defaults(handler=takes_context(run_random))
     s = actions.add_parser("show", help="a network's name, architecture, sizes and digest")
     s.add_argument("player", metavar="PLAYER", help=PLAYER_HELP)
-    s.add_argument("--db", help="run database for a network given by id or text")
+    add_db_option(s, "a network given by id or text")
     s.set_defaults(handler=takes_context(run_show))
     e = actions.add_parser("export", help="write a network as a network file")
     e.add_argument("player", metavar="PLAYER", help=PLAYER_HELP)
-    e.add_argument("--db", help="run database for a network given by id or text")
-    e.add_argument("--out", required=True, metavar="F.json", help="the file to write")
+    add_db_option(e, "a network given by id or text")
+    e.add_argument("--out", required=True, metavar="FILE", help="the file to write (F.json)")
     e.add_argument("--force", action="store_true", help="replace an existing file")
     e.set_defaults(handler=takes_context(run_export))
 

@@ -26,75 +26,79 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
     q = psub.add_parser("learn", help="fit a pattern table on a games file (v1) or a labels file (v2)")
     source = q.add_mutually_exclusive_group(required=True)
-    source.add_argument("--games", type=Path, help="move-list file, one finished game per line (.gz ok): "
-                        "fit geometry v1 to the human final results (training slice)")
-    source.add_argument("--labels", type=Path, help="labels file of 'patterns label': fit geometry v2 to "
-                        "the core's exact margins and search values, starting from --prior")
-    q.add_argument("--out", type=Path, help="table file to write (with --games, default: the shipped "
-                   "data/patterns-v1.bin; with --labels, required and never overwritten)")
+    source.add_argument("--games", type=Path, metavar="FILE",
+                        help="move-list file, one finished game per line (.gz ok): fit geometry v1 to the human "
+                             "final results (training slice)")
+    source.add_argument("--labels", type=Path, metavar="FILE",
+                        help="labels file of 'patterns label': fit geometry v2 to the core's exact margins and "
+                             "search values, starting from --prior")
+    q.add_argument("--out", type=Path, metavar="FILE", help="table file to write; with --labels required and never "
+                   "overwritten (default with --games: the shipped data/patterns-v1.bin)")
     q.add_argument("--geometry", type=int, choices=sorted(pt.GEOMETRIES), default=pt.V1,
-                   help="with --games: the table's geometry (default 1; --labels always fits 2)")
+                   help="with --games: the table's geometry; --labels always fits 2 (default: 1)")
     q.add_argument("--prior", default="patterns-v1", metavar="VERSION|FILE",
                    help="with --labels: the table whose values a configuration keeps until the labels "
-                        "show it: a shipped version, a table file, or 'none' (zeros; default patterns-v1)")
+                        "show it: a shipped version, a table file, or 'none', zeros (default: patterns-v1)")
     q.add_argument("--large-ridge", type=float, metavar="R",
                    help="with --labels: the ridge of the corner and edge shapes (default: --ridge)")
     q.add_argument("--overlap", type=non_negative_int, metavar="K",
-                   help=f"moves on each side of a stage it also learns from (default {pl.OVERLAP} with "
+                   help=f"moves on each side of a stage it also learns from (default: {pl.OVERLAP} with "
                         f"--games, {pl.LABEL_OVERLAP} with --labels)")
-    q.add_argument("--version", dest="table_version", default="patterns-v2",
-                   help="with --labels: the version name written in the file (default patterns-v2)")
+    q.add_argument("--version", dest="table_version", default="patterns-v2", metavar="VERSION",
+                   help="with --labels: the version name written in the file (default: patterns-v2)")
     q.add_argument("--holdout-every", type=non_negative_int, default=0, metavar="K",
                    help="with --labels: leave out labels of games whose number is a multiple of K and "
-                        "report the error on them (default 0: train on all)")
+                        "report the error on them; 0 trains on all (default: 0)")
     q.add_argument("--holdout", type=non_negative_int, default=pl.HOLDOUT, metavar="K",
-                   help=f"never train on lines whose number is a multiple of K (default {pl.HOLDOUT}; 0: use all)")
+                   help=f"never train on lines whose number is a multiple of K; 0 uses all (default: {pl.HOLDOUT})")
     q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
-    q.add_argument("--limit", type=non_negative_int, help="read only the first N lines")
-    q.add_argument("--ridge", type=float, help=f"shrinkage toward 0 or the prior (default {pl.RIDGE} with "
-                   f"--games, {pl.LABEL_RIDGE} with --labels)")
-    q.add_argument("--min-count", type=non_negative_int, default=pl.MIN_COUNT,
-                   help=f"leave configurations seen fewer times at 0 (default {pl.MIN_COUNT})")
-    q.add_argument("--iterations", type=non_negative_int, default=pl.ITERATIONS,
-                   help=f"conjugate-gradient steps per stage (default {pl.ITERATIONS})")
+    q.add_argument("--limit", type=non_negative_int, metavar="N", help="read only the first N lines")
+    q.add_argument("--ridge", type=float, metavar="R",
+                   help=f"shrinkage toward 0 or the prior (default: {pl.RIDGE} with --games, {pl.LABEL_RIDGE} "
+                        "with --labels)")
+    q.add_argument("--min-count", type=non_negative_int, default=pl.MIN_COUNT, metavar="N",
+                   help=f"leave configurations seen fewer times at 0 (default: {pl.MIN_COUNT})")
+    q.add_argument("--iterations", type=non_negative_int, default=pl.ITERATIONS, metavar="N",
+                   help=f"conjugate-gradient steps per stage (default: {pl.ITERATIONS})")
     q.set_defaults(handler=run_learn)
 
     q = psub.add_parser("evaluate", help="how often the sign of the pattern score predicts the winner")
-    q.add_argument("--games", type=Path, required=True, help="move-list file, one finished game per line (.gz ok)")
+    q.add_argument("--games", type=Path, required=True, metavar="FILE",
+                   help="move-list file, one finished game per line (.gz ok)")
     table = q.add_mutually_exclusive_group()
-    table.add_argument("--table", type=Path, help="table file (default: the newest shipped one)")
+    table.add_argument("--table", type=Path, metavar="FILE", help="table file (default: the newest shipped one)")
     table.add_argument("--patterns", metavar="VERSION", help="a shipped table version (patterns-v1, patterns-v2)")
     q.add_argument("--slice", choices=("validation", "training", "all"), default="all",
-                   help="which games of the file: the held-out ones, the others, or all (default all)")
+                   help="which games of the file: the held-out ones, the others, or all (default: all)")
     q.add_argument("--holdout", type=non_negative_int, default=pl.HOLDOUT, metavar="K",
-                   help=f"the validation games are the lines numbered K, 2K, ... (default {pl.HOLDOUT})")
-    q.add_argument("--moves", default="20,30,40", help="move numbers to test (default 20,30,40)")
+                   help=f"the validation games are the lines numbered K, 2K, ... (default: {pl.HOLDOUT})")
+    q.add_argument("--moves", default="20,30,40", metavar="LIST", help="move numbers to test (default: 20,30,40)")
     q.add_argument("--skip-bad", action="store_true", help="skip and count bad lines instead of failing")
-    q.add_argument("--limit", type=non_negative_int, help="read only the first N lines")
+    q.add_argument("--limit", type=non_negative_int, metavar="N", help="read only the first N lines")
     q.add_argument("--perfect", type=non_negative_int, default=0, metavar="K",
                    help=f"also solve up to K positions a move number exactly (moves >= "
                         f"{60 - pl.PERFECT_MAX_EMPTIES}; ~0.3 s each at move 40) and show how often "
-                        "perfect play predicts the human winner: the ceiling of any static score")
+                        "perfect play predicts the human winner: the ceiling of any static score (default: 0)")
     q.add_argument("--mae", type=non_negative_int, default=0, metavar="K",
                    help="also solve K positions at each --mae-empties count (a seeded sample of the selected "
                         "games; ~0.3 s each at 20) and print the pattern score's mean absolute error, RMSE and "
                         "bias against the exact margin, in discs, beside the MAE of the games' own final "
-                        "margins (default 0: off)")
+                        "margins; 0: off (default: 0)")
     q.add_argument("--mae-empties", default=",".join(str(e) for e in pl.SCORE_ERROR_EMPTIES), metavar="LIST",
                    help="empties counts of the --mae sample, comma-separated, 0.."
-                        f"{pl.PERFECT_MAX_EMPTIES} (default {','.join(str(e) for e in pl.SCORE_ERROR_EMPTIES)})")
-    q.add_argument("--seed", type=non_negative_int, default=0,
-                   help="seed of the --mae sample (default 0)")
-    q.add_argument("--workers", type=positive_int, default=1,
-                   help="processes for the --perfect and --mae solves (default 1)")
+                        f"{pl.PERFECT_MAX_EMPTIES} (default: {','.join(str(e) for e in pl.SCORE_ERROR_EMPTIES)})")
+    q.add_argument("--seed", type=non_negative_int, default=0, metavar="X",
+                   help="seed of the --mae sample (default: 0)")
+    q.add_argument("--workers", type=positive_int, default=1, metavar="N",
+                   help="processes for the --perfect and --mae solves (default: 1)")
     q.set_defaults(handler=run_evaluate)
 
     q = psub.add_parser("show", help="print the best and worst edge configurations of a stage")
-    q.add_argument("--stage", type=int, required=True, help=f"stage 0..{pt.N_STAGES_ - 1}")
+    q.add_argument("--stage", type=int, required=True, metavar="S", help=f"stage 0..{pt.N_STAGES_ - 1}")
     table = q.add_mutually_exclusive_group()
-    table.add_argument("--table", type=Path, help="table file (default: the newest shipped one)")
+    table.add_argument("--table", type=Path, metavar="FILE", help="table file (default: the newest shipped one)")
     table.add_argument("--patterns", metavar="VERSION", help="a shipped table version (patterns-v1, patterns-v2)")
-    q.add_argument("--count", type=int, default=10, help="how many of each (default 10)")
+    q.add_argument("--count", type=int, default=10, metavar="N", help="how many of each (default: 10)")
     q.set_defaults(handler=run_show)
     return psub
 

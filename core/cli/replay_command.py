@@ -67,7 +67,10 @@ def _position(board: Board, index: int, total: int, move: int | None, mover: str
     else:
         played = "passes" if move == PASS else square_name(move)
         title = f"Move {index}/{total}: {mover} {played}"
-    return f"{title}    discs: black {black}, white {white}\n{board}\n"
+    shown = str(board)
+    if board.is_game_over():      # no side is to move: the board's last line would name one
+        shown = shown.rsplit("\n", 1)[0] + f"\ngame over; black {black}, white {white}"
+    return f"{title}    discs: black {black}, white {white}\n{shown}\n"
 
 
 def _result_line(rec: GameRecord, board: Board) -> str:

@@ -14,6 +14,8 @@ line.
 * :mod:`~genethello.core.frontend.bounded_cache`: the one bounded cache of
   what a long-lived process builds again and again (a worker's evaluators,
   engines and players), the least recently used dropped first.
+* :mod:`~genethello.core.frontend.interrupts`: Ctrl-C (SIGINT) stops a
+  command even when it was started with SIGINT ignored.
 
 None of it knows a protocol's syntax: that stays in ``core/gtp`` and
 ``core/nboard``.

@@ -26,3 +26,13 @@ def signed(value: float) -> str:
     """'+1.23': two decimals with a sign, and no '-0.00' for a value that
     rounds to zero from below (an LLR, its bounds)."""
     return f"{round(value, 2) + 0.0:+.2f}"
+
+
+def game_line(number: int, moves: str, black_discs: int, white_discs: int, black_margin: int,
+              side: str = "") -> str:
+    """One finished game, the same for ``selfplay`` and ``match``:
+    'game 3: f5d6... 28-36 (white wins by 8)', Black's discs first;
+    ``side`` names who played what ('A white': 'game 3 (A white): ...')."""
+    result = ("draw" if black_margin == 0
+              else f"{'black' if black_margin > 0 else 'white'} wins by {abs(black_margin)}")
+    return f"game {number}{f' ({side})' if side else ''}: {moves} {black_discs}-{white_discs} ({result})"

@@ -195,7 +195,9 @@ class GtpPlayer(BasePlayer):
         # Debian installs games (gtp-rhino) in /usr/games, often not on PATH.
         found = shutil.which(argv[0]) or shutil.which(argv[0], path="/usr/games")
         if found is None:
-            raise ValueError(f"GTP engine {argv[0]!r} is not installed (not on PATH or in /usr/games)")
+            hint = ("; it is Debian's grhino: sudo apt install grhino, or sudo bash tests/install_system_packages.sh"
+                    if argv[0] == "gtp-rhino" else "")
+            raise ValueError(f"GTP engine {argv[0]!r} is not installed (not on PATH or in /usr/games){hint}")
         self.proc = GtpProcess([found] + argv[1:], name=command)
         for cmd in ("boardsize 8", "clear_board"):
             self._ok(cmd)

@@ -144,6 +144,7 @@ def test_evolve_then_every_report(tmp_path, home):
 
     table = [ln for ln in out["best"].splitlines() if ln.strip() and ln.split()[0].isdigit()]
     assert "ranked by hall" in out["best"] and "Bradley-Terry" in out["best"]
+    assert "Elo, W/D/L: the player's round robins, on the population's own Elo scale" in out["best"]  # two scales
     assert [ln.split()[-1] for ln in table] == [p["chromosome"] for p in hall[:3]]
 
     rows = [ln.split() for ln in out["history"].splitlines()[2:5]]
@@ -158,10 +159,10 @@ def test_evolve_then_every_report(tmp_path, home):
     # match: two of the run's chromosomes at depth 2, both colours; A given
     # by its database id (looked up through the command's context).
     a, b = best[0]["chromosome"], best[1]["chromosome"]
-    r = run_cli("match", str(best[0]["id"]), b, "--depth", "2", "--db", str(db), "--games", "2",
+    r = run_cli("match", str(best[0]["id"]), b, "--depth", "2", "--db", str(db), "--games", "2", "--verbose",
                 home=home, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.count("game ") == 2 and f"A = {a}" in r.stdout and f"B = {b}" in r.stdout
+    assert r.stdout.count("game ") == 2 and f"A = {best[0]['id']} ({a})" in r.stdout and f"B = {b}\n" in r.stdout
     score = re.search(r"^A ([\d.]+) - ([\d.]+) B \(2 games", r.stdout, re.M)
     assert score and float(score[1]) + float(score[2]) == 2
 
@@ -481,12 +482,28 @@ def test_locked_database_is_one_clear_line(tmp_path, home):
                     is None, reason="gtp-rhino is not installed (tests/install_system_packages.sh)")
 def test_match_against_a_gtp_engine_prints_the_score_with_its_interval(tmp_path, home):
     r = run_cli("match", "p_1_10", "--gtp", "gtp-rhino -l 1", "--depth", "1", "--games", "2",
-                "--random-plies", "2", home=home, cwd=tmp_path)
+                "--random-plies", "2", "--verbose", home=home, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("game ") == 2 and "B = gtp-rhino -l 1" in r.stdout
-    # each game as plain match prints it: colour, moves, discs, and the result from A's side
-    assert len(re.findall(r"^game \d: A (black|white): [a-h1-8]+ \d+-\d+, (draw|A (wins|loses) by \d+)$",
+    # each game as plain match --verbose prints it: A's colour, moves, discs, the result
+    assert len(re.findall(r"^game \d \(A (black|white)\): [a-h1-8]+ \d+-\d+ \((draw|(black|white) wins by \d+)\)$",
                           r.stdout, re.M)) == 2, r.stdout
     assert re.search(r"^A scores [\d.]+% \[[\d.]+%, [\d.]+%\] 95% \(W/D/L \d+/\d+/\d+\)", r.stdout, re.M), r.stdout
     r = run_cli("match", "p_1_10", "--gtp", "no-such-engine", "--depth", "1", home=home, cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "no-such-engine" in r.stderr
+
+
+def test_resume_of_a_finished_run_says_so_before_starting_ray(tmp_path, home):
+    """A finished run needs --max-generations to go on: resume says so at
+    once (it used to start Ray first, 10 s, and not name the option)."""
+    db = tmp_path / "done.db"
+    db.write_bytes((Path(__file__).parent / "data" / "run-0003.sqlite").read_bytes())
+    Database.open(db, create=False, writable=True).dispose()          # upgraded to the newest schema
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE runs SET status = 'finished'")
+    started = time.monotonic()
+    r = run_cli("resume", "--db", str(db), home=home, cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout == "run t: finished at generation 2, its last; 'genethello resume --max-generations 12' " \
+                       "extends it by 10\n"
+    assert time.monotonic() - started < 8, "it started Ray"

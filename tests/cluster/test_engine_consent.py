@@ -13,7 +13,7 @@ def test_a_run_without_engines_needs_nothing():
 
 
 def test_stored_engines_are_refused_until_named():
-    with pytest.raises(EngineConsentError, match="gtp-rhino -l 1.*--gtp-engine CMD.*--drop-engine CMD"):
+    with pytest.raises(EngineConsentError, match="gtp-rhino -l 1.*--gtp COMMAND.*--drop-engine COMMAND"):
         decide_engines("r", [RHINO, OTHER], [], [OTHER], [])
 
 
@@ -77,7 +77,7 @@ def test_resume_runs_stored_engines_only_when_the_user_names_them(tmp_path):
     # The database alone: refused, one line naming the engine, nothing run or written.
     r = run_cli("resume", "--db", str(db), "--max-generations", "2", "--workers", "1", home=home, cwd=tmp_path)
     assert r.returncode == 2
-    assert len(r.stderr.strip().splitlines()) == 1 and engine in r.stderr and "--gtp-engine" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and engine in r.stderr and "--gtp COMMAND" in r.stderr
     assert not marker.exists() and db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == files  # no -wal/-shm left behind either
 
@@ -93,7 +93,7 @@ def test_resume_runs_stored_engines_only_when_the_user_names_them(tmp_path):
 def test_resume_runs_an_engine_named_again(tmp_path):
     home, engine, marker, db = evolve_with_engine(tmp_path)
     r = run_cli("resume", "--db", str(db), "--max-generations", "2", "--workers", "1", "--quiet",
-                "--gtp-engine", engine, home=home, cwd=tmp_path)
+                "--gtp", engine, home=home, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert marker.exists()
     assert engine in {o for (o,) in query(db, "SELECT opponent FROM yardstick_results WHERE generation = 2")}

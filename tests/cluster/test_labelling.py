@@ -206,6 +206,7 @@ def test_labelling_writes_the_samples_lines_and_a_stopped_file_continues_to_the_
     import time
 
     from tests.cluster.conftest import cli_env, genethello_argv, kill_session, reap_session
+    from tests.signals import default_sigint
 
     whole = tmp_path / "whole.txt"
     done = run_cli(*label_cmd(games_slice, whole, "--units", UNITS, "--workers", "2"), home=tmp_path,
@@ -217,7 +218,7 @@ def test_labelling_writes_the_samples_lines_and_a_stopped_file_continues_to_the_
     out = tmp_path / "stopped.txt"
     argv = genethello_argv(*label_cmd(games_slice, out, "--units", UNITS, "--workers", "1"))
     proc = subprocess.Popen(argv, cwd=tmp_path, env=cli_env(tmp_path), text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 3):

@@ -297,7 +297,7 @@ def test_an_old_database_upgrades_and_its_lineage_reads_unknown(tmp_path):
 def test_the_lineage_command(tmp_path, capsys):
     db_path = run_small(tmp_path, stop__max_generations=3)
     child = next(r for r in slots(db_path) if r[3] == "crossover" and r[0] == 3)
-    assert cli_main(["lineage", str(child[2]), "--db", str(db_path), "--depth", "1"]) == 0
+    assert cli_main(["lineage", str(child[2]), "--db", str(db_path), "--generations", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"lineage of #{child[2]} (run t), 1 generations of ancestors")
     assert f"crossover of #{child[4]} and #{child[5]}, then mutation" in out[1] and "born 3" in out[1]
@@ -314,7 +314,7 @@ def test_the_lineage_command(tmp_path, capsys):
     assert cli_main(["lineage", "1", "--db", str(tmp_path / "none.db")]) == 2
     assert "no database at" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        cli_main(["lineage", "1", "--db", str(db_path), "--depth", "-1"])
+        cli_main(["lineage", "1", "--db", str(db_path), "--depth", "-1"])      # its old name, still checked
 
 
 # --------------------------------------------------------------------------- #

@@ -20,9 +20,9 @@ from genethello.core.families.network_family import NETWORKS, network_payload
 FIXTURE = Path(__file__).parent / "data" / "run-0001.sqlite"
 
 
-def genethello(*args, stdin="", timeout=120):
+def genethello(*args, stdin="", timeout=120, cwd=None):
     return subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", *map(str, args)],
-                          capture_output=True, text=True, timeout=timeout, input=stdin)
+                          capture_output=True, text=True, timeout=timeout, input=stdin, cwd=cwd)
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def test_commands_play_database_networks_by_id_and_text(database, network):
     player_id = add_network(database, network)
     proc = genethello("match", player_id, "3", "--db", database, "--depth", 1, "--games", 2)
     assert proc.returncode == 0, proc.stderr
-    assert f"A = {network}" in proc.stdout and "B = oe_fmc_1_12:57:2:10:4:0:8:0:0:9:5" in proc.stdout
+    assert f"A = {player_id} ({network})" in proc.stdout and "B = 3 (oe_fmc_1_12:57:2:10:4:0:8:0:0:9:5)" in proc.stdout
     selfplay = genethello("selfplay", "--black", str(network), "--white", player_id, "--db", database, "--depth", 1,
                           "--games", 1)
     assert selfplay.returncode == 0 and "black scored" in selfplay.stdout, selfplay.stderr
@@ -83,6 +83,23 @@ def test_commands_play_database_networks_by_id_and_text(database, network):
     gtp = genethello("gtp", "--player", player_id, "--db", database, "--depth", 1, stdin="genmove b\nquit\n")
     assert gtp.returncode == 0, gtp.stderr
     assert parse_square(gtp.stdout.split()[1]) in Board().legal_moves()
+
+
+def test_an_id_without_db_is_looked_up_in_the_folders_genethello_db(database, tmp_path):
+    """As every run command reads ./genethello.db, so do match and selfplay
+    for a player given by id (the README's `match 156 p_1_10`)."""
+    folder = tmp_path / "here"
+    folder.mkdir()
+    proc = genethello("match", "3", "p_1_10", "--depth", 1, "--games", 2, cwd=folder)
+    assert proc.returncode == 2 and proc.stderr.splitlines() == [
+        "genethello match: error: player 3 looks like a database id and there is no ./genethello.db here: "
+        "give --db FILE"]
+    shutil.copy(database, folder / "genethello.db")
+    proc = genethello("match", "3", "p_1_10", "--depth", 1, "--games", 2, cwd=folder)
+    assert proc.returncode == 0, proc.stderr
+    assert "A = 3 (oe_fmc_1_12:57:2:10:4:0:8:0:0:9:5)" in proc.stdout
+    selfplay = genethello("selfplay", "--black", "3", "--white", "p_1_10", "--depth", 1, "--games", 1, cwd=folder)
+    assert selfplay.returncode == 0 and "black scored" in selfplay.stdout, selfplay.stderr
 
 
 def test_a_network_without_its_weights_is_one_line(database, network):

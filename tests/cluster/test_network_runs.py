@@ -262,11 +262,11 @@ def test_an_engine_for_a_network_runs_yardstick_is_refused_in_one_line(tmp_path,
     db = Database.open(db_path, create=True)
     create_run(db, load_config(write_config(tmp_path, **NET)))
     db.dispose()
-    assert cli_main(["resume", "--db", str(db_path), "--gtp-engine", "gtp-rhino -l 1", "--quiet"]) == 2
+    assert cli_main(["resume", "--db", str(db_path), "--gtp", "gtp-rhino -l 1", "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--gtp-engine: run" in err[0] and "Othello League measure alone" in err[0], err
+    assert len(err) == 1 and "--gtp: run" in err[0] and "Othello League measure alone" in err[0], err
     assert cli_main(["evolve", "--config", str(write_config(tmp_path, "e.toml", **NET)), "--db",
-                     str(tmp_path / "e.db"), "--gtp-engine", "gtp-rhino -l 1", "--quiet"]) == 2
+                     str(tmp_path / "e.db"), "--gtp-engine", "gtp-rhino -l 1", "--quiet"]) == 2   # its old name
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "yardstick.gtp_engines: a network run's yardstick" in err[0], err
     assert not (tmp_path / "e.db").exists()

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.cluster.conftest import cli_env, genethello_argv, query, reap_session, session_pids, write_config
+from tests.signals import default_sigint
 
 NOISE = ("SIGTERM received", "stack trace", "Traceback", "logging.cc", "Terminated with signal", "PC: @")
 
@@ -24,7 +25,7 @@ def start(args: list[str], folder: Path, home: Path, tag: str) -> tuple[subproce
     """`genethello ARGS` in a session of its own, its output in files."""
     out, err = folder / f"{tag}.out", folder / f"{tag}.err"
     proc = subprocess.Popen(genethello_argv(*args), cwd=folder, env=cli_env(home), stdout=out.open("w"),
-                            stderr=err.open("w"), start_new_session=True)
+                            stderr=err.open("w"), start_new_session=True, preexec_fn=default_sigint)
     return proc, out, err
 
 

@@ -15,7 +15,7 @@ STRONG = "fdmxcp_52_2:0:6:9:4:5"     # the best config/strong.toml bred
 WEAK = "fdmxcp_1_9:1:6:2:5:5"        # that run's generation-1 champion
 PAIR_LINE = re.compile(r"pair (\d+) \((\d+) games\): A ([\d.]+) of 2, LLR ([+-]\d+\.\d\d) \[([+-]\d+\.\d\d), "
                        r"([+-]\d+\.\d\d)\], Elo (\S+ \[\S+, \S+\]), pairs (\d+)/(\d+)/(\d+)/(\d+)/(\d+)")
-GAME_LINE = re.compile(r"game (\d+): A (black|white): \S+ \d+-\d+, (draw|A wins by \d+|A loses by \d+)")
+GAME_LINE = re.compile(r"game (\d+) \(A (black|white)\): \S+ \d+-\d+ \((draw|black wins by \d+|white wins by \d+)\)")
 
 
 def genethello(*args, timeout=120):
@@ -24,6 +24,7 @@ def genethello(*args, timeout=120):
 
 
 def pair_lines(proc):
+    """The pair lines a match prints with --verbose."""
     lines = [line for line in proc.stdout.splitlines() if line.startswith("pair ")]
     matches = [PAIR_LINE.fullmatch(line) for line in lines]
     assert lines and all(matches), proc.stdout[:2000]
@@ -60,7 +61,7 @@ def check_the_run(proc, sprt):
 
 
 def test_a_clearly_stronger_player_is_accepted_as_h1_on_the_fixed_match_openings():
-    sprt_run = genethello("match", STRONG, WEAK, "--depth", 2, "--sprt", 0, 20, "--random-plies", 8,
+    sprt_run = genethello("match", "--verbose", STRONG, WEAK, "--depth", 2, "--sprt", 0, 20, "--random-plies", 8,
                           "--max-games", 1000)
     decision, points = check_the_run(sprt_run, Sprt(0.0, 20.0))
     assert decision == "H1" and len(points) < 200
@@ -68,11 +69,12 @@ def test_a_clearly_stronger_player_is_accepted_as_h1_on_the_fixed_match_openings
            "at most 1000 games" in sprt_run.stdout
     # The same pairs, game for game, as the fixed match on those openings
     # (whose own test checks that no two openings are alike).
-    fixed = genethello("match", STRONG, WEAK, "--depth", 2, "--random-plies", 8, "--games", 2 * len(points))
+    fixed = genethello("match", "--verbose", STRONG, WEAK, "--depth", 2, "--random-plies", 8,
+                       "--games", 2 * len(points))
     assert fixed.returncode == 0, fixed.stderr
     games = [GAME_LINE.fullmatch(line) for line in fixed.stdout.splitlines() if line.startswith("game ")]
     assert len(games) == 2 * len(points) and all(games)
-    won = [1.0 if g[3].startswith("A wins") else 0.5 if g[3] == "draw" else 0.0 for g in games]
+    won = [0.5 if g[3] == "draw" else 1.0 if g[3].startswith(g[2]) else 0.0 for g in games]
     assert [won[2 * i] + won[2 * i + 1] for i in range(len(points))] == points
 
 
@@ -80,7 +82,7 @@ def test_a_player_against_itself_is_h0_with_every_pair_one_point():
     # At a fixed depth the pair's second game is its first with the players'
     # names swapped: each pair scores exactly 1, the estimate is exactly 0
     # and the LLR falls by about log(2 (1 - L(20))) = -0.059 a pair.
-    proc = genethello("match", STRONG, STRONG, "--depth", 2, "--sprt", 0, 20)
+    proc = genethello("match", "--verbose", STRONG, STRONG, "--depth", 2, "--sprt", 0, 20)
     decision, points = check_the_run(proc, Sprt(0.0, 20.0))
     assert decision == "H0" and set(points) == {1.0}
     first = next(n for n in range(1, 200) if Sprt(0.0, 20.0).llr(Pentanomial((0, 0, n, 0, 0))) <= Sprt(0, 20).lower)
@@ -90,7 +92,7 @@ def test_a_player_against_itself_is_h0_with_every_pair_one_point():
 
 def test_a_self_match_between_symmetric_bounds_decides_nothing():
     # Elo 0 lies halfway between -10 and +10: pairs of 1 point favour neither.
-    proc = genethello("match", STRONG, STRONG, "--depth", 1, "--sprt", -10, 10, "--max-games", 20)
+    proc = genethello("match", "--verbose", STRONG, STRONG, "--depth", 1, "--sprt", -10, 10, "--max-games", 20)
     decision, points = check_the_run(proc, Sprt(-10.0, 10.0))
     assert decision is None and len(points) == 10
     assert "neither at --max-games 20: LLR +0.00 within [-2.94, +2.94] after 20 games (10 pairs)" in proc.stdout
@@ -98,7 +100,7 @@ def test_a_self_match_between_symmetric_bounds_decides_nothing():
 
 def test_a_gtp_engine_is_tested_the_same_way():
     engine = f"{sys.executable} -m genethello.cluster.cli.main gtp --player {WEAK} --depth 1"
-    proc = genethello("match", STRONG, "--gtp", engine, "--depth", 2, "--sprt", 0, 20, "--random-plies", 8,
+    proc = genethello("match", "--verbose", STRONG, "--gtp", engine, "--depth", 2, "--sprt", 0, 20, "--random-plies", 8,
                       "--max-games", 600, "--alpha", 0.05, "--beta", 0.1)
     decision, points = check_the_run(proc, Sprt(0.0, 20.0, 0.05, 0.1))
     assert decision == "H1" and len(points) < 300

@@ -20,6 +20,7 @@ from genethello.core.engine.squares import square_name
 from genethello.core.gtp.client import GtpProcess
 from genethello.core.gtp.engine import parse_vertex
 from genethello.core.metamachine.oracles import CommandLog, missing_commands, parse_estimate, parse_top_moves
+from tests.signals import ignore_sigint, sigint_not_ignored
 
 PLAYER = "oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3"
 CLI = [sys.executable, "-m", "genethello.cluster.cli.main"]
@@ -43,8 +44,11 @@ for line in sys.stdin:
 
 
 def metamachine(*options: str, oracle=ORACLE, stderr=None) -> GtpProcess:
-    return GtpProcess(CLI + ["metamachine", *options, "--"] + list(oracle), name="metamachine",
-                      stderr=stderr, timeout=60)
+    """The metamachine in a process of its own, with SIGINT at its default
+    whatever this suite inherited (the tests send it SIGINT)."""
+    with sigint_not_ignored():
+        return GtpProcess(CLI + ["metamachine", *options, "--"] + list(oracle), name="metamachine",
+                          stderr=stderr, timeout=60)
 
 
 # ------------------------------------------------------------ processes
@@ -207,6 +211,37 @@ def test_no_oracle_outlives_the_metamachine(how, workers):
         assert_all_gone(pids)
     finally:
         mm.close(timeout=2)
+
+
+def test_sigint_stops_a_metamachine_started_with_sigint_ignored():
+    """Started as `cmd &` in a script starts it (SIGINT ignored), the
+    metamachine still stops on SIGINT: exit 130, its oracle gone."""
+    proc = subprocess.Popen(CLI + ["metamachine", "--"] + ORACLE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=ignore_sigint)
+    try:
+        proc.stdin.write("1 genmove black\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().startswith("=1 ")          # the oracle is up and working
+        pids = descendants(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+        assert_all_gone(pids)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=10)
+
+
+def test_the_sigint_tests_pass_in_a_suite_started_with_sigint_ignored():
+    """The suite itself started with SIGINT ignored (`pytest &` in a script,
+    some CI runners): a test that sends SIGINT to the command it started
+    still sees it stop, because its helper starts it with SIGINT at the
+    default (it used to fail with 'the metamachine did not exit')."""
+    test = "tests/core/test_metamachine.py::test_no_oracle_outlives_the_metamachine[sigint-0]"
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", test],
+                       cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=120,
+                       preexec_fn=ignore_sigint)
+    assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout[-2000:]
 
 
 def other_threads(pid: int) -> list[int]:

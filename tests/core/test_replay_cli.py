@@ -37,7 +37,14 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
 
 
 def final_board_text(path, game: int = 1) -> str:
-    return str(read_record(path)[game - 1].replay())
+    """The final position as replay draws it: a finished game names no
+    side to move ('game over; black 35, white 29')."""
+    board = read_record(path)[game - 1].replay()
+    text = str(board)
+    if board.is_game_over():
+        black, white = board.disc_count()
+        text = text.rsplit("\n", 1)[0] + f"\ngame over; black {black}, white {white}"
+    return text
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
@@ -60,6 +67,7 @@ def test_move_list_file(tmp_path, capsys):
     assert main(["replay", str(path), "--delay", "0"]) == 0
     out = capsys.readouterr().out
     assert "Move 60/60: white g8    discs: black 35, white 29" in out
+    assert "game over; black 35, white 29\n" in out and "to move" not in out
     assert out.rstrip().splitlines()[-1] == "Result: B+6 (black 35, white 29)"
 
 
