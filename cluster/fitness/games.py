@@ -168,12 +168,18 @@ class HallGameSpec:
 
 
 @dataclass(frozen=True)
-class HallGameOutcome:
-    """What the store keeps of a hall game (the spec knows the players)."""
+class ScheduledGameOutcome:
+    """A game's result keyed by its place in its schedule (the spec knows
+    the players): what the store keeps of a hall game, and what a
+    comparison game reports."""
 
     game_index: int
     score: int            # Black's final margin, empties to the winner
     nodes: int
+
+
+#: A hall game's result (:class:`ScheduledGameOutcome`).
+HallGameOutcome = ScheduledGameOutcome
 
 
 @dataclass(frozen=True)
@@ -310,13 +316,8 @@ class CompareGameSpec:
     opening: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class CompareGameOutcome:
-    """A comparison game's result, keyed by its place in the schedule."""
-
-    game_index: int
-    score: int            # Black's final margin, empties to the winner
-    nodes: int
+#: A comparison game's result (:class:`ScheduledGameOutcome`).
+CompareGameOutcome = ScheduledGameOutcome
 
 
 #: This process's engines of comparison players, by (text, settings).

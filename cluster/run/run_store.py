@@ -17,7 +17,7 @@ run's id along.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple, Protocol, TypeVar
 
@@ -129,6 +129,20 @@ def _get(s: Session, model: type[_Row], key: object) -> _Row:
 GAME_COLUMNS = ("run_id", "generation", *GameRow._fields)
 _INSERT_GAME = (f"INSERT INTO {Game.__tablename__} ({', '.join(GAME_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})")
+
+
+RowT = TypeVar("RowT")
+
+
+def _not_stored(rows: Sequence[RowT], stored: set[int], key: Callable[[RowT], int]) -> list[RowT]:
+    """The rows whose key is not stored yet, each key once (a batch played
+    again after a lost worker may repeat a result), in the order of each
+    key's first row (the last row of a key is the one kept, as a dict keeps it)."""
+    fresh: dict[int, RowT] = {}
+    for row in rows:
+        if key(row) not in stored:
+            fresh[key(row)] = row
+    return list(fresh.values())
 
 
 class RunExistsError(ValueError):
@@ -351,7 +365,7 @@ class RunStore:
         with self.db.session(immediate=True) as s:
             stored = set(s.scalars(select(FitnessResult.task_index).where(
                 FitnessResult.run_id == self.run_id, FitnessResult.generation == g)).all())
-            fresh = list({r.task_index: r for r in rows if r.task_index not in stored}.values())
+            fresh = _not_stored(rows, stored, lambda r: r.task_index)
             if fresh:
                 s.execute(insert(FitnessResult), [
                     {"run_id": self.run_id, "generation": g, "task_index": r.task_index,
@@ -515,8 +529,7 @@ class RunStore:
         with self.db.session(immediate=True) as s:
             stored = set(s.scalars(select(HallGame.game_index).where(
                 HallGame.run_id == self.run_id, HallGame.generation == g)).all())
-            # a batch played again after a lost worker may repeat a game
-            fresh = list({r.game_index: r for r in rows if r.game_index not in stored}.values())
+            fresh = _not_stored(rows, stored, lambda r: r.game_index)
             if fresh:
                 s.execute(insert(HallGame), [
                     {"run_id": self.run_id, "generation": g, **r._asdict()} for r in fresh])

@@ -78,14 +78,36 @@ def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_
     limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move")
     limit.add_argument("--time", type=positive_float, metavar="S",
                        help="seconds on each player's clock for the whole game")
-    parser.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
-                        help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
+    add_exact_option(parser)
     parser.add_argument("--games", type=positive_int, default=defaults.GAMES, metavar="K",
                         help=f"{games_help} (default: {defaults.GAMES})")
     parser.add_argument("--random-plies", type=int, default=defaults.RANDOM_PLIES, metavar="R",
                         help=f"{openings_help} (default: {defaults.RANDOM_PLIES})")
     parser.add_argument("--seed", type=int, default=defaults.SEED, metavar="X",
                         help=f"seed of the random openings (default: {defaults.SEED})")
+
+
+def add_engine_player_options(parser: argparse.ArgumentParser) -> None:
+    """The player of an engine front end (``gtp``, ``nboard``): ``--player``
+    (required) and ``--db`` for a player given by id or network text."""
+    parser.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
+    add_db_option(parser, "a player given by id or network text")
+
+
+def add_exact_option(parser: argparse.ArgumentParser) -> None:
+    """``--exact E`` with the engine default."""
+    from genethello.core.frontend import defaults
+
+    parser.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
+                        help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
+
+
+def add_tt_bits_option(parser: argparse.ArgumentParser) -> None:
+    """``--tt-bits B`` with the engine default."""
+    from genethello.core.frontend import defaults
+
+    parser.add_argument("--tt-bits", type=int, default=defaults.TT_BITS, metavar="B",
+                        help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
 
 
 def add_db_option(parser: argparse.ArgumentParser, players: str = "players given by id or network text") -> None:

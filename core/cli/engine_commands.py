@@ -9,9 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from genethello.core.cli.arguments import (
-    PLAYER_HELP,
-    add_db_option,
+    add_engine_player_options,
+    add_exact_option,
     add_patterns_option,
+    add_tt_bits_option,
     non_negative_int,
     patterns_note,
     positive_int,
@@ -28,14 +29,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "nboard", help="play a chromosome or network as an engine for the NBoard GUI (NBoard protocol v2)",
         description="Answer NBoard protocol commands (nboard, set depth, set game, move, hint, go, ping, "
                     "learn, analyze) on stdin/stdout; diagnostics go to stderr.")
-    p.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
-    add_db_option(p, "a player given by id or network text")
+    add_engine_player_options(p)
     p.add_argument("--depth", type=positive_int, default=defaults.DEPTH, metavar="N",
                    help=f"midgame depth until the GUI sends 'set depth' (default: {defaults.DEPTH})")
-    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
-                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
-    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS, metavar="B",
-                   help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
+    add_exact_option(p)
+    add_tt_bits_option(p)
     add_patterns_option(p)
     p.set_defaults(handler=takes_context(run_nboard))
 

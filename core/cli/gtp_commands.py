@@ -6,16 +6,16 @@ import argparse
 import sys
 
 from genethello.core.cli.arguments import (
-    PLAYER_HELP,
-    add_db_option,
+    add_engine_player_options,
+    add_exact_option,
     add_patterns_option,
+    add_tt_bits_option,
     patterns_note,
     positive_float,
     positive_int,
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.families.registry import evaluator_of
-from genethello.core.frontend import defaults
 from genethello.core.gtp.engine import GtpFrontend
 
 
@@ -24,18 +24,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "gtp", help="play a chromosome or network as a GTP engine (Othello profile) on stdin/stdout",
         description="Answer GTP version 2 commands (Othello profile: vertices a1-h8 with row 1 at the top, "
                     "boardsize 8 only) on stdin/stdout; diagnostics go to stderr.")
-    p.add_argument("--player", required=True, metavar="PLAYER", help=f"the player: {PLAYER_HELP}")
-    add_db_option(p, "a player given by id or network text")
+    add_engine_player_options(p)
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move (capped by the clock when the "
                        "controller sets time_settings)")
     limit.add_argument("--time", type=positive_float, metavar="S",
                        help="seconds per game on each clock unless the controller sends time_settings")
-    p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
-                   help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")
+    add_exact_option(p)
     p.add_argument("--ponder", action="store_true", help="think on the opponent's time after genmove")
-    p.add_argument("--tt-bits", type=int, default=defaults.TT_BITS, metavar="B",
-                   help=f"log2 transposition-table buckets (default: {defaults.TT_BITS})")
+    add_tt_bits_option(p)
     p.add_argument("--verbose", action="store_true", help="log every genmove search to stderr")
     add_patterns_option(p)
     p.set_defaults(handler=takes_context(run_gtp))
