@@ -12,15 +12,32 @@
 # digits 1 and 2 exchanged, so that an index computed with fixed colours
 # (1 = Black, 2 = White) reads White's value there (the game loop keeps such
 # indices up to date move by move).
+#
+# Staged networks (networks.py, S > 1 stages): one set of LUTs per game
+# stage, the stage of a position its move number's (discs - 4) through
+# `stage_of_move`; stage s's LUTs are `weights + s * stage_size`. Their
+# integers are in 1/DISC_UNITS disc. S = 1 is today's network (stage 0
+# always, `stage_size` unused).
+#
+# Inside a search the tuple indices are kept incrementally (NTupleState):
+# a leaf moves only the tuples through the squares that changed since the
+# last position valued, then reads one LUT entry per tuple.
 
 from libc.stdint cimport uint64_t, int32_t
+from genethello.core.engine.bitboard cimport popcount, gt_lowest_square
 
 cdef enum:
     NTUPLE_MAX_LENGTH = 10         # ntuple_shapes.MAX_TUPLE_LENGTH
+    DISC_UNITS = 64                # a staged network's integers per disc (networks.DISC_UNITS)
+    DISC_SHIFT = 6                 # log2(DISC_UNITS)
 
 
 cdef struct NTupleNet:
     int n_tuples                      # physical tuples
+    int n_stages                      # 1: one set of LUTs (today's networks); S: one set per stage
+    int stage_size                    # LUT entries of one stage (every physical LUT)
+    int whole_disc_weight             # 0: the value is the sum; k > 0: k * floor(sum / DISC_UNITS)
+    const int32_t* stage_of_move      # [61] move number (discs - 4) -> stage (all 0 when n_stages == 1)
     const int32_t* base_offset        # [n_tuples] where the tuple's LUT starts in `weights`
     const int32_t* length             # [n_tuples] squares in the tuple
     const int32_t* squares            # [n_tuples * NTUPLE_MAX_LENGTH] its squares, first = lowest digit
@@ -29,6 +46,21 @@ cdef struct NTupleNet:
     const int32_t* incidence_begin    # [65] square s's incidences are [begin[s], begin[s + 1])
     const int32_t* incidence_tuple    # the expanded tuple of each incidence
     const int32_t* incidence_power    # 3**k for the square's place k in that tuple
+
+
+cdef struct NTupleState:
+    # The incremental indices a search keeps (one per Searcher, never
+    # shared between threads): `index[t]` is physical tuple t's LUT position
+    # (base offset included) on the position (`first` as digit 1, `second`
+    # as digit 2). Any position is a valid start (the empty board: every
+    # index its base offset); each valuation moves it to the position
+    # valued, so the work is the squares that differ, whatever the path.
+    uint64_t first
+    uint64_t second
+    int32_t* index                    # [n_tuples]
+    bint check                        # also compute every value in full and count disagreements
+    uint64_t checked                  # values computed both ways (check mode)
+    uint64_t mismatches               # of those, values that differed (a bug if ever > 0)
 
 
 cdef inline int tuple_index(const NTupleNet* net, int t, uint64_t mine, uint64_t theirs) noexcept nogil:
@@ -45,14 +77,37 @@ cdef inline int tuple_index(const NTupleNet* net, int t, uint64_t mine, uint64_t
     return net.base_offset[t] + idx
 
 
+cdef inline int stage_offset(const NTupleNet* net, uint64_t mine, uint64_t theirs) noexcept nogil:
+    """Where the LUTs of the position's stage start in `weights` (0 for a
+    network of one stage)."""
+    cdef int n
+    if net.n_stages == 1:
+        return 0
+    n = popcount(mine | theirs) - 4
+    n = 0 if n < 0 else (60 if n > 60 else n)
+    return net.stage_of_move[n] * net.stage_size
+
+
+cdef inline int finish_value(const NTupleNet* net, int total) noexcept nogil:
+    """The network's value from its LUT sum: the sum itself, or for a
+    whole-disc network (the pattern table's p gene) its whole discs
+    (floored) times the weight."""
+    if net.whole_disc_weight:
+        return net.whole_disc_weight * (total >> DISC_SHIFT)
+    return total
+
+
 cdef inline int ntuple_value(const NTupleNet* net, uint64_t mine, uint64_t theirs) noexcept nogil:
     """The network's value of the position for the side owning `mine`: the
-    sum of every tuple's LUT entry. Unclamped: networks.py picks the integer
-    weights so that |value| < EVAL_LIMIT on every position. (The squares'
-    digits are computed once, then each tuple reads them.)"""
+    sum of every tuple's LUT entry in the position's stage. Unclamped:
+    networks.py picks today's integer weights so that |value| < EVAL_LIMIT
+    on every position (a staged network's, in discs, are clamped by the
+    search). (The squares' digits are computed once, then each tuple reads
+    them.) The full computation: the reference of `ntuple_value_tracked`."""
     cdef int digit[64]
     cdef int s, t, k, idx, total = 0
     cdef const int32_t* sq
+    cdef const int32_t* lut = net.weights + stage_offset(net, mine, theirs)
     for s in range(64):
         digit[s] = <int>((mine >> s) & 1) + 2 * <int>((theirs >> s) & 1)
     for t in range(net.n_tuples):
@@ -62,8 +117,56 @@ cdef inline int ntuple_value(const NTupleNet* net, uint64_t mine, uint64_t their
         while k >= 0:
             idx = idx * 3 + digit[sq[k]]
             k -= 1
-        total += net.weights[net.base_offset[t] + idx]
-    return total
+        total += lut[net.base_offset[t] + idx]
+    return finish_value(net, total)
+
+
+cdef inline void track_position(const NTupleNet* net, NTupleState* st, uint64_t first, uint64_t second,
+                                uint64_t changed) noexcept nogil:
+    """Move the state's indices to the position (`first` digit 1, `second`
+    digit 2), `changed` being the squares whose digit differs from the
+    state's position: each changed square moves the tuples through it
+    (Edax's eval_update / eval_restore, for any distance between the two
+    positions: a move made, a move unmade, a pass, or several at once)."""
+    cdef int s, k, delta
+    while changed:
+        s = gt_lowest_square(changed)
+        changed &= changed - 1
+        delta = (<int>((first >> s) & 1) + 2 * <int>((second >> s) & 1)
+                 - <int>((st.first >> s) & 1) - 2 * <int>((st.second >> s) & 1))
+        for k in range(net.incidence_begin[s], net.incidence_begin[s + 1]):
+            st.index[net.incidence_tuple[k]] += net.incidence_power[k] * delta
+    st.first = first
+    st.second = second
+
+
+cdef inline int ntuple_value_tracked(const NTupleNet* net, NTupleState* st, uint64_t mine,
+                                     uint64_t theirs) noexcept nogil:
+    """ntuple_value through the search's incremental indices: the state is
+    moved to the position (in the colouring closer to its own: `mine` as
+    digit 1, or as digit 2, read through `weights_swapped`), then each tuple
+    costs one lookup. In check mode the full value is computed too and a
+    disagreement counted."""
+    cdef uint64_t same = (st.first ^ mine) | (st.second ^ theirs)
+    cdef uint64_t swap = (st.first ^ theirs) | (st.second ^ mine)
+    cdef const int32_t* lut
+    cdef const int32_t* idx = st.index
+    cdef int t, total = 0, value
+    if popcount(swap) < popcount(same):
+        track_position(net, st, theirs, mine, swap)
+        lut = net.weights_swapped
+    else:
+        track_position(net, st, mine, theirs, same)
+        lut = net.weights
+    lut += stage_offset(net, mine, theirs)
+    for t in range(net.n_tuples):
+        total += lut[idx[t]]
+    value = finish_value(net, total)
+    if st.check:
+        st.checked += 1
+        if value != ntuple_value(net, mine, theirs):
+            st.mismatches += 1
+    return value
 
 
 cdef class NTupleEvaluator:
@@ -72,3 +175,14 @@ cdef class NTupleEvaluator:
     cdef readonly object int_weights      # numpy int32 [n_weights]: the base LUTs, digit 1 = the side valued
     cdef object _arrays                   # the numpy arrays `net` points into (kept alive)
     cdef readonly int bound               # sum over expanded tuples of max |base LUT entry| (> any |value|)
+    cdef readonly int n_stages            # sets of LUTs (1: today's networks)
+    cdef readonly int whole_disc_weight   # 0, or k: the value is k times the sum's whole discs
+
+
+cdef class NTupleTracker:
+    # A search's incremental indices (NTupleState) for networks of one
+    # layout; what the state's `index` points into is kept alive here.
+    cdef NTupleState state
+    cdef object _index                    # numpy int32 [n_tuples]
+    cdef object _layout                   # the layout whose base offsets start the indices
+    cdef void reset(self) except *
