@@ -15,7 +15,7 @@
 from libc.stdint cimport uint64_t
 from genethello.core.engine.bitboard cimport popcount, CORNERS
 from genethello.core.evaluation.features cimport EvalWeights, F_MOBILITY, phase_weights, score_without_mobility
-from genethello.core.evaluation.ntuple cimport NTupleNet, ntuple_value
+from genethello.core.evaluation.ntuple cimport NTupleNet, NTupleState, ntuple_value, ntuple_value_tracked
 
 # The value scale, exported to Python (genethello.core.evaluation.evaluation.EVAL_LIMIT,
 # EVAL_WIN) so the engine protocols read it from here instead of copying it.
@@ -35,6 +35,8 @@ cdef struct LeafEval:
     int kind                           # an EvaluatorKind: which field below is set
     const EvalWeights* features        # FEATURES_KIND: the weights (inside the Evaluator object)
     const NTupleNet* network           # NETWORK_KIND: the network (inside the NetworkEvaluator's NTupleEvaluator)
+    NTupleState* network_state         # NETWORK_KIND: the search's incremental indices (its Searcher's
+                                       # NTupleTracker), or NULL: every leaf computed in full
 
 
 cdef struct LeafFrame:
@@ -89,7 +91,11 @@ cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mov
     if e.kind == NETWORK_KIND:
         # The network's value for the mover (its discs are digit 1), which
         # already holds the placed disc; |value| < EVAL_LIMIT by the
-        # quantization (networks.py), so clamping never changes it.
+        # quantization (networks.py), so clamping never changes it (a
+        # staged network's, in discs, is clamped like any evaluation). In a
+        # search the indices are kept incrementally (ntuple.pxd).
+        if e.network_state != NULL:
+            return ntuple_value_tracked(e.network, e.network_state, mover, other)
         return ntuple_value(e.network, mover, other)
     return 0
 
