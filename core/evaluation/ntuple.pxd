@@ -23,7 +23,7 @@
 # a leaf moves only the tuples through the squares that changed since the
 # last position valued, then reads one LUT entry per tuple.
 
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, int16_t, int32_t
 from genethello.core.engine.bitboard cimport popcount, gt_lowest_square
 
 cdef enum:
@@ -43,6 +43,8 @@ cdef struct NTupleNet:
     const int32_t* squares            # [n_tuples * NTUPLE_MAX_LENGTH] its squares, first = lowest digit
     const int32_t* weights            # every physical LUT, digit 1 = the side valued
     const int32_t* weights_swapped    # the same, digits 1 and 2 exchanged
+    const int16_t* weights16          # `weights` as int16 for large LUTs whose entries fit (else NULL),
+    const int16_t* weights16_swapped  # and `weights_swapped`: what the incremental leaves read (half the cache)
     const int32_t* incidence_begin    # [65] square s's incidences are [begin[s], begin[s + 1])
     const int32_t* incidence_tuple    # the expanded tuple of each incidence
     const int32_t* incidence_power    # 3**k for the square's place k in that tuple
@@ -127,15 +129,26 @@ cdef inline void track_position(const NTupleNet* net, NTupleState* st, uint64_t 
     digit 2), `changed` being the squares whose digit differs from the
     state's position: each changed square moves the tuples through it
     (Edax's eval_update / eval_restore, for any distance between the two
-    positions: a move made, a move unmade, a pass, or several at once)."""
-    cdef int s, k, delta
+    positions: a move made, a move unmade, a pass, or several at once).
+    Everything read in the loop is held in locals first: the build does
+    not assume strict aliasing, so each write to `index` would otherwise
+    reload the network's pointers."""
+    cdef int s, k, end, delta
+    cdef int32_t* index = st.index
+    cdef const int32_t* begin = net.incidence_begin
+    cdef const int32_t* tuples = net.incidence_tuple
+    cdef const int32_t* powers = net.incidence_power
+    cdef uint64_t old_first = st.first, old_second = st.second
     while changed:
         s = gt_lowest_square(changed)
         changed &= changed - 1
         delta = (<int>((first >> s) & 1) + 2 * <int>((second >> s) & 1)
-                 - <int>((st.first >> s) & 1) - 2 * <int>((st.second >> s) & 1))
-        for k in range(net.incidence_begin[s], net.incidence_begin[s + 1]):
-            st.index[net.incidence_tuple[k]] += net.incidence_power[k] * delta
+                 - <int>((old_first >> s) & 1) - 2 * <int>((old_second >> s) & 1))
+        k = begin[s]
+        end = begin[s + 1]
+        while k < end:
+            index[tuples[k]] += powers[k] * delta
+            k += 1
     st.first = first
     st.second = second
 
@@ -150,17 +163,23 @@ cdef inline int ntuple_value_tracked(const NTupleNet* net, NTupleState* st, uint
     cdef uint64_t same = (st.first ^ mine) | (st.second ^ theirs)
     cdef uint64_t swap = (st.first ^ theirs) | (st.second ^ mine)
     cdef const int32_t* lut
+    cdef const int16_t* lut16
     cdef const int32_t* idx = st.index
-    cdef int t, total = 0, value
-    if popcount(swap) < popcount(same):
+    cdef int t, n = net.n_tuples, total = 0, value
+    cdef bint swapped = popcount(swap) < popcount(same)
+    cdef int offset = stage_offset(net, mine, theirs)
+    if swapped:
         track_position(net, st, theirs, mine, swap)
-        lut = net.weights_swapped
     else:
         track_position(net, st, mine, theirs, same)
-        lut = net.weights
-    lut += stage_offset(net, mine, theirs)
-    for t in range(net.n_tuples):
-        total += lut[idx[t]]
+    if net.weights16 != NULL:
+        lut16 = (net.weights16_swapped if swapped else net.weights16) + offset
+        for t in range(n):
+            total += lut16[idx[t]]
+    else:
+        lut = (net.weights_swapped if swapped else net.weights) + offset
+        for t in range(n):
+            total += lut[idx[t]]
     value = finish_value(net, total)
     if st.check:
         st.checked += 1

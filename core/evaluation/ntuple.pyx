@@ -8,10 +8,13 @@ move instead).
 
 import numpy as np
 
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, int16_t, int32_t
 
 #: The most stages a staged network has: one per move number 0..60.
 MAX_STAGES = 61
+#: A stage's LUT entries above which the incremental leaves read int16
+#: copies (see NTupleEvaluator): 16K int32 entries fill a 64 KiB L1.
+INT16_LUT_ENTRIES = 16384
 
 
 def stage_of_move(n_stages) -> np.ndarray:
@@ -118,6 +121,15 @@ def _layout(architecture):
     return found
 
 
+def merged_reads(architecture):
+    """Which base weights each physical LUT entry sums (numpy int64
+    [entries of one stage, most images merged]; ``n_weights`` pads): an
+    entry is the sum of those base entries, the first column read in the
+    physical tuple's own order. For conversions that must land on given
+    physical LUTs (the pattern table's)."""
+    return _layout(architecture).gather
+
+
 cdef class NTupleEvaluator:
     """A network with integer weights, ready for typed evaluation.
 
@@ -158,17 +170,34 @@ cdef class NTupleEvaluator:
             bound = max(bound, int(maxima @ layout.images))
         table = np.concatenate(tables)
         swapped = np.concatenate(swaps)
+        # The incremental leaves read int16 copies of LUTs larger than a
+        # core's L1 when the entries fit (bench_network_search, depth 4, 40
+        # games: patterns-v2-net, 167,265 entries a stage, 3.97e6 nodes/s
+        # with int32 LUTs, 4.28-4.38e6 with int16; all-2, 1,890 entries,
+        # went from 0.80x to 0.57x of fdmxcp_52 with int16: small LUTs stay int32).
+        fits16 = (tables[0].shape[0] > INT16_LUT_ENTRIES and table.size > 0
+                  and int(np.abs(table).max()) < 2 ** 15)
+        table16 = table.astype(np.int16) if fits16 else None
+        swapped16 = swapped.astype(np.int16) if fits16 else None
         w.setflags(write=False)
         self.architecture = architecture
         self.int_weights = w
         self.bound = bound
         self.n_stages = stages
         self.whole_disc_weight = whole_disc_weight
-        self._arrays = (table, swapped, layout, stage_map)
+        self._arrays = (table, swapped, layout, stage_map, table16, swapped16)
         base_offset, length, squares, begin, inc_tuple, inc_power = (
             layout.base_offset, layout.length, layout.squares, layout.begin, layout.inc_tuple, layout.inc_power)
         n = layout.n_tuples
         cdef const int32_t[::1] v
+        cdef const int16_t[::1] v16
+        self.net.weights16 = NULL
+        self.net.weights16_swapped = NULL
+        if fits16:
+            v16 = table16
+            self.net.weights16 = &v16[0]
+            v16 = swapped16
+            self.net.weights16_swapped = &v16[0]
         self.net.n_tuples = n
         self.net.n_stages = stages
         self.net.stage_size = tables[0].shape[0]

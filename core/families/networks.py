@@ -225,3 +225,59 @@ class Network:
     def digest(self) -> str:
         """The quantized network's identity (:func:`weights_digest`)."""
         return weights_digest(self.architecture, self.int_weights, self.stages, self.whole_disc_weight)
+
+
+#: The pattern table the pattern-table network is made of, and the weight
+#: p_1_10 gives its pattern feature (``p``: the table's whole discs, x 10).
+PATTERN_NETWORK_TABLE = "patterns-v2"
+PATTERN_NETWORK_WEIGHT = 10
+
+
+def pattern_table_network(version: str = PATTERN_NETWORK_TABLE,
+                          whole_disc_weight: int = PATTERN_NETWORK_WEIGHT) -> Network:
+    """The patterns-v2 table as a staged network of the ``patterns-v2``
+    architecture: 30 stages (the table's), valued in discs for the side to
+    move, whole-disc weight ``whole_disc_weight`` (10: the value p_1_10
+    gives every position, ``10 * floor(table sum / 32)``).
+
+    How the table's entries become LUTs: the table holds, per stage, one
+    LUT per shape in 1/32 disc for the mover (digit 1 = the player who just
+    moved), read once per instance; the table's 46 instances are the
+    architecture's 46 physical tuples. Where two symmetric images of a
+    shape read the same squares in another order (edge+2X and its mirror,
+    the 3x3 corner and its transpose, a line and its reverse) the network
+    reads the base LUT twice on one physical tuple, and the table ties
+    those entries (each equals its mirror's), so a base LUT of the table's
+    entries gives each physical tuple twice the entry: 2T in 1/64 disc =
+    T in 1/32 disc. The 2x5 corner's 8 images are 8 distinct square sets,
+    read once each: its base LUT is 2T. Turned to the side to move (digits
+    exchanged, negated) and divided by 64, those are the real weights:
+    exact, since every one is a whole number of 1/64 discs. The conversion
+    checks that every physical LUT entry equals twice the table's.
+
+    Raises:
+        ValueError: for a table whose tied entries are not equal (it would
+            not be a network of this architecture).
+    """
+    from genethello.core.evaluation import ntuple
+    from genethello.core.evaluation.ntuple_shapes import architecture, expand
+    from genethello.core.evaluation.pattern_table import shared_table
+
+    arch = architecture(version)
+    table = shared_table(version).array.astype(np.int64)           # (stages, stage size), 1/32 disc
+    stages = table.shape[0]
+    if table.shape[1] != arch.n_weights:
+        raise ValueError(f"pattern table {version} has {table.shape[1]} entries a stage, the architecture "
+                         f"{arch.name} {arch.n_weights}")
+    # the ordered images each physical tuple merges: 2, or 1 for the 2x5 corner
+    reads = [len(expand(t)) // len({frozenset(image) for image in expand(t)}) for t in arch.tuples]
+    mover = table * np.repeat(2 // np.array(reads), arch.lut_sizes)   # 1/64 disc, the mover's view
+    gather = ntuple.merged_reads(arch)
+    for stage in range(stages):
+        padded = np.append(mover[stage], 0)
+        if not np.array_equal(padded[gather].sum(axis=1), 2 * table[stage][gather[:, 0]]):
+            raise ValueError(f"pattern table {version} stage {stage}: tied entries differ")
+    order = np.concatenate([start + ntuple.swapped_lut_order(len(t))
+                            for start, t in zip(np.cumsum((0,) + arch.lut_sizes)[:-1], arch.tuples)])
+    to_move = -mover[:, order]
+    return Network(arch, (to_move / DISC_UNITS).reshape(-1), stages, whole_disc_weight)
