@@ -15,7 +15,9 @@
 from libc.stdint cimport uint64_t
 from genethello.core.engine.bitboard cimport popcount, CORNERS
 from genethello.core.evaluation.features cimport EvalWeights, F_MOBILITY, phase_weights, score_without_mobility
-from genethello.core.evaluation.ntuple cimport NTupleNet, NTupleState, ntuple_value, ntuple_value_tracked
+from genethello.core.evaluation.ntuple cimport (
+    NTupleNet, NTupleState, ntuple_value, ntuple_value_tracked, ntuple_anchor, ntuple_child_value,
+)
 
 # The value scale, exported to Python (genethello.core.evaluation.evaluation.EVAL_LIMIT,
 # EVAL_WIN) so the engine protocols read it from here instead of copying it.
@@ -47,6 +49,8 @@ cdef struct LeafFrame:
     int mobility_weight                # the value is partial less this times the other side's move count
     const int* k                       # FEATURES_KIND: the phase's weights
     int corner_balance                 # FEATURES_KIND: the mover's corners less the other's, before the move
+    int network_digit                  # NETWORK_KIND: 0, or the leaves' mover's digit in the search's
+                                       # indices, anchored at the leaves' parent (children_frame)
 
 
 cdef inline int clamp_evaluation(int score) noexcept nogil:
@@ -65,6 +69,7 @@ cdef inline LeafFrame leaf_frame(const LeafEval* e, int move_number, int corner_
     cdef LeafFrame f
     f.move_number = move_number
     f.mobility_weight = 0              # NETWORK_KIND: the partial value is the whole value
+    f.network_digit = 0
     if e.kind == FEATURES_KIND:
         f.k = phase_weights(e.features, move_number)
         f.mobility_weight = f.k[F_MOBILITY]
@@ -73,8 +78,13 @@ cdef inline LeafFrame leaf_frame(const LeafEval* e, int move_number, int corner_
 
 
 cdef inline LeafFrame children_frame(const LeafEval* e, uint64_t P, uint64_t O) noexcept nogil:
-    """The frame of the leaves one move below a node where P is to move."""
-    return leaf_frame(e, popcount(P | O) - 3, popcount(P & CORNERS) - popcount(O & CORNERS))
+    """The frame of the leaves one move below a node where P is to move
+    (a network's search indices are moved to the node: each leaf then
+    starts from them, ntuple.pxd's ntuple_child_value)."""
+    cdef LeafFrame f = leaf_frame(e, popcount(P | O) - 3, popcount(P & CORNERS) - popcount(O & CORNERS))
+    if e.kind == NETWORK_KIND and e.network_state != NULL:
+        f.network_digit = ntuple_anchor(e.network, e.network_state, P, O)
+    return f
 
 
 cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mover, uint64_t other,
@@ -94,6 +104,8 @@ cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mov
         # quantization (networks.py), so clamping never changes it (a
         # staged network's, in discs, is clamped like any evaluation). In a
         # search the indices are kept incrementally (ntuple.pxd).
+        if f.network_digit and placed:
+            return ntuple_child_value(e.network, e.network_state, f.network_digit, mover, other, placed, flipped)
         if e.network_state != NULL:
             return ntuple_value_tracked(e.network, e.network_state, mover, other)
         return ntuple_value(e.network, mover, other)

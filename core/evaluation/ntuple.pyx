@@ -252,8 +252,11 @@ cdef class NTupleTracker:
     def __init__(self, NTupleEvaluator evaluator):
         self._layout = evaluator._arrays[2]
         self._index = np.zeros(self._layout.n_tuples, dtype=np.int32)
+        self._scratch = np.zeros(self._layout.n_tuples, dtype=np.int32)
         cdef int32_t[::1] v = self._index
         self.state.index = &v[0]
+        v = self._scratch
+        self.state.scratch = &v[0]
         self.state.check = False
         self.reset()
 
