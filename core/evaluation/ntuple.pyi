@@ -6,6 +6,7 @@ import numpy.typing as npt
 from genethello.core.evaluation.ntuple_shapes import Architecture
 
 MAX_STAGES: int
+INT16_LUT_ENTRIES: int
 
 def stage_of_move(n_stages: int) -> npt.NDArray[np.int32]: ...
 def merged_reads(architecture: Architecture) -> npt.NDArray[np.int64]: ...
