@@ -17,6 +17,7 @@ from genethello.core.engine.bitboard cimport popcount, CORNERS
 from genethello.core.evaluation.features cimport EvalWeights, F_MOBILITY, phase_weights, score_without_mobility
 from genethello.core.evaluation.ntuple cimport (
     NTupleNet, NTupleState, ntuple_value, ntuple_value_tracked, ntuple_anchor, ntuple_child_value,
+    ntuple_child_corrected, corrected_leaves,
 )
 
 # The value scale, exported to Python (genethello.core.evaluation.evaluation.EVAL_LIMIT,
@@ -51,6 +52,7 @@ cdef struct LeafFrame:
     int corner_balance                 # FEATURES_KIND: the mover's corners less the other's, before the move
     int network_digit                  # NETWORK_KIND: 0, or the leaves' mover's digit in the search's
                                        # indices, anchored at the leaves' parent (children_frame)
+    int network_sum                    # NETWORK_KIND, corrected leaves: the parent's sum in the leaves' stage
 
 
 cdef inline int clamp_evaluation(int score) noexcept nogil:
@@ -83,7 +85,7 @@ cdef inline LeafFrame children_frame(const LeafEval* e, uint64_t P, uint64_t O) 
     starts from them, ntuple.pxd's ntuple_child_value)."""
     cdef LeafFrame f = leaf_frame(e, popcount(P | O) - 3, popcount(P & CORNERS) - popcount(O & CORNERS))
     if e.kind == NETWORK_KIND and e.network_state != NULL:
-        f.network_digit = ntuple_anchor(e.network, e.network_state, P, O)
+        f.network_digit = ntuple_anchor(e.network, e.network_state, P, O, &f.network_sum)
     return f
 
 
@@ -105,6 +107,9 @@ cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mov
         # staged network's, in discs, is clamped like any evaluation). In a
         # search the indices are kept incrementally (ntuple.pxd).
         if f.network_digit and placed:
+            if corrected_leaves(e.network):
+                return ntuple_child_corrected(e.network, e.network_state, f.network_digit, f.network_sum,
+                                              mover, other, placed, flipped)
             return ntuple_child_value(e.network, e.network_state, f.network_digit, mover, other, placed, flipped)
         if e.network_state != NULL:
             return ntuple_value_tracked(e.network, e.network_state, mover, other)

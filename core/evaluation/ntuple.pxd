@@ -26,10 +26,16 @@
 # node's indices instead: children_frame moves the state to the node
 # (ntuple_anchor), and each leaf copies them and moves the tuples through
 # its own placed and flipped squares (ntuple_child_value), with nothing to
-# restore. bench_network_search, depth 4, 40 games, nodes/s as a ratio of
-# fdmxcp_52's in the same run: leaves computed in full, all-2 0.22x;
-# incremental from the last leaf, all-2 0.85x, patterns-v2-net 0.49x;
-# anchored at the node, all-2 0.88x, all-4+2x2 0.70x, patterns-v2-net 0.55x.
+# restore; for networks of many tuples (CORRECTED_TUPLES) each leaf is
+# instead the node's sum plus, per tuple through its changed squares, the
+# entry after less the entry before (ntuple_child_corrected), the indices
+# moved and moved back in place. bench_network_search, depth 4, nodes/s as
+# a ratio of fdmxcp_52's in the same run: leaves computed in full, all-2
+# 0.18-0.22x, patterns-v2-net 0.20x; incremental from the last leaf, all-2
+# 0.80-0.85x, patterns-v2-net 0.46-0.49x; leaves on a copy of the node's
+# indices, all-2 0.79-0.88x, all-4+2x2 0.60-0.70x, patterns-v2-net
+# 0.53-0.55x; all-2 and all-4+2x2 corrected, 0.94-0.99x and 0.66-0.70x
+# (patterns-v2-net, 46 tuples on int16 LUTs, keeps the copy: 0.56-0.62x).
 
 from libc.stdint cimport uint64_t, int16_t, int32_t
 from libc.string cimport memcpy
@@ -37,6 +43,8 @@ from genethello.core.engine.bitboard cimport popcount, gt_lowest_square
 
 cdef enum:
     NTUPLE_MAX_LENGTH = 10         # ntuple_shapes.MAX_TUPLE_LENGTH
+    CORRECTED_TUPLES = 64          # networks of more tuples (and int32 LUTs) value a node's leaves as
+                                   # the node's sum plus corrections (ntuple_child_corrected)
     DISC_UNITS = 64                # a staged network's integers per disc (networks.DISC_UNITS)
     DISC_SHIFT = 6                 # log2(DISC_UNITS)
 
@@ -89,15 +97,23 @@ cdef inline int tuple_index(const NTupleNet* net, int t, uint64_t mine, uint64_t
     return net.base_offset[t] + idx
 
 
-cdef inline int stage_offset(const NTupleNet* net, uint64_t mine, uint64_t theirs) noexcept nogil:
-    """Where the LUTs of the position's stage start in `weights` (0 for a
-    network of one stage)."""
+cdef inline int stage_offset_at(const NTupleNet* net, int discs) noexcept nogil:
+    """Where the LUTs of the stage of positions of `discs` discs start in
+    `weights` (0 for a network of one stage)."""
     cdef int n
     if net.n_stages == 1:
         return 0
-    n = popcount(mine | theirs) - 4
+    n = discs - 4
     n = 0 if n < 0 else (60 if n > 60 else n)
     return net.stage_of_move[n] * net.stage_size
+
+
+cdef inline int stage_offset(const NTupleNet* net, uint64_t mine, uint64_t theirs) noexcept nogil:
+    """Where the LUTs of the position's stage start in `weights` (0 for a
+    network of one stage)."""
+    if net.n_stages == 1:
+        return 0
+    return stage_offset_at(net, popcount(mine | theirs))
 
 
 cdef inline int finish_value(const NTupleNet* net, int total) noexcept nogil:
@@ -163,17 +179,83 @@ cdef inline void track_position(const NTupleNet* net, NTupleState* st, uint64_t 
     st.second = second
 
 
-cdef inline int ntuple_anchor(const NTupleNet* net, NTupleState* st, uint64_t P, uint64_t O) noexcept nogil:
+cdef inline bint corrected_leaves(const NTupleNet* net) noexcept nogil:
+    """Whether a node's leaves are valued as the node's sum plus
+    corrections (many tuples, int32 LUTs) rather than on a copy of its
+    indices."""
+    return net.n_tuples > CORRECTED_TUPLES and net.weights16 == NULL
+
+
+cdef inline int ntuple_anchor(const NTupleNet* net, NTupleState* st, uint64_t P, uint64_t O,
+                              int* node_sum) noexcept nogil:
     """Move the state to a node whose children are about to be valued (P
     to move there, the children's mover), in the colouring closer to its
-    own; returns P's digit (1 or 2) in it, for ntuple_child_value."""
+    own; returns P's digit (1 or 2) in it, for ntuple_child_value. For a
+    network of corrected leaves, `node_sum` gets the node's LUT sum read
+    in the leaves' stage for P (what ntuple_child_corrected corrects)."""
     cdef uint64_t same = (st.first ^ P) | (st.second ^ O)
     cdef uint64_t swap = (st.first ^ O) | (st.second ^ P)
+    cdef int digit = 1, t, n = net.n_tuples, total = 0
+    cdef const int32_t* lut
+    cdef const int32_t* idx = st.index
     if popcount(swap) < popcount(same):
         track_position(net, st, O, P, swap)
-        return 2
-    track_position(net, st, P, O, same)
-    return 1
+        digit = 2
+    else:
+        track_position(net, st, P, O, same)
+    if corrected_leaves(net):
+        lut = (net.weights if digit == 1 else net.weights_swapped) + stage_offset_at(net, popcount(P | O) + 1)
+        for t in range(n):
+            total += lut[idx[t]]
+        node_sum[0] = total
+    return digit
+
+
+cdef inline int ntuple_child_corrected(const NTupleNet* net, NTupleState* st, int digit, int node_sum,
+                                       uint64_t mover, uint64_t other, uint64_t placed,
+                                       uint64_t flipped) noexcept nogil:
+    """ntuple_child_value for networks of many tuples: the node's sum (in
+    the leaves' stage) plus, for each tuple through a changed square, its
+    entry after the change less its entry before, square by square (a
+    tuple through several changed squares telescopes); the indices are
+    moved in place and moved back. A leaf then costs two lookups per
+    incidence of its changed squares instead of one per tuple."""
+    cdef int s, k, end, total = node_sum, value, i, j, step
+    cdef int32_t* idx = st.index
+    cdef const int32_t* begin = net.incidence_begin
+    cdef const int32_t* tuples = net.incidence_tuple
+    cdef const int32_t* powers = net.incidence_power
+    cdef const int32_t* lut = (net.weights if digit == 1 else net.weights_swapped) + stage_offset(net, mover, other)
+    cdef uint64_t changed = placed | flipped
+    cdef uint64_t rest = changed
+    while rest:
+        s = gt_lowest_square(rest)
+        rest &= rest - 1
+        step = digit if (placed >> s) & 1 else 2 * digit - 3   # empty -> mover; other -> mover
+        k = begin[s]
+        end = begin[s + 1]
+        while k < end:
+            i = idx[tuples[k]]
+            j = i + powers[k] * step
+            total += lut[j] - lut[i]
+            idx[tuples[k]] = j
+            k += 1
+    rest = changed
+    while rest:                                                # and back to the node
+        s = gt_lowest_square(rest)
+        rest &= rest - 1
+        step = digit if (placed >> s) & 1 else 2 * digit - 3
+        k = begin[s]
+        end = begin[s + 1]
+        while k < end:
+            idx[tuples[k]] -= powers[k] * step
+            k += 1
+    value = finish_value(net, total)
+    if st.check:
+        st.checked += 1
+        if value != ntuple_value(net, mover, other):
+            st.mismatches += 1
+    return value
 
 
 cdef inline int ntuple_child_value(const NTupleNet* net, NTupleState* st, int digit, uint64_t mover,
