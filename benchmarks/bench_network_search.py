@@ -5,7 +5,7 @@ a network costs at depth, beside GeneThello's chromosomes in the same run.
 What it measures, on one core, rounds interleaved so that machine noise
 hits all alike (time is this thread's CPU time): ``play_game`` at depth D
 (default 4) with the last E (default 8) empties solved exactly, colours
-alternating, each pair of games after its own seeded random 4-ply opening:
+alternating, each pair of games after its own distinct 6-ply opening:
 
 - ``all-2 vs all-2``: two seeded random ``all-2`` networks (N(0, 1) weights)
   through ``NetworkEvaluator`` (the network leaf kind of evaluation.pxd);
