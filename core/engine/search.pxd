@@ -20,9 +20,11 @@ cdef class Searcher:
     cdef readonly str algorithm
     cdef readonly bint hashing
     cdef readonly bint ordering
+    cdef readonly object network_tracker  # a network's incremental tuple indices (ntuple.pyx), else None
     cdef object _guesser           # a pattern-only searcher for the exact solver's first guess (made on first use)
     cdef RootResult c_best_move(self, uint64_t P, uint64_t O, int depth, int exact_empties,
                                 uint64_t node_limit, double seconds, int* reached) noexcept nogil
+    cdef int _track_network(self) except -1
     cdef void _begin(self, uint64_t node_limit, double seconds) noexcept nogil
     cdef tuple _pv(self, uint64_t P, uint64_t O, object first)
     cdef Searcher _pattern_searcher(self)

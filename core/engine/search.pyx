@@ -25,7 +25,10 @@ from libc.string cimport memset
 from libc.stdint cimport uint64_t
 
 from genethello.core.engine.bitboard cimport PASS, NO_MOVE, legal_moves, flips, popcount, square_bit, gt_lowest_square
-from genethello.core.evaluation.evaluation cimport BaseEvaluator, Evaluator, LeafEval, NO_KIND, EVAL_WIN, EVAL_LIMIT
+from genethello.core.evaluation.evaluation cimport (
+    BaseEvaluator, Evaluator, LeafEval, NO_KIND, NETWORK_KIND, EVAL_WIN, EVAL_LIMIT,
+)
+from genethello.core.evaluation.ntuple cimport NTupleTracker
 from genethello.core.engine.ttable cimport TTEntry, TranspositionTable, tt_probe, ENDGAME_DEPTH
 from genethello.core.engine.board cimport Board
 from genethello.core.engine.move cimport Child, make_move
@@ -139,6 +142,7 @@ cdef class Searcher:
             raise ValueError(f"unknown search algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
         self.ctx.evaluator = leaf_evaluation(evaluator)
         self.evaluator = evaluator
+        self._track_network()
         self.algorithm = algorithm
         self.table = TranspositionTable(tt_bits)
         self.hashing = hashing
@@ -160,6 +164,33 @@ cdef class Searcher:
         searchers, and their tables, for all the players it hosts."""
         self.ctx.evaluator = leaf_evaluation(evaluator)
         self.evaluator = evaluator
+        self._track_network()
+
+    cdef int _track_network(self) except -1:
+        """Give a network's leaf evaluation this searcher's incremental
+        tuple indices (kept across searches and across networks of one
+        architecture: the indices describe some position exactly, and a
+        leaf moves them to its own); other kinds need none."""
+        cdef NTupleTracker tracker
+        if self.ctx.evaluator.kind != NETWORK_KIND:
+            self.network_tracker = None
+            return 0
+        typed = self.evaluator.ntuple
+        if self.network_tracker is None or not self.network_tracker.tracks(typed):
+            self.network_tracker = NTupleTracker(typed)
+        tracker = self.network_tracker
+        self.ctx.evaluator.network_state = &tracker.state
+        return 0
+
+    def track_network(self, bint on=True) -> None:
+        """Whether a network's leaves read incremental tuple indices (the
+        default) or are each computed in full (``on`` False: the reference,
+        and what benchmarks compare against). No effect for other kinds."""
+        if on:
+            self._track_network()
+        else:
+            self.ctx.evaluator.network_state = NULL
+            self.network_tracker = None
 
     def clear(self) -> None:
         """Forget the transposition table and the cut-offs the shallow

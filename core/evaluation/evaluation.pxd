@@ -15,7 +15,10 @@
 from libc.stdint cimport uint64_t
 from genethello.core.engine.bitboard cimport popcount, CORNERS
 from genethello.core.evaluation.features cimport EvalWeights, F_MOBILITY, phase_weights, score_without_mobility
-from genethello.core.evaluation.ntuple cimport NTupleNet, ntuple_value
+from genethello.core.evaluation.ntuple cimport (
+    NTupleNet, NTupleState, ntuple_value, ntuple_value_tracked, ntuple_anchor, ntuple_child_value,
+    ntuple_child_corrected, corrected_leaves,
+)
 
 # The value scale, exported to Python (genethello.core.evaluation.evaluation.EVAL_LIMIT,
 # EVAL_WIN) so the engine protocols read it from here instead of copying it.
@@ -35,6 +38,8 @@ cdef struct LeafEval:
     int kind                           # an EvaluatorKind: which field below is set
     const EvalWeights* features        # FEATURES_KIND: the weights (inside the Evaluator object)
     const NTupleNet* network           # NETWORK_KIND: the network (inside the NetworkEvaluator's NTupleEvaluator)
+    NTupleState* network_state         # NETWORK_KIND: the search's incremental indices (its Searcher's
+                                       # NTupleTracker), or NULL: every leaf computed in full
 
 
 cdef struct LeafFrame:
@@ -45,6 +50,9 @@ cdef struct LeafFrame:
     int mobility_weight                # the value is partial less this times the other side's move count
     const int* k                       # FEATURES_KIND: the phase's weights
     int corner_balance                 # FEATURES_KIND: the mover's corners less the other's, before the move
+    int network_digit                  # NETWORK_KIND: 0, or the leaves' mover's digit in the search's
+                                       # indices, anchored at the leaves' parent (children_frame)
+    int network_sum                    # NETWORK_KIND, corrected leaves: the parent's sum in the leaves' stage
 
 
 cdef inline int clamp_evaluation(int score) noexcept nogil:
@@ -63,6 +71,7 @@ cdef inline LeafFrame leaf_frame(const LeafEval* e, int move_number, int corner_
     cdef LeafFrame f
     f.move_number = move_number
     f.mobility_weight = 0              # NETWORK_KIND: the partial value is the whole value
+    f.network_digit = 0
     if e.kind == FEATURES_KIND:
         f.k = phase_weights(e.features, move_number)
         f.mobility_weight = f.k[F_MOBILITY]
@@ -71,8 +80,13 @@ cdef inline LeafFrame leaf_frame(const LeafEval* e, int move_number, int corner_
 
 
 cdef inline LeafFrame children_frame(const LeafEval* e, uint64_t P, uint64_t O) noexcept nogil:
-    """The frame of the leaves one move below a node where P is to move."""
-    return leaf_frame(e, popcount(P | O) - 3, popcount(P & CORNERS) - popcount(O & CORNERS))
+    """The frame of the leaves one move below a node where P is to move
+    (a network's search indices are moved to the node: each leaf then
+    starts from them, ntuple.pxd's ntuple_child_value)."""
+    cdef LeafFrame f = leaf_frame(e, popcount(P | O) - 3, popcount(P & CORNERS) - popcount(O & CORNERS))
+    if e.kind == NETWORK_KIND and e.network_state != NULL:
+        f.network_digit = ntuple_anchor(e.network, e.network_state, P, O, &f.network_sum)
+    return f
 
 
 cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mover, uint64_t other,
@@ -89,7 +103,16 @@ cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mov
     if e.kind == NETWORK_KIND:
         # The network's value for the mover (its discs are digit 1), which
         # already holds the placed disc; |value| < EVAL_LIMIT by the
-        # quantization (networks.py), so clamping never changes it.
+        # quantization (networks.py), so clamping never changes it (a
+        # staged network's, in discs, is clamped like any evaluation). In a
+        # search the indices are kept incrementally (ntuple.pxd).
+        if f.network_digit and placed:
+            if corrected_leaves(e.network):
+                return ntuple_child_corrected(e.network, e.network_state, f.network_digit, f.network_sum,
+                                              mover, other, placed, flipped)
+            return ntuple_child_value(e.network, e.network_state, f.network_digit, mover, other, placed, flipped)
+        if e.network_state != NULL:
+            return ntuple_value_tracked(e.network, e.network_state, mover, other)
         return ntuple_value(e.network, mover, other)
     return 0
 

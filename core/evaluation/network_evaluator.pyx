@@ -12,7 +12,15 @@ the position for the player who just moved, the fast 1-ply loop's rule
 
 Scale: a network's values stay within ±(EVAL_LIMIT - 1) by its quantization
 (networks.py), below EVAL_WIN per disc of a decided game, so the search
-ranks a won game above every evaluation as it does for chromosomes.
+ranks a won game above every evaluation as it does for chromosomes. A
+staged network (networks.py) is valued in discs for the side to move, 64
+units a disc (a whole-disc network: its weight a disc), clamped to
+±EVAL_LIMIT like any evaluation.
+
+In a Searcher the leaves read the searcher's incremental tuple indices
+(ntuple.pxd's NTupleState, kept by an NTupleTracker the Searcher owns):
+this object's own leaf evaluation has none, so ``evaluate_move`` and any
+search without a tracker compute each value in full.
 """
 
 from genethello.core.evaluation.evaluation cimport BaseEvaluator, NETWORK_KIND
@@ -43,6 +51,7 @@ cdef class NetworkEvaluator(BaseEvaluator):
         self.ntuple = typed
         self.leaf.kind = NETWORK_KIND
         self.leaf.network = &typed.net
+        self.leaf.network_state = NULL        # a Searcher points its copy at its own NTupleTracker
 
     def __reduce__(self):
         return (NetworkEvaluator, (self.network, self.individual))

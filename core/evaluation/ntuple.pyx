@@ -10,7 +10,24 @@ import functools
 
 import numpy as np
 
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, int16_t, int32_t
+
+#: The most stages a staged network has: one per move number 0..60.
+MAX_STAGES = 61
+#: A stage's LUT entries above which the incremental leaves read int16
+#: copies (see NTupleEvaluator): 16K int32 entries fill a 64 KiB L1.
+INT16_LUT_ENTRIES = 16384
+
+
+def stage_of_move(n_stages) -> np.ndarray:
+    """The stage of each move number 0..60 (discs on the board - 4) in a
+    network of ``n_stages`` stages: ``min(n * S // 60, S - 1)``, S equal
+    spans of the game (S = 30: two moves a stage, the patterns-v2 table's
+    stages exactly; S = 1: stage 0 always). numpy int32 [61]."""
+    s = int(n_stages)
+    if not 1 <= s <= MAX_STAGES:
+        raise ValueError(f"a network has 1..{MAX_STAGES} stages, not {n_stages!r}")
+    return np.minimum(np.arange(61, dtype=np.int64) * s // 60, s - 1).astype(np.int32)
 
 
 def pow_three(n) -> int:
@@ -103,42 +120,89 @@ def _layout(architecture):
     return _Layout(architecture)
 
 
+def merged_reads(architecture):
+    """Which base weights each physical LUT entry sums (numpy int64
+    [entries of one stage, most images merged]; ``n_weights`` pads): an
+    entry is the sum of those base entries, the first column read in the
+    physical tuple's own order. For conversions that must land on given
+    physical LUTs (the pattern table's)."""
+    return _layout(architecture).gather
+
+
 cdef class NTupleEvaluator:
     """A network with integer weights, ready for typed evaluation.
 
     Args:
         architecture: an ``ntuple_shapes.Architecture``.
-        int_weights: ``architecture.n_weights`` integers (the base tuples'
-            LUTs in order, digit 1 = the side valued), already quantized
-            (``networks.quantize``).
+        int_weights: ``stages * architecture.n_weights`` integers (each
+            stage's base tuples' LUTs in order, digit 1 = the side valued),
+            already quantized (``networks.quantize``).
+        stages: sets of LUTs, one per game stage (:func:`stage_of_move`);
+            1 is today's network.
+        whole_disc_weight: 0 (the value is the LUT sum), or k > 0: the
+            value is k times the sum's whole discs, floored (the sum being
+            in 1/DISC_UNITS disc): GeneThello's pattern feature with weight
+            k, which the pattern-table network reproduces.
     Raises:
-        ValueError: for a wrong number of weights.
+        ValueError: for a wrong number of weights or stages.
     """
 
-    def __init__(self, architecture, int_weights):
+    def __init__(self, architecture, int_weights, int stages=1, int whole_disc_weight=0):
+        stage_map = stage_of_move(stages)
+        if whole_disc_weight < 0:
+            raise ValueError(f"whole_disc_weight must be >= 0, got {whole_disc_weight}")
         w = np.ascontiguousarray(int_weights, dtype=np.int32)
-        if w.ndim != 1 or w.shape[0] != architecture.n_weights:
-            raise ValueError(f"architecture {architecture.name!r} takes {architecture.n_weights} weights, "
-                             f"got {w.size}")
+        if w.ndim != 1 or w.shape[0] != stages * architecture.n_weights:
+            raise ValueError(f"architecture {architecture.name!r} with {stages} stage(s) takes "
+                             f"{stages * architecture.n_weights} weights, got {w.size}")
         layout = _layout(architecture)
         # Each physical LUT entry is the sum of the base entries it merges
         # (index n_weights: a zero that pads entries merging fewer).
-        padded = np.zeros(w.shape[0] + 1, dtype=np.int64)
-        padded[:-1] = w
-        merged = padded[layout.gather].sum(axis=1)
-        table = merged.astype(np.int32)
-        swapped = merged[layout.swap].astype(np.int32)
-        maxima = np.maximum.reduceat(np.abs(padded[:-1]), layout.lut_starts)
+        tables, swaps, bound = [], [], 0
+        padded = np.zeros(architecture.n_weights + 1, dtype=np.int64)
+        for stage in range(stages):
+            padded[:-1] = w[stage * architecture.n_weights:(stage + 1) * architecture.n_weights]
+            merged = padded[layout.gather].sum(axis=1)
+            tables.append(merged.astype(np.int32))
+            swaps.append(merged[layout.swap].astype(np.int32))
+            maxima = np.maximum.reduceat(np.abs(padded[:-1]), layout.lut_starts)
+            bound = max(bound, int(maxima @ layout.images))
+        table = np.concatenate(tables)
+        swapped = np.concatenate(swaps)
+        # The incremental leaves read int16 copies of LUTs larger than a
+        # core's L1 when the entries fit (bench_network_search, depth 4, 40
+        # games: patterns-v2-net, 167,265 entries a stage, 3.97e6 nodes/s
+        # with int32 LUTs, 4.28-4.38e6 with int16; all-2, 1,890 entries,
+        # went from 0.80x to 0.57x of fdmxcp_52 with int16: small LUTs stay int32).
+        fits16 = (tables[0].shape[0] > INT16_LUT_ENTRIES and table.size > 0
+                  and int(np.abs(table).max()) < 2 ** 15)
+        table16 = table.astype(np.int16) if fits16 else None
+        swapped16 = swapped.astype(np.int16) if fits16 else None
         w.setflags(write=False)
         self.architecture = architecture
         self.int_weights = w
-        self.bound = int(maxima @ layout.images)
-        self._arrays = (table, swapped, layout)
+        self.bound = bound
+        self.n_stages = stages
+        self.whole_disc_weight = whole_disc_weight
+        self._arrays = (table, swapped, layout, stage_map, table16, swapped16)
         base_offset, length, squares, begin, inc_tuple, inc_power = (
             layout.base_offset, layout.length, layout.squares, layout.begin, layout.inc_tuple, layout.inc_power)
         n = layout.n_tuples
         cdef const int32_t[::1] v
+        cdef const int16_t[::1] v16
+        self.net.weights16 = NULL
+        self.net.weights16_swapped = NULL
+        if fits16:
+            v16 = table16
+            self.net.weights16 = &v16[0]
+            v16 = swapped16
+            self.net.weights16_swapped = &v16[0]
         self.net.n_tuples = n
+        self.net.n_stages = stages
+        self.net.stage_size = tables[0].shape[0]
+        self.net.whole_disc_weight = whole_disc_weight
+        v = stage_map
+        self.net.stage_of_move = &v[0]
         v = base_offset
         self.net.base_offset = &v[0]
         v = length
@@ -157,7 +221,7 @@ cdef class NTupleEvaluator:
         self.net.incidence_power = &v[0]
 
     def __reduce__(self):
-        return (NTupleEvaluator, (self.architecture, self.int_weights))
+        return (NTupleEvaluator, (self.architecture, self.int_weights, self.n_stages, self.whole_disc_weight))
 
     @property
     def n_tuples(self) -> int:
@@ -171,3 +235,79 @@ cdef class NTupleEvaluator:
         if mine & theirs:
             raise ValueError("a square is both mine and theirs")
         return ntuple_value(&self.net, mine, theirs)
+
+
+cdef class NTupleTracker:
+    """A search's incremental tuple indices (ntuple.pxd's NTupleState) for
+    networks of one architecture: the searcher that owns it points its leaf
+    evaluation here, so a leaf moves only the tuples through the squares
+    that changed since the last position valued. Not shared between
+    threads (each Searcher has its own).
+
+    Args:
+        evaluator: an :class:`NTupleEvaluator` of the architecture tracked.
+    """
+
+    def __init__(self, NTupleEvaluator evaluator):
+        self._layout = evaluator._arrays[2]
+        self._index = np.zeros(self._layout.n_tuples, dtype=np.int32)
+        self._scratch = np.zeros(self._layout.n_tuples, dtype=np.int32)
+        cdef int32_t[::1] v = self._index
+        self.state.index = &v[0]
+        v = self._scratch
+        self.state.scratch = &v[0]
+        self.state.check = False
+        self.reset()
+
+    cdef void reset(self) except *:
+        """Start from the empty board: every index its tuple's base offset."""
+        self._index[:] = self._layout.base_offset
+        self.state.first = 0
+        self.state.second = 0
+        self.state.checked = 0
+        self.state.mismatches = 0
+
+    def tracks(self, NTupleEvaluator evaluator) -> bool:
+        """Whether this tracker's indices fit ``evaluator`` (the same
+        architecture's layout)."""
+        return evaluator._arrays[2] is self._layout
+
+    @property
+    def checking(self) -> bool:
+        """Check mode: every value is also computed in full, and the
+        disagreements counted (``checked``, ``mismatches``). For tests."""
+        return self.state.check
+
+    @checking.setter
+    def checking(self, bint on) -> None:
+        self.state.check = on
+
+    @property
+    def checked(self) -> int:
+        """Values computed both ways since the tracker was made or reset."""
+        return self.state.checked
+
+    @property
+    def mismatches(self) -> int:
+        """Of those, the values whose incremental and full computations
+        differed (0 unless the incremental update is wrong)."""
+        return self.state.mismatches
+
+    def indices(self) -> tuple[int, int, list[int]]:
+        """The position the indices describe (digit-1 bitboard, digit-2
+        bitboard) and the indices, base offsets included (for tests)."""
+        return self.state.first, self.state.second, [int(x) for x in self._index]
+
+    def value(self, NTupleEvaluator evaluator, uint64_t mine, uint64_t theirs) -> int:
+        """``evaluator``'s value of the position for ``mine`` through the
+        incremental indices (moved to the position), as a search reads it."""
+        if not self.tracks(evaluator):
+            raise ValueError("this tracker follows another architecture's tuples")
+        if mine & theirs:
+            raise ValueError("a square is both mine and theirs")
+        return ntuple_value_tracked(&evaluator.net, &self.state, mine, theirs)
+
+    def clear_counts(self) -> None:
+        """Set ``checked`` and ``mismatches`` to 0."""
+        self.state.checked = 0
+        self.state.mismatches = 0

@@ -32,6 +32,17 @@ TCIAIG 8(4), 2016):
   in the material we could read; this is our reading of "straight 4-tuples
   plus 2×2 squares").
 
+The pattern architectures (``PATTERN_ARCHITECTURES``; :func:`architecture`
+knows them, ``ARCHITECTURES`` lists the systematic ones):
+
+* ``patterns-v2``: the shapes of the patterns-v2 table (patterns.pxd's
+  geometry v2), each in the table's square order: edge+2X (a1..h1 b2 g2),
+  corner 3x3, corner 2x5, the rows 2, 3, 4, the long diagonal and the
+  diagonals of 7, 6, 5 and 4 squares: 11 base tuples whose images are the
+  table's 46 instances (physical tuples), 167,265 weights a stage. The
+  patterns-v2 table converts into a staged network of it
+  (``pattern_network.py``).
+
 Anything else comes from a tuples file (:func:`parse_tuples_text`): one base
 tuple per line, squares by name (``a1`` .. ``h8``) separated by spaces or
 commas; ``#`` starts a comment; blank lines are skipped. For example::
@@ -53,6 +64,7 @@ from genethello.core.engine.squares import COLUMNS, square_name
 __all__ = [
     "ARCHITECTURES",
     "MAX_TUPLE_LENGTH",
+    "PATTERN_ARCHITECTURES",
     "Architecture",
     "BadTuplesError",
     "architecture",
@@ -206,8 +218,32 @@ def _named() -> dict[str, tuple[tuple[int, ...], ...]]:
 
 _NAMED = _named()
 
-#: The architecture names :func:`architecture` knows.
+#: The systematic architecture names (module docstring).
 ARCHITECTURES: tuple[str, ...] = tuple(_NAMED)
+
+
+def _squares(text: str) -> tuple[int, ...]:
+    return tuple(COLUMNS.index(w[0]) + 8 * (int(w[1]) - 1) for w in text.split())
+
+
+_PATTERN_NAMED: dict[str, tuple[tuple[int, ...], ...]] = {
+    "patterns-v2": tuple(_squares(t) for t in (
+        "a1 b1 c1 d1 e1 f1 g1 h1 b2 g2",       # edge+2X
+        "a1 b1 c1 a2 b2 c2 a3 b3 c3",          # corner 3x3
+        "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2",       # corner 2x5
+        "a2 b2 c2 d2 e2 f2 g2 h2",             # row 2
+        "a3 b3 c3 d3 e3 f3 g3 h3",             # row 3
+        "a4 b4 c4 d4 e4 f4 g4 h4",             # row 4
+        "a1 b2 c3 d4 e5 f6 g7 h8",             # the long diagonal
+        "b1 c2 d3 e4 f5 g6 h7",                # diagonal of 7
+        "c1 d2 e3 f4 g5 h6",                   # of 6
+        "d1 e2 f3 g4 h5",                      # of 5
+        "e1 f2 g3 h4",                         # of 4
+    )),
+}
+
+#: The pattern tables' shapes as architectures (module docstring).
+PATTERN_ARCHITECTURES: tuple[str, ...] = tuple(_PATTERN_NAMED)
 
 
 def architecture(name: str) -> Architecture:
@@ -216,9 +252,10 @@ def architecture(name: str) -> Architecture:
     Raises:
         BadTuplesError: for an unknown name, listing the known ones.
     """
-    tuples = _NAMED.get(name)
+    tuples = _NAMED.get(name) or _PATTERN_NAMED.get(name)
     if tuples is None:
-        raise BadTuplesError(f"unknown n-tuple architecture {name!r} (known: {', '.join(ARCHITECTURES)})")
+        known = ", ".join(ARCHITECTURES + PATTERN_ARCHITECTURES)
+        raise BadTuplesError(f"unknown n-tuple architecture {name!r} (known: {known})")
     return Architecture(name, tuples)
 
 

@@ -5,6 +5,12 @@ names of :data:`genethello.core.evaluation.ntuple_shapes.ARCHITECTURES`); an
 *individual* is one network of that architecture with its real weights
 (:class:`~genethello.core.families.networks.Network`) and its birth generation.
 
+A staged network's kind (valued in discs for the side to move, S > 1 sets
+of weights by game stage, :mod:`genethello.core.families.networks`) is
+written ``ARCH-sS``, or ``ARCH-sS-wK`` for a whole-disc network of weight
+K: ``all-2-s8``, ``patterns-v2-s30-w10``. ``ARCH`` alone is S = 1, today's
+networks, whose names, files and values are unchanged.
+
 Its text is ``ARCH_BIRTH_DIGEST``: the architecture, the birth, and the
 12-hex-digit digest of its *quantized* weights with the architecture and
 scale (:func:`~genethello.core.families.networks.weights_digest`), e.g.
@@ -28,7 +34,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, Architecture, architecture
+from genethello.core.evaluation.ntuple import MAX_STAGES
+from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, PATTERN_ARCHITECTURES, Architecture, architecture
 from genethello.core.families.interface import StoredIndividual
 from genethello.core.families.networks import Network
 
@@ -50,6 +57,7 @@ DEFAULT_POPULATION = 20
 RANDOM_SIGMA = 1.0
 
 _DIGEST = re.compile(r"^[0-9a-f]{12}$")
+_STAGED = re.compile(r"^(?P<arch>.+?)-s(?P<stages>[1-9][0-9]*)(?:-w(?P<weight>[1-9][0-9]*))?$")
 
 
 class NetworkError(ValueError):
@@ -58,14 +66,20 @@ class NetworkError(ValueError):
 
 @dataclass(frozen=True)
 class NetworkKind:
-    """A network architecture as a kind of individual."""
+    """A network architecture, with its stages, as a kind of individual."""
 
     architecture: Architecture
+    stages: int = 1
+    whole_disc_weight: int = 0
 
     @property
     def name(self) -> str:
-        """The architecture's name, as configs and texts write it."""
-        return self.architecture.name
+        """The kind's name, as configs and texts write it: the architecture's
+        (S = 1), else ``ARCH-sS`` or ``ARCH-sS-wK``."""
+        if self.stages == 1:
+            return self.architecture.name
+        weight = f"-w{self.whole_disc_weight}" if self.whole_disc_weight else ""
+        return f"{self.architecture.name}-s{self.stages}{weight}"
 
     @property
     def family(self) -> str:
@@ -82,8 +96,8 @@ class NetworkKind:
 
     @property
     def n_weights(self) -> int:
-        """How many real weights an individual of this kind has."""
-        return self.architecture.n_weights
+        """How many real weights an individual of this kind has (every stage's)."""
+        return self.stages * self.architecture.n_weights
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,9 +113,11 @@ class NetworkIndividual:
     network: Network
 
     def __post_init__(self) -> None:
-        if self.network.architecture != self.type.architecture:
+        if (self.network.architecture != self.type.architecture or self.network.stages != self.type.stages
+                or self.network.whole_disc_weight != self.type.whole_disc_weight):
+            given = NetworkKind(self.network.architecture, self.network.stages, self.network.whole_disc_weight)
             raise NetworkError(f"a {self.type.name} individual needs a {self.type.name} network, "
-                               f"not {self.network.architecture.name}")
+                               f"not {given.name}")
         if not isinstance(self.birth, int) or isinstance(self.birth, bool) or self.birth < 0:
             raise NetworkError(f"birth must be an int >= 0, got {self.birth!r}")
 
@@ -155,18 +171,30 @@ class NetworkFamily:
     noun = "network"
 
     def owns_kind(self, name: str) -> bool:
-        """Whether ``name`` is a named architecture."""
-        return isinstance(name, str) and name in ARCHITECTURES
+        """Whether ``name`` is a named architecture, or a staged kind of one
+        (``ARCH-sS[-wK]``, 2 <= S <= 61)."""
+        if not isinstance(name, str):
+            return False
+        if name in ARCHITECTURES:
+            return True
+        m = _STAGED.match(name)
+        return (m is not None and m["arch"] in ARCHITECTURES + PATTERN_ARCHITECTURES
+                and 2 <= int(m["stages"]) <= MAX_STAGES)
 
     def parse_kind(self, name: str) -> NetworkKind:
-        """The architecture ``name`` as a kind.
+        """The architecture ``name`` (or its staged kind) as a kind.
 
         Raises:
             NetworkError: naming ``name`` and the architectures there are.
         """
         if not self.owns_kind(name):
-            raise NetworkError(f"{name!r} is not a network architecture (known: {', '.join(ARCHITECTURES)})")
-        return NetworkKind(architecture(name))
+            raise NetworkError(f"{name!r} is not a network architecture (known: {', '.join(ARCHITECTURES)}; "
+                               f"staged: ARCH-sS or ARCH-sS-wK, S 2..{MAX_STAGES}, ARCH also "
+                               f"{', '.join(PATTERN_ARCHITECTURES)})")
+        m = _STAGED.match(name)
+        if name in ARCHITECTURES or m is None:
+            return NetworkKind(architecture(name))
+        return NetworkKind(architecture(m["arch"]), int(m["stages"]), int(m["weight"] or 0))
 
     def parse(self, text: str, payload: bytes | None = None) -> NetworkIndividual:
         """The network written as ``text`` with its stored weights ``payload``.
@@ -190,8 +218,9 @@ class NetworkFamily:
         if payload is None:
             raise NetworkError(f"{text!r} names a network whose weights are not in its text: give the run's "
                                "database (--db), an exported network file, or a shipped network's name")
-        individual = NetworkIndividual(kind, int(birth_text), Network(kind.architecture,
-                                                                      weights_from_payload(kind, payload, text)))
+        weights = weights_from_payload(kind, payload, text)
+        individual = NetworkIndividual(kind, int(birth_text), Network(kind.architecture, weights, kind.stages,
+                                                                      kind.whole_disc_weight))
         if individual.digest != digest:
             raise NetworkError(f"{text!r}: the stored weights quantize to digest {individual.digest}, "
                                f"not {digest}: they belong to another network")
@@ -202,8 +231,11 @@ class NetworkFamily:
         return str(individual)
 
     def random_individual(self, kind: NetworkKind, birth: int, rng: np.random.Generator) -> NetworkIndividual:
-        """A network with weights drawn N(0, 1) from ``rng``."""
-        return NetworkIndividual(kind, birth, Network.random(kind.architecture, rng, RANDOM_SIGMA))
+        """A network with weights drawn N(0, 1) from ``rng`` (a staged one's in discs)."""
+        network = Network.random(kind.architecture, rng, RANDOM_SIGMA, kind.stages)
+        if kind.whole_disc_weight:
+            network = Network(kind.architecture, network.weights, kind.stages, kind.whole_disc_weight)
+        return NetworkIndividual(kind, birth, network)
 
     def evaluator(self, individual: NetworkIndividual, patterns: str | None = None) -> BaseEvaluator:
         """The evaluator the searches use to play ``individual`` (networks use

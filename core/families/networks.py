@@ -29,6 +29,23 @@ Why this normalization and not max |w| = 1: the bound, not the largest
 single weight, is what must fit the range, and normalizing it spends the
 whole range on the weights actually used (a network whose edge tuples carry
 most of the weight keeps its small interior weights at a finer step).
+
+**Staged networks** (``stages`` S > 1) are what a search plays: one set of
+LUTs per game stage (stage of move number n = discs - 4:
+``min(n * S // 60, S - 1)``, ``ntuple.stage_of_move``), valued **in discs
+for the side to move**: the real weights are discs of predicted final
+margin for the player about to move (digit 1 = the side to move), and a
+position's value is the sum of its stage's LUT entries. No normalization:
+the scale is fixed, ``q = rint(w * DISC_UNITS)`` (``DISC_UNITS = 64``, so
+1/64 disc; the patterns-v2 table's entries, in 1/32 disc, convert
+exactly, see ``pattern_network.py``). The searches value the position after
+a move for the mover (evaluation.pxd), which is minus the side to move's
+value: the typed evaluator holds the LUTs turned round (``mover_view``).
+A search's evaluation is then 64 units a disc, clamped to ±EVAL_LIMIT
+(±62.5 discs), below any decided game. A *whole-disc* network
+(``whole_disc_weight`` k > 0) plays k times the mover's whole discs,
+floored: GeneThello's pattern feature with weight k (the pattern-table
+network's k is p_1_10's 10). S = 1 is the networks above, unchanged.
 """
 
 from __future__ import annotations
@@ -40,10 +57,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from genethello.core.evaluation.evaluation import EVAL_LIMIT
-from genethello.core.evaluation.ntuple import NTupleEvaluator
+from genethello.core.evaluation.ntuple import MAX_STAGES, NTupleEvaluator, swapped_lut_order
 from genethello.core.evaluation.ntuple_shapes import Architecture
 
-__all__ = ["Network", "bound_norm", "normalized", "quantize", "scale", "weights_digest"]
+__all__ = ["DISC_UNITS", "Network", "bound_norm", "mover_view", "normalized", "quantize", "quantize_discs",
+           "scale", "weights_digest"]
+
+#: A staged network's integers per disc (ntuple.pxd DISC_UNITS): weights
+#: and values in 1/64 disc.
+DISC_UNITS = 64
 
 
 def scale(arch: Architecture) -> int:
@@ -60,10 +82,11 @@ def scale(arch: Architecture) -> int:
     return s
 
 
-def _as_weights(arch: Architecture, weights: object) -> np.ndarray:
+def _as_weights(arch: Architecture, weights: object, stages: int = 1) -> np.ndarray:
     w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (arch.n_weights,):
-        raise ValueError(f"architecture {arch.name!r} takes {arch.n_weights} weights, got shape {w.shape}")
+    if w.shape != (stages * arch.n_weights,):
+        raise ValueError(f"architecture {arch.name!r} with {stages} stage(s) takes {stages * arch.n_weights} "
+                         f"weights, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
         raise ValueError("network weights must be finite numbers")
     return w
@@ -98,13 +121,42 @@ def quantize(arch: Architecture, weights: object) -> np.ndarray:
     return q
 
 
-def weights_digest(arch: Architecture, int_weights: np.ndarray) -> str:
+def quantize_discs(arch: Architecture, weights: object, stages: int) -> np.ndarray:
+    """A staged network's int32 weights: ``rint(w * DISC_UNITS)`` (module docstring).
+
+    Raises:
+        ValueError: for a weight of 2**18 discs or more (far beyond any
+            value a search can use; the LUT sums must fit an int).
+    """
+    w = _as_weights(arch, weights, stages)
+    if w.size and float(np.abs(w).max()) * DISC_UNITS >= 2 ** 24:
+        raise ValueError("a staged network's weights are discs: these are too large (|w| >= 2**18)")
+    q: np.ndarray = np.rint(w * DISC_UNITS).astype(np.int32)
+    return q
+
+
+def mover_view(arch: Architecture, int_weights: np.ndarray, stages: int) -> np.ndarray:
+    """A staged network's integer LUTs turned from the side to move's value
+    to the mover's (what the searches read, evaluation.pxd): the mover's
+    entry is minus the side to move's at the index with the digits 1 and 2
+    exchanged (the mover's discs are the side to move's "other" discs)."""
+    order = np.concatenate([start + swapped_lut_order(len(t))
+                            for start, t in zip(np.cumsum((0,) + arch.lut_sizes)[:-1], arch.tuples)])
+    q = np.asarray(int_weights, dtype=np.int32).reshape(stages, arch.n_weights)
+    return np.ascontiguousarray(-q[:, order].reshape(-1))
+
+
+def weights_digest(arch: Architecture, int_weights: np.ndarray, stages: int = 1, whole_disc_weight: int = 0) -> str:
     """12 hex digits identifying integer weights with their architecture
     and scale: BLAKE2b of the tuples text, the scale and the weights
-    (little-endian int32)."""
+    (little-endian int32); a staged network's also hashes its stages, its
+    disc scale and its whole-disc weight."""
     h = hashlib.blake2b(digest_size=6)
     h.update(arch.text().encode())
-    h.update(f"scale={scale(arch)}\n".encode())
+    if stages == 1:
+        h.update(f"scale={scale(arch)}\n".encode())
+    else:
+        h.update(f"stages={stages}\ndisc_units={DISC_UNITS}\nto_move\nwhole_disc_weight={whole_disc_weight}\n".encode())
     h.update(np.ascontiguousarray(int_weights, dtype="<i4").tobytes())
     return h.hexdigest()
 
@@ -115,37 +167,117 @@ class Network:
 
     Attributes:
         architecture: which squares each LUT reads.
-        weights: float64 [architecture.n_weights], read-only.
+        weights: float64 [stages * architecture.n_weights], read-only (stage
+            0's LUTs first).
+        stages: 1 (today's networks) or S > 1: a staged network valued in
+            discs for the side to move (module docstring).
+        whole_disc_weight: a staged network's whole-disc weight (0: none).
     """
 
     architecture: Architecture
     weights: np.ndarray
+    stages: int = 1
+    whole_disc_weight: int = 0
     _quantized: list[np.ndarray] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        w = _as_weights(self.architecture, self.weights).copy()
+        if not isinstance(self.stages, int) or not 1 <= self.stages <= MAX_STAGES:
+            raise ValueError(f"a network has 1..{MAX_STAGES} stages, not {self.stages!r}")
+        if not isinstance(self.whole_disc_weight, int) or self.whole_disc_weight < 0 or (
+                self.whole_disc_weight and self.stages == 1):
+            raise ValueError(f"whole_disc_weight {self.whole_disc_weight!r}: an int >= 0, and 0 unless staged")
+        w = _as_weights(self.architecture, self.weights, self.stages).copy()
         w.setflags(write=False)
         object.__setattr__(self, "weights", w)
 
     @classmethod
-    def random(cls, arch: Architecture, rng: np.random.Generator, sigma: float = 1.0) -> Network:
+    def random(cls, arch: Architecture, rng: np.random.Generator, sigma: float = 1.0, stages: int = 1) -> Network:
         """Weights drawn N(0, sigma²) from ``rng`` (explicit, for reproducibility)."""
-        return cls(arch, rng.normal(0.0, sigma, arch.n_weights))
+        return cls(arch, rng.normal(0.0, sigma, stages * arch.n_weights), stages)
+
+    @property
+    def staged(self) -> bool:
+        """Whether this is a staged network, valued in discs (S > 1)."""
+        return self.stages > 1
 
     @property
     def int_weights(self) -> np.ndarray:
-        """The quantized weights (computed once)."""
+        """The quantized weights (computed once): today's by their bound,
+        a staged network's in 1/DISC_UNITS disc for the side to move."""
         if not self._quantized:
-            q = quantize(self.architecture, self.weights)
+            if self.staged:
+                q = quantize_discs(self.architecture, self.weights, self.stages)
+            else:
+                q = quantize(self.architecture, self.weights)
             q.setflags(write=False)
             self._quantized.append(q)
         found: np.ndarray = self._quantized[0]
         return found
 
     def evaluator(self) -> NTupleEvaluator:
-        """The typed evaluator on the quantized weights."""
+        """The typed evaluator on the quantized weights (a staged network's
+        turned to the mover's view, :func:`mover_view`)."""
+        if self.staged:
+            return NTupleEvaluator(self.architecture, mover_view(self.architecture, self.int_weights, self.stages),
+                                   self.stages, self.whole_disc_weight)
         return NTupleEvaluator(self.architecture, self.int_weights)
 
     def digest(self) -> str:
         """The quantized network's identity (:func:`weights_digest`)."""
-        return weights_digest(self.architecture, self.int_weights)
+        return weights_digest(self.architecture, self.int_weights, self.stages, self.whole_disc_weight)
+
+
+#: The pattern table the pattern-table network is made of, and the weight
+#: p_1_10 gives its pattern feature (``p``: the table's whole discs, x 10).
+PATTERN_NETWORK_TABLE = "patterns-v2"
+PATTERN_NETWORK_WEIGHT = 10
+
+
+def pattern_table_network(version: str = PATTERN_NETWORK_TABLE,
+                          whole_disc_weight: int = PATTERN_NETWORK_WEIGHT) -> Network:
+    """The patterns-v2 table as a staged network of the ``patterns-v2``
+    architecture: 30 stages (the table's), valued in discs for the side to
+    move, whole-disc weight ``whole_disc_weight`` (10: the value p_1_10
+    gives every position, ``10 * floor(table sum / 32)``).
+
+    How the table's entries become LUTs: the table holds, per stage, one
+    LUT per shape in 1/32 disc for the mover (digit 1 = the player who just
+    moved), read once per instance; the table's 46 instances are the
+    architecture's 46 physical tuples. Where two symmetric images of a
+    shape read the same squares in another order (edge+2X and its mirror,
+    the 3x3 corner and its transpose, a line and its reverse) the network
+    reads the base LUT twice on one physical tuple, and the table ties
+    those entries (each equals its mirror's), so a base LUT of the table's
+    entries gives each physical tuple twice the entry: 2T in 1/64 disc =
+    T in 1/32 disc. The 2x5 corner's 8 images are 8 distinct square sets,
+    read once each: its base LUT is 2T. Turned to the side to move (digits
+    exchanged, negated) and divided by 64, those are the real weights:
+    exact, since every one is a whole number of 1/64 discs. The conversion
+    checks that every physical LUT entry equals twice the table's.
+
+    Raises:
+        ValueError: for a table whose tied entries are not equal (it would
+            not be a network of this architecture).
+    """
+    from genethello.core.evaluation import ntuple
+    from genethello.core.evaluation.ntuple_shapes import architecture, expand
+    from genethello.core.evaluation.pattern_table import shared_table
+
+    arch = architecture(version)
+    table = shared_table(version).array.astype(np.int64)           # (stages, stage size), 1/32 disc
+    stages = table.shape[0]
+    if table.shape[1] != arch.n_weights:
+        raise ValueError(f"pattern table {version} has {table.shape[1]} entries a stage, the architecture "
+                         f"{arch.name} {arch.n_weights}")
+    # the ordered images each physical tuple merges: 2, or 1 for the 2x5 corner
+    reads = [len(expand(t)) // len({frozenset(image) for image in expand(t)}) for t in arch.tuples]
+    mover = table * np.repeat(2 // np.array(reads), arch.lut_sizes)   # 1/64 disc, the mover's view
+    gather = ntuple.merged_reads(arch)
+    for stage in range(stages):
+        padded = np.append(mover[stage], 0)
+        if not np.array_equal(padded[gather].sum(axis=1), 2 * table[stage][gather[:, 0]]):
+            raise ValueError(f"pattern table {version} stage {stage}: tied entries differ")
+    order = np.concatenate([start + ntuple.swapped_lut_order(len(t))
+                            for start, t in zip(np.cumsum((0,) + arch.lut_sizes)[:-1], arch.tuples)])
+    to_move = -mover[:, order]
+    return Network(arch, (to_move / DISC_UNITS).reshape(-1), stages, whole_disc_weight)

@@ -343,6 +343,11 @@ def play_games(contestants, black, white, game_ids, uint64_t seed, double epsilo
     kinds = []
     for i, c in enumerate(contestants):
         if isinstance(c, NTupleEvaluator):
+            if c.n_stages != 1:
+                # The fast loop sums one set of LUTs; a staged network's
+                # value depends on the stage: it plays through the search.
+                raise ValueError(f"contestant {i} is a network of {c.n_stages} stages: the fast 1-ply loop plays "
+                                 "single-stage networks (a staged one plays through the search)")
             kinds.append(KIND_NETWORK)
         elif c == "wpc":
             kinds.append(KIND_WPC)
