@@ -40,7 +40,7 @@ from typing import Protocol, TypeVar
 from sqlalchemy import select
 
 from genethello.cluster.breeders import RatedGeneration, breeder_for
-from genethello.cluster.config import ClusterConfig, RunConfig, measured_openings
+from genethello.cluster.config import ClusterConfig, RunConfig, initial_members, measured_openings
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.db.models import Run
@@ -118,25 +118,15 @@ def pattern_version_for(config: RunConfig) -> str | None:
 def read_chromosome_file(path: Path) -> list[Individual]:
     """The chromosomes of a file of chromosome texts, one a line (an initial
     population such as config/strong-best.txt, TYPE_BIRTH_GENES lines):
-    blank lines and text after '#' are ignored.
+    blank lines and text after '#' are ignored. A run stores the texts when
+    it is created (:func:`~genethello.cluster.config.initial_members`); this
+    reads a file the user names.
 
     Raises:
         ValueError: naming the file and line of a chromosome that does not
             parse, or a file that cannot be read.
     """
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"population.initial: cannot read {path}: {exc}") from None
-    found = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if line:
-            try:
-                found.append(parse_individual(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{number}: {exc}") from None
-    return found
+    return [parse_individual(text) for text in initial_members(path)]
 
 
 def individuals(players: Iterable) -> list[Individual]:
@@ -413,9 +403,16 @@ class Coordinator:
 
     # ------------------------------------------------------ generation start
     def _start_first_generation(self) -> None:
-        """Generation 1, as the run's breeder draws it (from the initial file, if any)."""
+        """Generation 1, as the run's breeder draws it (from the initial
+        population stored with the run, if any: never from a file the
+        database names)."""
         cfg = self.config
-        initial = read_chromosome_file(Path(cfg.population.initial)) if cfg.population.initial else []
+        if cfg.population.initial and not cfg.population.members:
+            raise ValueError(f"run {self.run_id} names the file {cfg.population.initial!r} for its initial "
+                             "population and does not hold its chromosomes (it was created before runs stored "
+                             "them); genethello opens no file a database names: start the run afresh with "
+                             "'genethello evolve --config FILE'")
+        initial = [parse_individual(text) for text in cfg.population.members]
         bred = breeder_for(cfg.breeding).first_population(self.ctype, self.P, initial, generation_rng(cfg.seed, 1))
         self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state,
                                     games_total=0 if is_network_run(self) else None,
@@ -554,10 +551,17 @@ class Coordinator:
         hall = self.store.hall_members()
         first = hall[0] if hall else self.store.ranked(1, generation=1)[0]
         config = replace(self.config, yardstick=replace(self.config.yardstick, gtp_engines=self.engines))
-        scores = self.yardstick(config, best.chromosome(), first.chromosome(), self.executor, self.settings,
-                                self.should_stop,
-                                lambda name, exc: self.progress.message(
-                                    f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
+        try:
+            scores = self.yardstick(config, best.chromosome(), first.chromosome(), self.executor, self.settings,
+                                    self.should_stop,
+                                    lambda name, exc: self.progress.message(
+                                        f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
+        except (ArithmeticError, ValueError) as exc:
+            # A measurement reports on the run and decides nothing in it: one
+            # that cannot be computed (a stored config's test beyond what the
+            # code computes) is left out, and the run goes on and resumes.
+            self.progress.message(f"yardstick at generation {g} failed and is left out: {' '.join(str(exc).split())}")
+            return
         if scores is None:
             return
         self.store.store_yardstick(g, best.player_id, scores)

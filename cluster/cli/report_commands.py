@@ -61,7 +61,7 @@ def is_network(run: RunInfo) -> bool:
 
 def hall_description(run: RunInfo, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line."""
-    config = RunConfig.from_json(run.config_json)
+    config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
     if is_network(run):
         how = (f"each entrant {config.hall.games_per_member} games, both colours, from the standard start; "
                f"1 ply, each side's move random with probability ε = {config.fitness.epsilon:g}")
@@ -135,7 +135,7 @@ def run_history(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     rows = generation_rows(db, run.id)
-    config = RunConfig.from_json(run.config_json)
+    config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
     print(f"run {run.name}: {run.status}")
     if is_network(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "

@@ -218,14 +218,24 @@ def best_so_far(db: Database, run: reads.RunInfo) -> str:
     return f"{best.text} ({measure} {best.elo:.0f})"
 
 
+def stored_size(run: reads.RunInfo) -> str:
+    """The population size the run's stored config names, for the list of
+    runs: '-' for the type's default, '?' where the stored config does not
+    say (a database is data: it may hold anything there)."""
+    population = run.config().get("population")
+    size = population.get("size", 0) if isinstance(population, dict) else None
+    if size == 0:
+        return "-"
+    return str(size) if isinstance(size, int) and not isinstance(size, bool) and 0 < size < 10**6 else "?"
+
+
 def run_list(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4}  {'created':<16}  best so far")
     for listing in reads.list_runs(db):
         run = listing.run
-        cfg = run.config()
         print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
-              f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4}  "
+              f"{run.chromosome_type or '?':<12} {stored_size(run):>4}  "
               f"{run.created_at:%Y-%m-%d %H:%M}  {best_so_far(db, run)}")
     return 0
 
@@ -234,9 +244,8 @@ def run_status(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     gen = reads.current_generation(db, run.id)
-    cfg = run.config()
     print(f"run {run.id} {run.name}: {run.status}, generation {run.generation} of "
-          f"{run.max_generations} (type {cfg['population']['type']}, seed {run.seed})")
+          f"{run.max_generations} (type {run.chromosome_type or '?'}, seed {run.seed})")
     if gen is not None:
         print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():

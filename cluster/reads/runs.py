@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from genethello.cluster.config import RunConfig, config_from_mapping
+from genethello.cluster.config import RunConfig, stored_json
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run, YardstickResult
 
@@ -40,7 +40,7 @@ class RunInfo:
         for display; the coordinator parses it strictly itself."""
         try:
             config = json.loads(self.config_json)
-        except ValueError:
+        except (ValueError, TypeError, RecursionError):   # not JSON, not text, nested too deep
             return {}
         return config if isinstance(config, dict) else {}
 
@@ -48,7 +48,8 @@ class RunInfo:
     def chromosome_type(self) -> str | None:
         """The population's chromosome type name, as configured."""
         population = self.config().get("population")
-        return population.get("type") if isinstance(population, dict) else None
+        kind = population.get("type") if isinstance(population, dict) else None
+        return kind if isinstance(kind, str) else None
 
 
 @dataclass(frozen=True)
@@ -120,9 +121,11 @@ def run_state(db: Database, run_id: int) -> RunState:
         run = s.get(Run, run_id)
         if run is None:
             raise RunNotFoundError(f"no run with id {run_id} in {db.path}")
-        config = config_from_mapping(json.loads(run.config_json), source="stored run config")
-        return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash, run.pattern_version or "",
-                        run.numeric_versions)
+        config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
+        dropped = stored_json(run.dropped_engines, f"the dropped engines of run {run.name!r}")
+        if not isinstance(dropped, list) or not all(isinstance(e, str) for e in dropped):
+            raise ValueError(f"run {run.name!r}'s dropped engines: expected a list of engine commands")
+        return RunState(config, tuple(dropped), run.core_hash, run.pattern_version or "", run.numeric_versions)
 
 
 def list_runs(db: Database) -> list[RunListing]:

@@ -1,0 +1,64 @@
+"""A builder of hostile run databases: a real run database (real SQLite, a
+real coordinator on the serial executor), then one stored field rewritten
+as an attacker or a faulty disk would leave it.
+
+Every read command must answer such a database with one line or a correct
+answer, never a traceback, never a read without bound, and never by opening
+a path or running a command the database names (issue 30)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from genethello.cluster.config import load_config
+from genethello.cluster.coordinator import Coordinator, create_run
+from genethello.cluster.db import Database
+from genethello.cluster.executors import SerialExecutor
+from genethello.cluster.progress import Progress
+
+from .conftest import write_config
+
+#: A traceback's first line: what no command may print.
+TRACEBACK = "Traceback (most recent call last)"
+
+
+def new_run(folder: Path, played: bool = True, filename: str = "hostile.db", **overrides: Any) -> Path:
+    """A database in ``folder`` holding one small run ('t', 3 generations of
+    6, depth 1): played to its end on the serial executor when ``played``,
+    else only created (generation 0, as ``evolve`` leaves it before Ray
+    starts). ``overrides`` as for :func:`conftest.write_config`."""
+    path = Path(folder) / filename
+    db = Database.open(path, create=True)
+    try:
+        run_id = create_run(db, load_config(write_config(folder, f"{path.stem}.toml", **overrides)))
+        if played:
+            assert Coordinator(db, run_id, SerialExecutor(0.001), Progress(enabled=False)).run() == "finished"
+    finally:
+        db.dispose()
+    return path
+
+
+def copy_of(path: Path, folder: Path, name: str) -> Path:
+    """A copy of the database ``path`` as ``folder/name`` (one hostile edit each)."""
+    target = Path(folder) / name
+    shutil.copy(path, target)
+    return target
+
+
+def rewrite(path: Path, sql: str, *params: Any) -> None:
+    """Run one UPDATE on the database file directly, as a crafted file would
+    hold it (the program's own checks are bypassed)."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(sql, params)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def set_config_json(path: Path, text: Any) -> None:
+    """Every run's stored config set to ``text`` (any SQLite value)."""
+    rewrite(path, "UPDATE runs SET config_json = ?", text)

@@ -1,0 +1,228 @@
+"""Hostile and faulty inputs (issue 30): a database names no file, every
+config that passes its check can run, and bad input gets one line.
+
+Each case runs the real program (a subprocess of ``genethello``, or the
+real coordinator on the serial executor) on a real SQLite database built by
+:mod:`tests.cluster.hostile_db`, and checks the one line it now prints."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from genethello.cluster.cli.main import one_line
+from genethello.cluster.config import ConfigError, load_config
+from genethello.cluster.coordinator import Coordinator
+from genethello.cluster.db import Database
+from genethello.cluster.executors import SerialExecutor
+from genethello.cluster.progress import Progress
+from genethello.core.sprt import MAX_BOUND_ELO, Pentanomial, Sprt, SprtArgumentError
+
+from .conftest import db_snapshot, query, run_cli, snapshot_diff, write_config
+from .hostile_db import TRACEBACK, copy_of, new_run, rewrite, set_config_json
+
+SHIPPED_BEST = Path(__file__).parents[2] / "config" / "strong-best.txt"
+
+
+def one_error_line(result, command: str) -> str:
+    """The single stderr line of a refused command (exit status 2)."""
+    assert TRACEBACK not in result.stderr, result.stderr
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"genethello {command}: error: "), result.stderr
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- #
+# 1. The initial population is stored with the run, never re-read from a path
+
+
+def drive(path: Path, yardstick: bool = False) -> str:
+    """Run 1 of ``path`` driven to its end on the serial executor (with the
+    real yardstick when ``yardstick``); its final status."""
+    from genethello.cluster.yardstick import measure
+
+    db = Database.open(path, create=False)
+    try:
+        return Coordinator(db, 1, SerialExecutor(0.001), Progress(enabled=False),
+                           yardstick=measure if yardstick else None).run()
+    finally:
+        db.dispose()
+
+
+def test_the_initial_population_is_stored_with_the_run_and_the_file_is_never_read_again(tmp_path):
+    initial = tmp_path / "initial.txt"
+    shipped = [line for line in SHIPPED_BEST.read_text().splitlines() if not line.startswith("#")]
+    initial.write_text("# two of the shipped best\n" + "\n".join(shipped[:2]) + "\n")
+    texts = tuple(line.split("#")[0].strip() for line in shipped[:2])
+    kind = texts[0].split("_")[0]
+    path = new_run(tmp_path, played=False, population__type=kind, population__size=5,
+                   population__initial=str(initial))
+    stored = json.loads(query(path, "SELECT config_json FROM runs")[0][0])
+    assert tuple(stored["population"]["members"]) == texts
+    initial.unlink()                 # the run needs the file no more
+    assert drive(path) == "finished"
+    assert query(path, "SELECT COUNT(*) FROM population WHERE generation = 1 AND origin = 'initial'") == [(2,)]
+
+    # The same run from a file that holds the texts equals one whose texts
+    # were stored: content snapshots stay equal.
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / "initial.txt").write_text("\n".join(texts) + "\n")
+    other = new_run(again, played=True, population__type=kind, population__size=5,
+                    population__initial=str(again / "initial.txt"))
+    a, b = db_snapshot(path, "t"), db_snapshot(other, "t")
+    a["run"] = b["run"] = None       # the configs name different paths
+    assert a == b, snapshot_diff(a, b)
+
+
+def test_a_database_that_names_a_file_for_its_initial_population_is_refused_without_opening_it(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("first line of a secret file\n")
+    path = new_run(tmp_path, played=False)
+    config = json.loads(query(path, "SELECT config_json FROM runs")[0][0])
+    for named in (str(secret), "/dev/zero"):
+        config["population"]["initial"] = named
+        config["population"]["members"] = []
+        set_config_json(path, json.dumps(config))
+        with pytest.raises(ValueError) as caught:
+            drive(path)
+        line = one_line(caught.value)
+        assert line == (f"run 1 names the file {named!r} for its initial population and does not hold its "
+                        "chromosomes (it was created before runs stored them); genethello opens no file a "
+                        "database names: start the run afresh with 'genethello evolve --config FILE'")
+        assert "secret file" not in line
+        assert query(path, "SELECT COUNT(*) FROM generations") == [(0,)]   # nothing was written
+
+
+def test_an_old_database_that_stored_only_the_path_says_what_to_do(tmp_path):
+    """A config stored before the texts were (no ``members`` key at all)."""
+    path = new_run(tmp_path, played=False)
+    config = json.loads(query(path, "SELECT config_json FROM runs")[0][0])
+    del config["population"]["members"]
+    config["population"]["initial"] = "config/strong-best.txt"
+    set_config_json(path, json.dumps(config))
+    with pytest.raises(ValueError, match=r"start the run afresh with 'genethello evolve --config FILE'$"):
+        drive(path)
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (None, "population.initial: {path} is not a regular file"),                       # a FIFO: no hang
+    ("", "population.initial: {path} holds no chromosome (one TYPE_BIRTH_GENES text a line)"),
+    (b"\xff\xfe", "population.initial: {path} is not UTF-8 text (invalid start byte at byte 0)"),
+])
+def test_the_initial_file_is_read_once_in_bounded_time_at_load(tmp_path, content, expected):
+    import os
+
+    initial = tmp_path / "initial.txt"
+    if content is None:
+        os.mkfifo(initial)
+    elif isinstance(content, bytes):
+        initial.write_bytes(content)
+    else:
+        initial.write_text(content)
+    config = write_config(tmp_path, population__initial=str(initial))
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert one_line(caught.value) == expected.format(path=initial)
+
+
+def test_a_config_file_cannot_set_the_stored_members(tmp_path):
+    config = write_config(tmp_path, population__members=["oe_fmc_1_6:52:7:8:5:6:4:4:1:10:5"])
+    with pytest.raises(ConfigError, match=r"^population\.members: .* cannot set it"):
+        load_config(config)
+
+
+# --------------------------------------------------------------------------- #
+# 3. Every config that passes its check can run; a measurement never makes a
+#    run unresumable
+
+
+def test_sprt_bounds_the_test_cannot_compute_are_refused_by_the_config_check(tmp_path):
+    config = write_config(tmp_path, yardstick__sprt=[0, 10000],
+                          yardstick__sprt_opponents=["oe_fmc_1_6:52:7:8:5:6:4:4:1:10:5"])
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert one_line(caught.value) == "yardstick.sprt: bounds must lie within ±1000 Elo, got [0.0, 10000.0]"
+    with pytest.raises(SprtArgumentError, match="must lie within ±1000 Elo"):
+        Sprt(0, 1e4)
+
+
+def test_every_bound_the_check_accepts_gives_a_finite_llr():
+    extremes = [Pentanomial(c) for c in ((9, 0, 0, 0, 0), (0, 0, 0, 0, 9), (0, 0, 9, 0, 0), (1, 2, 3, 2, 1),
+                                         (0, 0, 0, 0, 0))]
+    for elo0, elo1 in ((-MAX_BOUND_ELO, MAX_BOUND_ELO), (MAX_BOUND_ELO - 1, MAX_BOUND_ELO),
+                       (-MAX_BOUND_ELO, -MAX_BOUND_ELO + 1), (0, 20)):
+        sprt = Sprt(elo0, elo1)
+        for counts in extremes:
+            llr = sprt.llr(counts)
+            assert llr == llr and abs(llr) < float("inf"), (elo0, elo1, counts, llr)
+
+
+def test_a_match_with_sprt_bounds_beyond_the_test_gets_one_line(tmp_path):
+    import subprocess
+
+    from .conftest import cli_env, genethello_argv
+
+    result = subprocess.run(genethello_argv("match", "oe_fmc_1_6:52:7:8:5:6:4:4:1:10:5",
+                                            "oe_fmc_1_6:52:7:8:5:6:4:4:1:10:5", "--depth", "1",
+                                            "--sprt", "0", "1e4"),
+                            env=cli_env(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert one_error_line(result, "match").endswith(
+        "error: --sprt ELO0 ELO1 must lie within ±1000 Elo (a score of 99.7% a game), got 0 10000")
+
+
+def test_a_stored_run_whose_sprt_cannot_be_computed_leaves_the_yardstick_out_and_finishes(tmp_path, caplog):
+    """A run stored before the check (its bounds written straight into the
+    database): generation 1's yardstick cannot compute the test, and the run
+    goes on, finishes, and resumes."""
+    path = new_run(tmp_path, played=False, yardstick__every=1, yardstick__games_per_opponent=2,
+                   yardstick__sprt=[0, 20], yardstick__sprt_max_games=4,
+                   yardstick__sprt_opponents=["oe_fmc_1_6:52:7:8:5:6:4:4:1:10:5"])
+    config = json.loads(query(path, "SELECT config_json FROM runs")[0][0])
+    config["yardstick"]["sprt"] = [0, 10000]
+    set_config_json(path, json.dumps(config))
+    with caplog.at_level("INFO", logger="genethello"):
+        assert drive(path, yardstick=True) == "finished"
+    assert ("yardstick at generation 1 failed and is left out: --sprt ELO0 ELO1 must lie within ±1000 Elo (a score "
+            "of 99.7% a game), got 0 10000") in caplog.messages
+    assert query(path, "SELECT status, generation FROM runs") == [("finished", 3)]
+    rewrite(path, "UPDATE runs SET max_generations = 4")
+    assert drive(path, yardstick=True) == "finished"
+    assert query(path, "SELECT status, generation FROM runs") == [("finished", 4)]
+
+
+# --------------------------------------------------------------------------- #
+# 5. A stored config that is not a config gets one line from every command
+
+
+@pytest.fixture(scope="module")
+def played_run(tmp_path_factory) -> Path:
+    return new_run(tmp_path_factory.mktemp("played"))
+
+
+STORED_CONFIGS = {
+    "null": ("null", "expected a table of keys, got NoneType"),
+    "a number": ("5", "expected a table of keys, got int"),
+    "not JSON": ("{not json", "not valid JSON (Expecting property name enclosed in double quotes: line 1 "
+                              "column 2 (char 1))"),
+    "100k deep": ("[" * 100_000 + "]" * 100_000, "nested too deeply to be a config"),
+    "an unknown section": ('{"evil": 1}', "evil: unknown key or section in the stored config of run 't'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STORED_CONFIGS))
+def test_a_stored_config_that_is_not_a_config_gets_one_line(tmp_path, played_run, case):
+    text, reason = STORED_CONFIGS[case]
+    path = copy_of(played_run, tmp_path, "bad-config.db")
+    set_config_json(path, text)
+    for command in ("history", "best", "resume"):
+        line = one_error_line(run_cli(command, "--db", str(path), home=tmp_path, cwd=tmp_path), command)
+        assert f"the stored config of run 't': {reason}" in line or reason in line, line
+    for command in ("runs", "status"):       # the display reads what it can
+        result = run_cli(command, "--db", str(path), home=tmp_path, cwd=tmp_path)
+        assert result.returncode == 0 and TRACEBACK not in result.stderr, result.stderr
+    assert sqlite3.connect(path).execute("SELECT config_json FROM runs").fetchone()[0] == text   # nothing lost
