@@ -64,7 +64,10 @@ def tree_lines(node: LineageNode, prefix: str = "", last: bool = True, root: boo
     within a few generations) is named again, not drawn again."""
     shown = set() if shown is None else shown
     branch = "" if root else f"{prefix}{'└─ ' if last else '├─ '}"
-    if node.player_id in shown and (node.parents or node.unexpanded):
+    if node.cycle:
+        return [f"{branch}#{node.player_id} {node.text} (its own ancestor: a cycle, which no run breeds; the "
+                "database's lineage was altered)"]
+    if node.repeated or (node.player_id in shown and (node.parents or node.unexpanded)):
         return [f"{branch}#{node.player_id} {node.text} (drawn above, with its ancestors)"]
     lines = [branch + node_line(node)]
     if node.parents or node.unexpanded:
@@ -85,6 +88,7 @@ def node_json(node: LineageNode) -> dict[str, object]:
         "source_generation": node.source_generation, "source_run": node.source_run,
         "how": node.describe(), "hall_rating": node.hall_rating, "hall_stderr": node.hall_stderr,
         "points": node.points, "games": node.games, "rating": node.rating,
+        "repeated": node.repeated, "cycle": node.cycle,
         "parents": [node_json(p) for p in node.parents],
     }
 

@@ -62,3 +62,41 @@ def rewrite(path: Path, sql: str, *params: Any) -> None:
 def set_config_json(path: Path, text: Any) -> None:
     """Every run's stored config set to ``text`` (any SQLite value)."""
     rewrite(path, "UPDATE runs SET config_json = ?", text)
+
+
+def deep_lineage(folder: Path, players: int = 8, generations: int = 60, seed: int = 7) -> tuple[Path, int]:
+    """A database whose run 't' holds ``generations`` generations of
+    ``players``, each member of generation g > 1 a crossover of two members
+    of generation g - 1 drawn with a seeded generator, as a GA run's
+    lineage is (its games are left out: the lineage reads none). Returns
+    the path and the id of a member of the last generation.
+
+    Every member has ``players`` ancestors a generation back: a tree that
+    expands every path to a shared ancestor has 2**depth nodes."""
+    import random
+
+    path = new_run(folder, played=False, filename="deep.db")
+    draw = random.Random(seed)
+    conn = sqlite3.connect(path)
+    try:
+        previous: list[int] = []
+        next_id = 1
+        for g in range(1, generations + 1):
+            members = []
+            for slot in range(players):
+                text = f"oe_fmc_{g}_{g % 60}:{slot}:0:0:0:0:0:0:0:0:0"
+                conn.execute("INSERT INTO chromosomes (id, run_id, text, ctype, birth, genes, elo) "
+                             "VALUES (?, 1, ?, 'oe_fmc', ?, ?, 1500.0)", (next_id, text, g, text.split("_", 3)[3]))
+                a, b = draw.sample(previous, 2) if previous else (None, None)
+                conn.execute("INSERT INTO population (run_id, generation, slot, player_id, origin, parent_a, "
+                             "parent_b, source_generation) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
+                             (g, slot, next_id, "crossover" if previous else "random", a, b,
+                              g - 1 if previous else None))
+                members.append(next_id)
+                next_id += 1
+            previous = members
+        conn.execute("UPDATE runs SET generation = ?", (generations,))
+        conn.commit()
+    finally:
+        conn.close()
+    return path, previous[0]

@@ -22,7 +22,7 @@ from genethello.cluster.progress import Progress
 from genethello.core.sprt import MAX_BOUND_ELO, Pentanomial, Sprt, SprtArgumentError
 
 from .conftest import db_snapshot, query, run_cli, snapshot_diff, write_config
-from .hostile_db import TRACEBACK, copy_of, new_run, rewrite, set_config_json
+from .hostile_db import TRACEBACK, copy_of, deep_lineage, new_run, rewrite, set_config_json
 
 SHIPPED_BEST = Path(__file__).parents[2] / "config" / "strong-best.txt"
 
@@ -226,3 +226,52 @@ def test_a_stored_config_that_is_not_a_config_gets_one_line(tmp_path, played_run
         result = run_cli(command, "--db", str(path), home=tmp_path, cwd=tmp_path)
         assert result.returncode == 0 and TRACEBACK not in result.stderr, result.stderr
     assert sqlite3.connect(path).execute("SELECT config_json FROM runs").fetchone()[0] == text   # nothing lost
+
+
+# --------------------------------------------------------------------------- #
+# 2. Lineage is linear in the ancestors shown; a cycle is named
+
+
+def tree_nodes(node) -> list:
+    return [node, *(n for p in node.parents for n in tree_nodes(p))]
+
+
+@pytest.mark.timeout(60)
+def test_a_deep_lineage_takes_time_linear_in_its_ancestors(tmp_path):
+    """60 generations of 8, each member a crossover of two of the last: at
+    --depth 24 the tree of every path holds 2**25 nodes (75 s and 1.2 GB
+    before); each ancestor is expanded once now."""
+    import time
+
+    from genethello.cluster.reads import lineage
+
+    path, leaf = deep_lineage(tmp_path)
+    db = Database.open(path, create=False)
+    try:
+        started = time.monotonic()
+        tree = lineage(db, leaf, depth=24)
+        elapsed = time.monotonic() - started
+    finally:
+        db.dispose()
+    nodes = tree_nodes(tree)
+    expanded = [n.player_id for n in nodes if n.parents]
+    assert len(expanded) == len(set(expanded))               # each ancestor expanded once
+    assert len({n.player_id for n in nodes}) <= 1 + 24 * 8 and len(nodes) <= 3 * (1 + 24 * 8)
+    assert any(n.repeated for n in nodes) and not any(n.cycle for n in nodes)
+    assert max(n.birth for n in nodes if n.unexpanded) == 60 - 24      # the cut is at the depth asked
+    assert elapsed < 10, elapsed
+    result = run_cli("lineage", str(leaf), "--db", str(path), "--depth", "24", "--json", home=tmp_path, cwd=tmp_path,
+                     timeout=60)
+    assert result.returncode == 0 and len(result.stdout) < 2_000_000, (result.stderr, len(result.stdout))
+
+
+def test_a_cycle_in_a_crafted_lineage_is_named_as_one(tmp_path):
+    path, leaf = deep_lineage(tmp_path, players=4, generations=5)
+    (a,), = query(path, "SELECT parent_a FROM population WHERE player_id = ?", leaf)
+    rewrite(path, "UPDATE population SET parent_a = ?, parent_b = NULL WHERE player_id = ?", leaf, a)
+    result = run_cli("lineage", str(leaf), "--db", str(path), "--depth", "40", home=tmp_path, cwd=tmp_path)
+    assert result.returncode == 0 and TRACEBACK not in result.stderr, result.stderr
+    lines = result.stdout.splitlines()
+    assert f"#{leaf} oe_fmc_5_5:0:0:0:0:0:0:0:0:0:0 (its own ancestor: a cycle, which no run breeds; the " \
+           "database's lineage was altered)" in [line.split("─ ", 1)[-1] for line in lines]
+    assert not any("a larger --depth shows them" in line for line in lines)
