@@ -43,7 +43,15 @@ from genethello.core.evaluation import EVAL_LIMIT
 from genethello.core.ntuple import NTupleEvaluator
 from genethello.core.ntuple_shapes import Architecture
 
-__all__ = ["Network", "bound_norm", "normalized", "quantize", "scale", "weights_digest"]
+__all__ = ["MAX_WEIGHT", "MIN_BOUND", "Network", "bound_norm", "normalized", "quantize", "scale", "weights_digest"]
+
+#: The largest |weight| a network holds. Only the weights' ratios matter (the
+#: bound norm divides them out), and an optimizer's weights stay within a
+#: few thousand; near the float range the bound norm's exact sum overflows.
+MAX_WEIGHT = 1e150
+#: The smallest non-zero bound norm quantized: below it SCALE / B is
+#: infinite (subnormal weights) and every weight would become INT_MIN.
+MIN_BOUND = 1e-150
 
 
 def scale(arch: Architecture) -> int:
@@ -66,6 +74,8 @@ def _as_weights(arch: Architecture, weights: object) -> np.ndarray:
         raise ValueError(f"architecture {arch.name!r} takes {arch.n_weights} weights, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
         raise ValueError("network weights must be finite numbers")
+    if w.size and float(np.abs(w).max()) > MAX_WEIGHT:
+        raise ValueError(f"network weights must lie within ±{MAX_WEIGHT:g}, got {float(np.abs(w).max()):g}")
     return w
 
 
@@ -94,6 +104,9 @@ def quantize(arch: Architecture, weights: object) -> np.ndarray:
     b = bound_norm(arch, w)
     if b == 0:
         return np.zeros(arch.n_weights, dtype=np.int32)
+    if b < MIN_BOUND:
+        raise ValueError(f"network weights too small to quantize: their bound norm is {b:g}, less than "
+                         f"{MIN_BOUND:g} (all zeros is the zero network)")
     q = np.rint(w * (scale(arch) / b)).astype(np.int32)
     return q
 

@@ -9,15 +9,15 @@ from pathlib import Path
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.export import EXPORT_FORMATS, export_games
 from genethello.cluster.reads import find_run, run_family
-from genethello.core.cli.arguments import positive_int
+from genethello.core.cli.arguments import stored_int
 from genethello.core.network_family import FAMILY_NAME as NETWORK_FAMILY
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write a run's games as SGF, GGF or move-list files")
     add_db_options(p)
-    p.add_argument("--generation", type=positive_int, metavar="G", help="only this generation")
-    p.add_argument("--game", type=positive_int, metavar="ID", help="only the game with this database id")
+    p.add_argument("--generation", type=stored_int, metavar="G", help="only this generation")
+    p.add_argument("--game", type=stored_int, metavar="ID", help="only the game with this database id")
     p.add_argument("--format", choices=EXPORT_FORMATS, required=True,
                    help="sgf: one file a game (RUN-gG-pPAIR.sgf); ggf, moves: one file a generation "
                         "(RUN-gG.ggf, RUN-gG.txt), games in schedule order")

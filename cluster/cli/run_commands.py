@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from genethello.cluster import reads
-from genethello.cluster.config import ClusterConfig, RunConfig, load_config
+from genethello.cluster.config import RANGES, ClusterConfig, RunConfig, load_config
 from genethello.cluster.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.engine import sqlite_path
@@ -165,10 +165,15 @@ def run_evolve(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     check_workers(args.workers)
-    if args.max_generations is not None and args.max_generations < 1:
-        raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
+    low, high = RANGES["stop.max_generations"]
+    if args.max_generations is not None and not low <= args.max_generations <= high:
+        raise ValueError(f"--max-generations must be in {low}..{high:,}, got {args.max_generations}")
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
+    if args.max_generations is not None and args.max_generations < run.generation:
+        # Stored, it would read "generation 4 of 2": the run has played past it.
+        raise ValueError(f"--max-generations {args.max_generations}: run {run.name!r} is at generation "
+                         f"{run.generation} already (give {run.generation} or more)")
     state = reads.run_state(db, run.id)
     if args.gtp_engine and state.config.chromosome_type.family == NETWORK_FAMILY:
         raise ValueError(f"--gtp-engine: run {run.name!r} breeds networks, whose yardstick is the Othello League "

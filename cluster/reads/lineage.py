@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from genethello.cluster.db import Database
+from genethello.cluster.db import Database, row_id
 from genethello.cluster.db.models import HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
 from genethello.cluster.origins import ORIGIN_KINDS
 
@@ -313,8 +313,10 @@ def find_player(db: Database, key: str, run_id: int | None = None) -> int:
             that hold the text when several do (pass the run).
     """
     with db.session() as s:
-        if key.isdigit():
-            row = s.execute(select(PlayerRow.id, PlayerRow.run_id).where(PlayerRow.id == int(key))).first()
+        if key.isascii() and key.isdigit():
+            number = row_id(key)      # None beyond SQLite's integers: no such row
+            row = None if number is None else s.execute(
+                select(PlayerRow.id, PlayerRow.run_id).where(PlayerRow.id == number)).first()
             if row is None:
                 raise ValueError(f"no chromosome with id {key} in {db.path}")
             if run_id is not None and row[1] != run_id:

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from genethello.cluster.config import RunConfig, stored_json
-from genethello.cluster.db import Database, RunNotFoundError
+from genethello.cluster.db import MAX_ROW_ID, Database, RunNotFoundError, row_id
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run, YardstickResult
 
 
@@ -103,8 +103,9 @@ def find_run(db: Database, run: str | int | None) -> RunInfo:
                 raise RunNotFoundError(f"{db.path} holds no runs yet")
         else:
             found = s.scalars(select(Run).where(Run.name == str(run))).first()
-            if found is None and str(run).isdigit():
-                found = s.get(Run, int(run))
+            number = row_id(str(run))
+            if found is None and number is not None:
+                found = s.get(Run, number)
             if found is None:
                 raise RunNotFoundError(f"no run named or numbered {run!r} in {db.path}")
         return _run_info(found)
@@ -183,7 +184,8 @@ def player_text(db: Database, player_id: int) -> str:
         ValueError: no player has that id.
     """
     with db.session() as s:
-        text = s.scalar(select(PlayerRow.text).where(PlayerRow.id == player_id))
+        text = s.scalar(select(PlayerRow.text).where(PlayerRow.id == player_id)) if 0 <= player_id <= MAX_ROW_ID \
+            else None
     if text is None:
         raise ValueError(f"no chromosome with id {player_id} in {db.path}")
     return text
@@ -201,7 +203,9 @@ def player_record(db: Database, key: int | str) -> tuple[str, bytes | None]:
     """
     where = PlayerRow.id == key if isinstance(key, int) else PlayerRow.text == key
     with db.session() as s:
-        row = s.execute(select(PlayerRow.text, PlayerRow.payload).where(where).order_by(PlayerRow.id).limit(1)).first()
+        # an id beyond SQLite's integers names no row (and cannot be compared with one)
+        row = None if isinstance(key, int) and not 0 <= key <= MAX_ROW_ID else s.execute(
+            select(PlayerRow.text, PlayerRow.payload).where(where).order_by(PlayerRow.id).limit(1)).first()
     if row is None:
         what = f"id {key}" if isinstance(key, int) else f"text {key!r}"
         raise ValueError(f"no player with {what} in {db.path}")

@@ -8,8 +8,8 @@ import sys
 from genethello.core.cli.arguments import (
     PLAYER_HELP,
     add_patterns_option,
+    game_seconds,
     patterns_note,
-    positive_float,
     positive_int,
 )
 from genethello.core.cli.context import CommandContext, takes_context
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int, help="plies per move (capped by the clock when the "
                        "controller sets time_settings)")
-    limit.add_argument("--time", type=positive_float, metavar="S",
+    limit.add_argument("--time", type=game_seconds, metavar="S",
                        help="seconds per game on each clock unless the controller sends time_settings")
     p.add_argument("--exact", type=int, default=defaults.EXACT_EMPTIES, metavar="E",
                    help=f"solve exactly at E or fewer empty squares (default: {defaults.EXACT_EMPTIES})")

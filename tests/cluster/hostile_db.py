@@ -100,3 +100,34 @@ def deep_lineage(folder: Path, players: int = 8, generations: int = 60, seed: in
     finally:
         conn.close()
     return path, previous[0]
+
+
+#: A small CMA-ES run of networks (all-1: 30 weights), 2 generations of 6.
+NETWORK_RUN = dict(name="net", population__type="all-1", population__size=6, breeding__method="cma-es",
+                   stop__max_generations=2, fitness__games_per_pair=2, hall__games_per_member=2)
+
+
+def npy_bytes(array: Any) -> bytes:
+    """A bare ``.npy`` file's bytes (not the ``.npz`` archive a state is)."""
+    import io
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.save(buffer, np.asarray(array), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def huge_claim_state() -> bytes:
+    """An ``.npz`` archive whose one entry's header claims an 8 TiB array
+    (its data: 16 bytes)."""
+    import io
+    import zipfile
+
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    entry = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + b"\x00" * 16
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("_C.npy", entry)
+    return buffer.getvalue()

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from genethello.cluster.cli.main import main as cli_main
 from genethello.cluster.cli.main import one_line
 from genethello.cluster.config import ConfigError, load_config
 from genethello.cluster.coordinator import Coordinator
@@ -22,9 +24,28 @@ from genethello.cluster.progress import Progress
 from genethello.core.sprt import MAX_BOUND_ELO, Pentanomial, Sprt, SprtArgumentError
 
 from .conftest import db_snapshot, query, run_cli, snapshot_diff, write_config
-from .hostile_db import TRACEBACK, copy_of, deep_lineage, new_run, rewrite, set_config_json
+from .hostile_db import (
+    NETWORK_RUN,
+    TRACEBACK,
+    copy_of,
+    deep_lineage,
+    huge_claim_state,
+    new_run,
+    npy_bytes,
+    rewrite,
+    set_config_json,
+)
 
 SHIPPED_BEST = Path(__file__).parents[2] / "config" / "strong-best.txt"
+
+
+def in_process(capsys, *argv: str) -> subprocess.CompletedProcess:
+    """``genethello ARGV`` through the real entry point in this process (a
+    subprocess costs a second of imports each): its status and output."""
+    capsys.readouterr()
+    status = cli_main(list(argv))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(argv), status, out, err)
 
 
 def one_error_line(result, command: str) -> str:
@@ -210,20 +231,23 @@ STORED_CONFIGS = {
     "not JSON": ("{not json", "not valid JSON (Expecting property name enclosed in double quotes: line 1 "
                               "column 2 (char 1))"),
     "100k deep": ("[" * 100_000 + "]" * 100_000, "nested too deeply to be a config"),
-    "an unknown section": ('{"evil": 1}', "evil: unknown key or section in the stored config of run 't'"),
+    "an unknown section": ('{"evil": 1}', "evil: unknown key or section in the stored config of run 't' (known: "
+                                          "breeding, cluster, fitness, games, hall, name, openings, population, "
+                                          "rating, seed, stop, storage, yardstick)"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(STORED_CONFIGS))
-def test_a_stored_config_that_is_not_a_config_gets_one_line(tmp_path, played_run, case):
+def test_a_stored_config_that_is_not_a_config_gets_one_line(tmp_path, played_run, case, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     text, reason = STORED_CONFIGS[case]
     path = copy_of(played_run, tmp_path, "bad-config.db")
     set_config_json(path, text)
     for command in ("history", "best", "resume"):
-        line = one_error_line(run_cli(command, "--db", str(path), home=tmp_path, cwd=tmp_path), command)
-        assert f"the stored config of run 't': {reason}" in line or reason in line, line
+        line = one_error_line(in_process(capsys, command, "--db", str(path)), command)
+        assert line.endswith(f"the stored config of run 't': {reason}") or line.endswith(reason), line
     for command in ("runs", "status"):       # the display reads what it can
-        result = run_cli(command, "--db", str(path), home=tmp_path, cwd=tmp_path)
+        result = in_process(capsys, command, "--db", str(path))
         assert result.returncode == 0 and TRACEBACK not in result.stderr, result.stderr
     assert sqlite3.connect(path).execute("SELECT config_json FROM runs").fetchone()[0] == text   # nothing lost
 
@@ -275,3 +299,91 @@ def test_a_cycle_in_a_crafted_lineage_is_named_as_one(tmp_path):
     assert f"#{leaf} oe_fmc_5_5:0:0:0:0:0:0:0:0:0:0 (its own ancestor: a cycle, which no run breeds; the " \
            "database's lineage was altered)" in [line.split("─ ", 1)[-1] for line in lines]
     assert not any("a larger --depth shows them" in line for line in lines)
+
+
+# --------------------------------------------------------------------------- #
+# 5. Huge integers and superscript digits as ids: one line, no OverflowError
+
+HUGE = "9" * 30
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (("status", "--run", HUGE), f"no run named or numbered '{HUGE}' in {{db}}"),
+    (("history", "--run", HUGE), f"no run named or numbered '{HUGE}' in {{db}}"),
+    (("best", "--run", HUGE), f"no run named or numbered '{HUGE}' in {{db}}"),
+    (("stop", "--run", HUGE), f"no run named or numbered '{HUGE}' in {{db}}"),
+    (("resume", "--run", HUGE), f"no run named or numbered '{HUGE}' in {{db}}"),
+    (("status", "--run", "\u00b2"), "no run named or numbered '²' in {db}"),
+    (("lineage", HUGE), f"no chromosome with id {HUGE} in {{db}}"),
+    (("lineage", "--run", HUGE), f"no run named or numbered '{HUGE}' in {{db}}"),
+    (("export", "--format", "sgf", "--out", "x", "--run", HUGE), f"no run named or numbered '{HUGE}' in {{db}}"),
+    (("resume", "--max-generations", HUGE), f"--max-generations must be in 1..1,000,000, got {HUGE}"),
+    (("network", "export", HUGE, "--out", "n.json"), f"no player with id {HUGE} in {{db}}"),
+])
+def test_a_huge_or_odd_id_gets_one_line(tmp_path, played_run, argv, expected, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)      # nothing may be written, and surely not into the checkout
+    result = in_process(capsys, *argv, "--db", str(played_run))
+    assert one_error_line(result, argv[0]) == f"genethello {argv[0]}: error: {expected.format(db=played_run)}"
+
+
+@pytest.mark.parametrize("option", ["--game", "--generation"])
+def test_a_huge_export_selection_is_refused_by_its_option(tmp_path, played_run, option):
+    result = run_cli("export", "--format", "sgf", "--out", "x", option, HUGE, "--db", str(played_run),
+                     home=tmp_path, cwd=tmp_path)
+    assert result.returncode == 2 and TRACEBACK not in result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"genethello export: error: argument {option}: must be an integer in 1..9223372036854775807, got {HUGE}")
+
+
+# --------------------------------------------------------------------------- #
+# 7. Quietly wrong
+
+
+def test_resume_refuses_a_last_generation_before_the_one_played(tmp_path, played_run):
+    path = copy_of(played_run, tmp_path, "extend.db")
+    result = run_cli("resume", "--max-generations", "2", "--db", str(path), home=tmp_path, cwd=tmp_path)
+    assert one_error_line(result, "resume") == ("genethello resume: error: --max-generations 2: run 't' is at "
+                                                "generation 3 already (give 3 or more)")
+    assert query(path, "SELECT generation, max_generations FROM runs") == [(3, 3)]    # nothing stored
+
+
+# --------------------------------------------------------------------------- #
+# 5. A breeder state or a payload a crafted database holds: one line
+
+
+@pytest.fixture(scope="module")
+def network_run(tmp_path_factory) -> Path:
+    return new_run(tmp_path_factory.mktemp("network"), filename="net.db", **NETWORK_RUN)
+
+
+@pytest.mark.parametrize(("state", "reason"), [
+    (npy_bytes([1.0, 2.0]), "the stored CMA-ES state is not readable: File is not a zip file"),
+    (huge_claim_state(), "the stored CMA-ES state's _C.npy claims 8,796,093,022,208 bytes of float64 in an entry "
+                         "of 144"),
+    ("an npz archive, as text", "the stored CMA-ES state is not readable: File is not a zip file"),
+    (12345, "the stored CMA-ES state is not readable: File is not a zip file"),
+])
+def test_a_crafted_breeder_state_is_one_line_and_changes_nothing(tmp_path, network_run, state, reason):
+    path = copy_of(network_run, tmp_path, "state.db")
+    rewrite(path, "UPDATE generations SET breeder_state = ?", state)
+    rewrite(path, "UPDATE runs SET max_generations = 3")
+    before = query(path, "SELECT COUNT(*) FROM chromosomes")
+    with pytest.raises(ValueError) as caught:
+        drive(path)
+    assert one_line(caught.value) == f"generation 2: {reason}"
+    assert query(path, "SELECT COUNT(*) FROM chromosomes") == before
+    assert query(path, "SELECT MAX(number) FROM generations") == [(2,)]
+
+
+@pytest.mark.parametrize("cast", ["CAST(payload AS TEXT)", "'weights'", "7"])
+def test_a_payload_stored_as_text_or_a_number_is_one_line(tmp_path, network_run, cast, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = copy_of(network_run, tmp_path, "payload.db")
+    rewrite(path, f"UPDATE chromosomes SET payload = {cast}")
+    (pid, text), = query(path, "SELECT id, text FROM chromosomes ORDER BY id LIMIT 1")
+    for argv in (("network", "export", str(pid), "--out", "n.json"), ("match", str(pid), str(pid), "--depth", "1")):
+        line = one_error_line(in_process(capsys, *argv, "--db", str(path)), argv[0])
+        assert f"'{text}': a all-1 network's weights are 240 bytes (30 float64), got " in line, line
+    for command in ("runs", "status", "best", "history", "lineage"):        # reads that show no weights
+        result = in_process(capsys, command, "--db", str(path))
+        assert result.returncode == 0 and TRACEBACK not in result.stderr, (command, result.stderr)
