@@ -6,6 +6,7 @@ They only format: every figure comes from :mod:`genethello.cluster.reads`.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -245,6 +246,14 @@ def run_plot(args: argparse.Namespace) -> int:
     axes[3].set_xlabel("generation")
     fig.suptitle(f"run {run.name} ({type_name})")
     fig.tight_layout()
-    fig.savefig(args.out, dpi=100)
+    # Rendered first, then written and closed here: matplotlib writing to
+    # the path itself let a failed write (a full disk, /dev/full) pass as done.
+    image = io.BytesIO()
+    fig.savefig(image, dpi=100, format=Path(args.out).suffix[1:].lower() or None)
+    try:
+        with open(args.out, "wb") as out:
+            out.write(image.getvalue())
+    except OSError as exc:
+        raise OSError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     print(f"wrote {args.out}")
     return 0

@@ -45,6 +45,8 @@ non_negative_int = number_type(int, 0)
 stored_int = number_type(int, 1, high=2**63 - 1)
 """argparse type: an integer >= 1 that a database can hold (an id, a
 generation): a larger one could not even be compared with a column."""
+stored_index = number_type(int, 0, high=2**63 - 1)
+"""argparse type: an integer >= 0 that a database can hold (a pair index)."""
 positive_float = number_type(float, 0.0, inclusive=False)
 """argparse type: a number > 0 (infinity passes: a command that needs a
 finite one says so in its own words)."""

@@ -387,3 +387,49 @@ def test_a_payload_stored_as_text_or_a_number_is_one_line(tmp_path, network_run,
     for command in ("runs", "status", "best", "history", "lineage"):        # reads that show no weights
         result = in_process(capsys, command, "--db", str(path))
         assert result.returncode == 0 and TRACEBACK not in result.stderr, (command, result.stderr)
+
+
+def test_a_plot_that_cannot_be_written_is_one_line(tmp_path, played_run, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = in_process(capsys, "plot", "--db", str(played_run), "--out", "/dev/full")
+    assert one_error_line(result, "plot") == "genethello plot: error: cannot write /dev/full: No space left on device"
+    assert "wrote" not in result.stdout
+    result = in_process(capsys, "plot", "--db", str(played_run), "--out", "p.png")
+    assert result.returncode == 0 and (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_export_by_generation_and_pair_picks_the_same_game_whatever_the_ids(tmp_path, capsys, monkeypatch):
+    """Two databases of one config and seed whose game ids differ (the
+    second holds another run first, as a run on other workers commits its
+    games in another order): --generation G --pair P names one game in both;
+    --game ID does not."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    alone = new_run(tmp_path / "a")
+    shared = new_run(tmp_path / "b", filename="hostile.db", name="other", seed=99)
+    db = Database.open(shared, create=False)
+    try:
+        from genethello.cluster.coordinator import create_run
+
+        run_id = create_run(db, load_config(write_config(tmp_path / "b", "t.toml")))
+        assert Coordinator(db, run_id, SerialExecutor(0.001), Progress(enabled=False)).run() == "finished"
+    finally:
+        db.dispose()
+    key_sql = ("SELECT g.id FROM games g JOIN runs r ON r.id = g.run_id "
+               "WHERE r.name = 't' AND g.generation = 2 AND g.pair_index = 3")
+    assert query(alone, key_sql) != query(shared, key_sql)         # one game, two row ids
+    exported = {}
+    for name, path in (("a", alone), ("b", shared)):
+        out = tmp_path / name
+        result = in_process(capsys, "export", "--db", str(path), "--run", "t", "--format", "sgf", "--out",
+                            str(out / "x"), "--generation", "2", "--pair", "3")
+        assert result.returncode == 0, result.stderr
+        exported[name] = {p.name: p.read_text() for p in (out / "x").iterdir()}
+    assert list(exported["a"]) == ["t-g2-p3.sgf"] and exported["a"] == exported["b"]
+    line = one_error_line(in_process(capsys, "export", "--db", str(alone), "--format", "sgf", "--out", "x",
+                                     "--pair", "3"), "export")
+    assert line == "genethello export: error: --pair needs --generation: a game's stable key is its generation and pair"
+    line = one_error_line(in_process(capsys, "export", "--db", str(alone), "--format", "sgf", "--out", "x",
+                                     "--generation", "2", "--pair", "999"), "export")
+    assert line == "genethello export: error: run t holds no game of pair 999 in generation 2"

@@ -101,3 +101,12 @@ def test_an_endless_clock_is_refused(tmp_path, command, seconds):
     assert result.stderr.strip().splitlines()[-1] == (
         f"genethello {command[0]}: error: argument --time: must be a finite number > 0 and at most 86400, "
         f"got {seconds}")
+
+
+@pytest.mark.parametrize(("games", "openings"), [
+    ("1", "1 opening with one colour"), ("2", "1 opening with both colours"),
+    ("3", "1 opening with both colours and 1 opening with one colour")])
+def test_a_match_says_how_many_openings_had_both_colours(tmp_path, games, openings):
+    result = genethello("match", CHROMOSOME, CHROMOSOME, "--depth", "1", "--games", games, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1].endswith(f"), {openings}"), result.stdout
