@@ -331,11 +331,20 @@ class Coordinator:
         if threading.current_thread() is not threading.main_thread():
             return lambda: None
         previous = {}
+        received: list[str] = []
 
         def handler(signum, _frame):
-            self.stop.set(signal.Signals(signum).name)
-            self.progress.message(f"{signal.Signals(signum).name}: stopping after the games in flight "
-                                  "(resume continues from there)")
+            name = signal.Signals(signum).name
+            received.append(name)
+            if len(received) > 1:
+                # The second signal stops at once, as Ctrl-C twice does: a deep
+                # game in flight may take hours. What is committed stays.
+                self.progress.message(f"{name} again: stopping now; the games in flight are dropped "
+                                      "(resume plays them again)")
+                raise KeyboardInterrupt(name)
+            self.stop.set(name)
+            self.progress.message(f"{name}: stopping after the games in flight (resume continues from there; "
+                                  "a second signal stops at once)")
 
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, handler)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -120,7 +122,7 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
     """Play the run (Ray is started or joined only once the coordinator holds
     the run's lease), then print where it ended. ``engines``: the external
     GTP engines the user named for this invocation."""
-    from genethello.cluster.cli.quiet_ray import ray_started_quietly
+    from genethello.cluster.cli.quiet_ray import ray_started_quietly, shut_ray_down
     from genethello.cluster.executors import RayExecutor, start_ray
     from genethello.cluster.yardstick import measure
 
@@ -137,8 +139,18 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
 
     coordinator = Coordinator(db, run_id, None, progress, yardstick=measure, make_executor=make_executor,
                               engines=engines)
-    status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines, accept_core=accept_core,
-                             accept_numerics=accept_numerics)
+    try:
+        status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines, accept_core=accept_core,
+                                 accept_numerics=accept_numerics)
+    except KeyboardInterrupt:
+        # A second SIGINT/SIGTERM: out at once (the committed games are
+        # intact). Ray's orderly shutdown would wait for its agents; a local
+        # run's reaper ends them, a cluster notices its driver is gone.
+        print("genethello: interrupted", file=sys.stderr, flush=True)
+        logging.shutdown()
+        os._exit(130)
+    finally:
+        shut_ray_down()
     print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
           f"best {coordinator.best_text()}")
     return 0
