@@ -103,8 +103,8 @@ def config_texts() -> st.SearchStrategy[object]:
                             ("population", "initial"), ("games", "depth"), ("yardstick", "sprt"),
                             ("openings", "series"), ("seed", ""), ("hall", "games_per_member"),
                             ("stop", "max_generations"), ("breeding", "method")])
-    return SQL_VALUES.filter(lambda v: v is not None) | JSON.map(json.dumps) | st.tuples(keys.map(lambda k: k[0]), keys.map(lambda k: k[1]),
-                                                          JSON).map(mutated)
+    replaced = st.tuples(keys, JSON).map(lambda pair: mutated((pair[0][0], pair[0][1], pair[1])))
+    return SQL_VALUES.filter(lambda v: v is not None) | JSON.map(json.dumps) | replaced
 
 
 #: The real stored config of the GA run (read once the fixture has made it).
