@@ -20,10 +20,14 @@ from genethello.cluster.reads import (
     lineage,
     operator_stats,
 )
-from genethello.core.cli.arguments import non_negative_int
+from genethello.core.cli.arguments import number_type
 
 #: Generations of ancestry shown unless ``--depth`` says otherwise.
 DEFAULT_DEPTH = 4
+#: The deepest tree drawn: its lines and its JSON nest one level a
+#: generation, and Python's recursion (the JSON encoder's too) ends near
+#: 1,000 levels; 300 generations of ancestry is more than any page shows.
+MAX_DEPTH = 300
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,8 +36,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a chromosome's id or text as 'genethello best' prints it (a text needs --run when "
                         "several runs hold it); default: the run's best so far")
     add_db_options(p)
-    p.add_argument("--depth", type=non_negative_int, default=DEFAULT_DEPTH, metavar="K",
-                   help=f"generations of ancestors shown (default {DEFAULT_DEPTH})")
+    p.add_argument("--depth", type=number_type(int, 0, high=MAX_DEPTH), default=DEFAULT_DEPTH, metavar="K",
+                   help=f"generations of ancestors shown (default {DEFAULT_DEPTH}, at most {MAX_DEPTH})")
     p.add_argument("--operators", action="store_true",
                    help="instead of a tree: the run's members per generation by origin, and how many of each "
                         "reached the top quarter of their round robin")

@@ -433,3 +433,19 @@ def test_export_by_generation_and_pair_picks_the_same_game_whatever_the_ids(tmp_
     line = one_error_line(in_process(capsys, "export", "--db", str(alone), "--format", "sgf", "--out", "x",
                                      "--generation", "2", "--pair", "999"), "export")
     assert line == "genethello export: error: run t holds no game of pair 999 in generation 2"
+
+
+def test_the_deepest_lineage_drawn_fits_the_recursion_of_its_text_and_json(tmp_path, capsys, monkeypatch):
+    """A chain of 400 generations: --depth 300 draws it as text and JSON
+    (the tree is read iteratively; its drawing nests a level a generation);
+    a deeper one is refused by the option in one line, not a RecursionError."""
+    monkeypatch.chdir(tmp_path)
+    path, leaf = deep_lineage(tmp_path, players=2, generations=400)
+    for extra in ((), ("--json",)):
+        result = in_process(capsys, "lineage", str(leaf), "--db", str(path), "--depth", "300", *extra)
+        assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["id"] == leaf
+    result = run_cli("lineage", str(leaf), "--db", str(path), "--depth", "301", home=tmp_path, cwd=tmp_path)
+    assert result.returncode == 2 and TRACEBACK not in result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        "genethello lineage: error: argument --depth: must be an integer in 0..300, got 301")
