@@ -304,6 +304,9 @@ class Coordinator:
                 if self.executor is None:
                     self.executor = self.make_executor(self.config.cluster)
                 status = self._loop()
+            except KeyboardInterrupt:
+                self.store.set_status("stopped")     # a second signal: what is committed resumes
+                raise
             except Exception as exc:
                 self._mark_failed(exc)
                 raise

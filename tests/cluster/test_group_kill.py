@@ -14,7 +14,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .conftest import _proc_stats, _ray_processes_of, cli_env, genethello_argv, kill_session, write_config
+from .conftest import _proc_stats, _ray_processes_of, cli_env, genethello_argv, kill_session, query, write_config
 
 
 def alive(pids: set[int]) -> set[int]:
@@ -109,5 +109,7 @@ def test_a_second_sigint_stops_a_deep_game_at_once(tmp_path):
         assert out.strip().splitlines()[-1] == "genethello: interrupted", out
         left = wait_gone(pids, 15)
         assert not left, describe(left)
+        # What is committed stays, and the run reads as stopped: resume continues it.
+        assert query(tmp_path / "deep.db", "SELECT status, lease_owner FROM runs") == [("stopped", None)]
     finally:
         cleanup(proc, pids)

@@ -8,11 +8,14 @@ real coordinator on the serial executor) on a real SQLite database built by
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from genethello.cluster.cli.main import main as cli_main
 from genethello.cluster.cli.main import one_line
@@ -172,15 +175,17 @@ def test_sprt_bounds_the_test_cannot_compute_are_refused_by_the_config_check(tmp
         Sprt(0, 1e4)
 
 
-def test_every_bound_the_check_accepts_gives_a_finite_llr():
-    extremes = [Pentanomial(c) for c in ((9, 0, 0, 0, 0), (0, 0, 0, 0, 9), (0, 0, 9, 0, 0), (1, 2, 3, 2, 1),
-                                         (0, 0, 0, 0, 0))]
-    for elo0, elo1 in ((-MAX_BOUND_ELO, MAX_BOUND_ELO), (MAX_BOUND_ELO - 1, MAX_BOUND_ELO),
-                       (-MAX_BOUND_ELO, -MAX_BOUND_ELO + 1), (0, 20)):
-        sprt = Sprt(elo0, elo1)
-        for counts in extremes:
-            llr = sprt.llr(counts)
-            assert llr == llr and abs(llr) < float("inf"), (elo0, elo1, counts, llr)
+@settings(max_examples=300, deadline=None)
+@given(elo0=st.floats(-MAX_BOUND_ELO, MAX_BOUND_ELO - 1e-6), width=st.floats(1e-6, 2 * MAX_BOUND_ELO),
+       counts=st.tuples(*[st.integers(0, 10_000)] * 5))
+def test_every_bound_the_check_accepts_gives_a_finite_llr(elo0, width, counts):
+    """Property: any bounds within ±MAX_BOUND_ELO and any pair counts give
+    a finite log likelihood ratio (10,000 Elo made it divide by zero)."""
+    elo1 = min(MAX_BOUND_ELO, elo0 + width)
+    if not elo0 < elo1:
+        return
+    llr = Sprt(elo0, elo1).llr(Pentanomial(counts))
+    assert math.isfinite(llr), (elo0, elo1, counts, llr)
 
 
 def test_a_match_with_sprt_bounds_beyond_the_test_gets_one_line(tmp_path):
