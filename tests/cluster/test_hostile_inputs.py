@@ -454,3 +454,12 @@ def test_the_deepest_lineage_drawn_fits_the_recursion_of_its_text_and_json(tmp_p
     assert result.returncode == 2 and TRACEBACK not in result.stderr
     assert result.stderr.strip().splitlines()[-1] == (
         "genethello lineage: error: argument --depth: must be an integer in 0..300, got 301")
+
+
+@pytest.mark.parametrize("series", ["distinct-\u00b2", "distinct-" + "9" * 5000])
+def test_an_opening_set_named_with_odd_digits_is_one_line(series):
+    from genethello.cluster.config import config_from_mapping
+
+    with pytest.raises(ConfigError) as caught:
+        config_from_mapping({"openings": {"series": series}})
+    assert one_line(caught.value).startswith(f"openings.series: unknown opening set {series!r}: use distinct-N")
