@@ -21,12 +21,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from genethello.core.families.registry import Kind, parse_kind
+from genethello.core.families.registry import Kind, parse_individual, parse_kind
 from genethello.core.play.contestants import BUILT_IN_CONTESTANTS
 
 #: ``openings.series`` of a new run (:data:`genethello.core.play.openings.DEFAULT_SET`;
@@ -45,6 +47,7 @@ class PopulationConfig:
     type: str = "oe_fmc"             # the kind of member (a GeneThello chromosome type; its family follows)
     size: int = 0                     # P; 0 = the type's bit length (GeneThello's choice)
     initial: str = ""                 # optional file of TYPE_BIRTH_GENES lines for generation 1
+    members: tuple[str, ...] = ()     # that file's chromosome texts, read once when the config is loaded
 
 
 @dataclass(frozen=True)
@@ -209,11 +212,35 @@ class RunConfig:
         return json.dumps(dataclasses.asdict(self), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> RunConfig:
-        """The config stored with a run, parsed and checked value by value
-        (what a report reads; ``resume`` checks it whole:
-        :func:`genethello.cluster.run.run_check.config_from_json`)."""
-        return parse_config(json.loads(text), source="stored run config")
+    def from_json(cls, text: str, source: str = "stored run config") -> RunConfig:
+        """A config stored with a run, parsed and checked value by value as a
+        config file is (a database is data, and a crafted one may hold
+        anything there); what a report reads. ``resume`` checks it whole
+        (:func:`genethello.cluster.run.run_check.config_from_json`).
+
+        Raises:
+            ConfigError: naming ``source`` and what is wrong, for text that
+                is not JSON, is nested too deeply to read, is not a table of
+                keys, or holds a bad key.
+        """
+        return parse_config(stored_json(text, source), source=source)
+
+
+def stored_json(text: object, source: str) -> Any:
+    """``text`` parsed as JSON, for a value a database stored.
+
+    Raises:
+        ConfigError: naming ``source``, for anything that does not parse
+            (including nesting too deep for the parser's recursion).
+    """
+    if not isinstance(text, (str, bytes)):
+        raise ConfigError(f"{source}: expected JSON text, got {type(text).__name__}")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ConfigError(f"{source}: nested too deeply to be a config") from None
+    except ValueError as exc:
+        raise ConfigError(f"{source}: not valid JSON ({exc})") from None
 
 
 SECTIONS = {
@@ -326,6 +353,8 @@ def parse_config(data: dict[str, Any], source: str = "config") -> RunConfig:
     Raises:
         ConfigError: naming the first offending key.
     """
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a table of keys, got {type(data).__name__}")
     top_known = {"name", "seed"} | set(SECTIONS)
     for key in data:
         if key not in top_known:
@@ -366,6 +395,14 @@ def _check_values_together(config: RunConfig) -> None:
         raise ConfigError(f"yardstick.games_per_opponent: {config.yardstick.games_per_opponent} must be even "
                           "(each opening is played with both colours)")
     _check_sprt(config)
+    if len(config.population.members) > P:
+        raise ConfigError(f"population.initial: {len(config.population.members)} chromosomes for a population "
+                          f"of {P}")
+    for text in config.population.members:
+        try:
+            parse_individual(text)
+        except ValueError as exc:
+            raise ConfigError(f"population.members: {exc}") from None
 
 
 def _check_sprt(config: RunConfig) -> None:
@@ -405,7 +442,63 @@ def read_config(path: str | Path) -> RunConfig:
         raise ConfigError(f"config file {path} does not exist") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    if isinstance(data.get("population"), dict) and "members" in data["population"]:
+        raise ConfigError(f"population.members: {path} cannot set it: genethello stores there the chromosomes "
+                          "of population.initial's file (name the file instead)")
     config = parse_config(data, source=str(path))
+    if config.population.initial:
+        # Read once, here: the run stores the texts, so no later step (and no
+        # database) ever names a file for genethello to open.
+        members = initial_members(Path(config.population.initial))
+        config = parse_config({**data, "population": {**data["population"], "members": list(members)}},
+                              source=str(path))
     if not config.name:
         config = dataclasses.replace(config, name=path.stem)
     return config
+
+
+#: The largest initial-population file read (a chromosome text is under 100
+#: bytes; 100,000 players fit many times over).
+MAX_INITIAL_BYTES = 16 * 1024 * 1024
+
+
+def initial_members(path: Path) -> tuple[str, ...]:
+    """The chromosome texts of a file of them, one a line (an initial
+    population such as config/strong-best.txt, TYPE_BIRTH_GENES lines):
+    blank lines and text after '#' are ignored. Only a regular file is read
+    (a FIFO or a device would never end), and at most
+    :data:`MAX_INITIAL_BYTES` of it.
+
+    Raises:
+        ConfigError: naming the file, and its line for a chromosome that does
+            not parse; a file that cannot be read, is not a regular file, is
+            too large or holds no chromosome.
+    """
+    key = "population.initial"
+    try:
+        # O_NONBLOCK: opening a FIFO for reading would wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(f"{key}: {path} is not a regular file")
+            data = handle.read(MAX_INITIAL_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{key}: cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INITIAL_BYTES:
+        raise ConfigError(f"{key}: {path} is larger than {MAX_INITIAL_BYTES:,} bytes")
+    try:
+        text = data.decode()
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{key}: {path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            try:
+                parse_individual(line)
+            except ValueError as exc:
+                raise ConfigError(f"{path}:{number}: {exc}") from None
+            found.append(line)
+    if not found:
+        raise ConfigError(f"{key}: {path} holds no chromosome (one TYPE_BIRTH_GENES text a line)")
+    return tuple(found)

@@ -10,14 +10,18 @@ from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.export.records import EXPORT_FORMATS, export_games
 from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.reads import find_run, run_family
-from genethello.core.cli.arguments import positive_int
+from genethello.core.cli.arguments import stored_index, stored_int
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write a run's games as SGF, GGF or move-list files")
     add_db_options(p)
-    p.add_argument("--generation", type=positive_int, metavar="G", help="only this generation")
-    p.add_argument("--game", type=positive_int, metavar="ID", help="only the game with this database id")
+    p.add_argument("--generation", type=stored_int, metavar="G", help="only this generation")
+    p.add_argument("--game", type=stored_int, metavar="ID", help="only the game with this database id")
+    p.add_argument("--pair", type=stored_index, metavar="P",
+                   help="with --generation: only the game of this pair index (the PAIR of RUN-gG-pPAIR.sgf), "
+                        "the same game in every run of one config and seed, whatever its workers did; a "
+                        "database id is not")
     p.add_argument("--format", choices=EXPORT_FORMATS, required=True,
                    help="sgf: one file a game (RUN-gG-pPAIR.sgf); ggf, moves: one file a generation "
                         "(RUN-gG.ggf, RUN-gG.txt), games in schedule order")
@@ -36,7 +40,8 @@ def run_export(args: argparse.Namespace) -> int:
               f"League games as results): nothing to export; write a network itself with "
               f"'genethello network export ID --db {args.db} --out F.json'")
         return 0
-    summary = export_games(db, run, args.out, args.format, args.generation, args.game, force=args.force)
+    summary = export_games(db, run, args.out, args.format, args.generation, args.game, force=args.force,
+                           pair=args.pair)
     for _game_id, why in summary.unreadable:
         print(f"warning: {why}", file=sys.stderr)
     print(f"run {run.name}: {summary.message()} in {args.out}")

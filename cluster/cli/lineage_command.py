@@ -20,10 +20,14 @@ from genethello.cluster.reads import (
     lineage,
     operator_stats,
 )
-from genethello.core.cli.arguments import non_negative_int
+from genethello.core.cli.arguments import number_type
 
 #: Generations of ancestry shown unless ``--depth`` says otherwise.
 DEFAULT_DEPTH = 4
+#: The deepest tree drawn: its lines and its JSON nest one level a
+#: generation, and Python's recursion (the JSON encoder's too) ends near
+#: 1,000 levels; 300 generations of ancestry is more than any page shows.
+MAX_DEPTH = 300
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,10 +36,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a chromosome's id or text as 'genethello best' prints it (a text needs --run when "
                         "several runs hold it); default: the run's best so far")
     add_db_options(p)
-    p.add_argument("--generations", dest="depth", type=non_negative_int, default=DEFAULT_DEPTH, metavar="K",
-                   help=f"generations of ancestors shown (default: {DEFAULT_DEPTH})")
+    p.add_argument("--generations", dest="depth", type=number_type(int, 0, high=MAX_DEPTH), default=DEFAULT_DEPTH,
+                   metavar="K", help=f"generations of ancestors shown (default: {DEFAULT_DEPTH}, at most {MAX_DEPTH})")
     # its name before: --depth is a search's plies on every other command
-    p.add_argument("--depth", dest="depth", type=non_negative_int, help=argparse.SUPPRESS)
+    p.add_argument("--depth", dest="depth", type=number_type(int, 0, high=MAX_DEPTH), help=argparse.SUPPRESS)
     p.add_argument("--operators", action="store_true",
                    help="instead of a tree: the run's members per generation by origin, and how many of each "
                         "reached the top quarter of their round robin")
@@ -66,7 +70,10 @@ def tree_lines(node: LineageNode, prefix: str = "", last: bool = True, root: boo
     within a few generations) is named again, not drawn again."""
     shown = set() if shown is None else shown
     branch = "" if root else f"{prefix}{'└─ ' if last else '├─ '}"
-    if node.player_id in shown and (node.parents or node.unexpanded):
+    if node.cycle:
+        return [f"{branch}#{node.player_id} {node.text} (its own ancestor: a cycle, which no run breeds; the "
+                "database's lineage was altered)"]
+    if node.repeated or (node.player_id in shown and (node.parents or node.unexpanded)):
         return [f"{branch}#{node.player_id} {node.text} (drawn above, with its ancestors)"]
     lines = [branch + node_line(node)]
     if node.parents or node.unexpanded:
@@ -87,6 +94,7 @@ def node_json(node: LineageNode) -> dict[str, object]:
         "source_generation": node.source_generation, "source_run": node.source_run,
         "how": node.describe(), "hall_rating": node.hall_rating, "hall_stderr": node.hall_stderr,
         "points": node.points, "games": node.games, "rating": node.rating,
+        "repeated": node.repeated, "cycle": node.cycle,
         "parents": [node_json(p) for p in node.parents],
     }
 

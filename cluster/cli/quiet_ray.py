@@ -74,3 +74,28 @@ def ray_started_quietly() -> Iterator[None]:
         for sig, handler in saved.items():
             if handler is not None:
                 signal.signal(sig, handler)
+
+
+def shut_ray_down() -> None:
+    """Shut this driver's Ray down (if it started or joined one) while a
+    SIGINT or SIGTERM ends the process at once: Ray's own shutdown waits
+    for processes that ignore SIGTERM, and a second Ctrl-C there printed
+    a traceback from Ray's exit handler. A local run's reaper ends what is
+    left (:func:`genethello.cluster.run.private_network.start_reaper`)."""
+    import os
+    import sys
+
+    ray = sys.modules.get("ray")
+    if ray is None or not ray.is_initialized():
+        return
+    in_main = threading.current_thread() is threading.main_thread()
+
+    def now(signum: int, _frame: Any) -> None:
+        os._exit(128 + signum)
+
+    saved = {sig: signal.signal(sig, now) for sig in STOP_SIGNALS} if in_main else {}
+    try:
+        ray.shutdown()
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)

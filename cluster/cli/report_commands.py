@@ -6,6 +6,7 @@ They only format: every figure comes from :mod:`genethello.cluster.reads`.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ def is_network(run: RunInfo) -> bool:
 
 def hall_description(run: RunInfo, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line."""
-    config = RunConfig.from_json(run.config_json)
+    config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
     if is_network(run):
         how = (f"each entrant {config.hall.games_per_member} games, both colours, from the standard start; "
                f"1 ply, each side's move random with probability ε = {config.fitness.epsilon:g}")
@@ -138,7 +139,7 @@ def run_history(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     rows = generation_rows(db, run.id)
-    config = RunConfig.from_json(run.config_json)
+    config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
     print(f"run {run.name}: {run.status}")
     if is_network(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
@@ -250,6 +251,14 @@ def run_plot(args: argparse.Namespace) -> int:
     axes[3].set_xlabel("generation")
     fig.suptitle(f"run {run.name} ({type_name})")
     fig.tight_layout()
-    fig.savefig(args.out, dpi=100)
+    # Rendered first, then written and closed here: matplotlib writing to
+    # the path itself let a failed write (a full disk, /dev/full) pass as done.
+    image = io.BytesIO()
+    fig.savefig(image, dpi=100, format=Path(args.out).suffix[1:].lower() or None)
+    try:
+        with open(args.out, "wb") as out:
+            out.write(image.getvalue())
+    except OSError as exc:
+        raise OSError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     print(f"wrote {args.out}")
     return 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -11,7 +13,7 @@ from pathlib import Path
 
 from genethello.cluster import reads
 from genethello.cluster.breeding.numerics import numeric_versions_json, version_mismatch
-from genethello.cluster.config import ClusterConfig
+from genethello.cluster.config import RANGES, ClusterConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.engine import sqlite_path
 from genethello.cluster.family_traits import traits_of, traits_of_family
@@ -127,7 +129,7 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
     """Play the run (Ray is started or joined only once the coordinator holds
     the run's lease), then print where it ended. ``engines``: the external
     GTP engines the user named for this invocation."""
-    from genethello.cluster.cli.quiet_ray import ray_started_quietly
+    from genethello.cluster.cli.quiet_ray import ray_started_quietly, shut_ray_down
     from genethello.cluster.measures.yardstick import measure
     from genethello.cluster.run.executors import RayExecutor, start_ray
 
@@ -144,8 +146,18 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
 
     coordinator = Coordinator(db, run_id, None, progress, yardstick=measure, make_executor=make_executor,
                               engines=engines)
-    status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines, accept_core=accept_core,
-                             accept_numerics=accept_numerics)
+    try:
+        status = coordinator.run(extend_to=extend_to, drop_engines=drop_engines, accept_core=accept_core,
+                                 accept_numerics=accept_numerics)
+    except KeyboardInterrupt:
+        # A second SIGINT/SIGTERM: out at once (the committed games are
+        # intact). Ray's orderly shutdown would wait for its agents; a local
+        # run's reaper ends them, a cluster notices its driver is gone.
+        print("genethello: interrupted", file=sys.stderr, flush=True)
+        logging.shutdown()
+        os._exit(130)
+    finally:
+        shut_ray_down()
     print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
           f"best {coordinator.best_text()}")
     return 0
@@ -172,17 +184,22 @@ def run_evolve(args: argparse.Namespace) -> int:
 
 def run_resume(args: argparse.Namespace) -> int:
     check_workers(args.workers)
-    if args.max_generations is not None and args.max_generations < 1:
-        raise ValueError(f"--max-generations must be >= 1, got {args.max_generations}")
+    low, high = RANGES["stop.max_generations"]
+    if args.max_generations is not None and not low <= args.max_generations <= high:
+        raise ValueError(f"--max-generations must be in {low}..{high:,}, got {args.max_generations}")
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
+    if args.max_generations is not None and args.max_generations < run.generation:
+        # Stored, it would read "generation 4 of 2": the run has played past it.
+        raise ValueError(f"--max-generations {args.max_generations}: run {run.name!r} is at generation "
+                         f"{run.generation} already (give {run.generation} or more)")
+    state = reads.run_state(db, run.id)     # a stored config that does not parse is one line, finished or not
     if run.status == "finished" and (args.max_generations is None or args.max_generations <= run.generation):
         # said before Ray starts (10 s for nothing otherwise)
         print(f"run {run.name}: finished at generation {run.generation}, its last; "
               f"'genethello resume --max-generations {run.generation + 10}' extends it by 10")
         db.dispose()
         return 0
-    state = reads.run_state(db, run.id)
     if args.gtp_engine and not traits_of(state.config.chromosome_type).yardstick_plays_players:
         raise ValueError(f"--gtp: run {run.name!r} breeds networks, whose yardstick is the Othello League "
                          "measure alone; 'genethello match' plays its best against an engine")
@@ -231,14 +248,24 @@ def best_so_far(db: Database, run: reads.RunInfo) -> str:
     return f"{best.text} ({measure} {best.elo:.0f})"
 
 
+def stored_size(run: reads.RunInfo) -> str:
+    """The population size the run's stored config names, for the list of
+    runs: '-' for the type's default, '?' where the stored config does not
+    say (a database is data: it may hold anything there)."""
+    population = run.config().get("population")
+    size = population.get("size", 0) if isinstance(population, dict) else None
+    if size == 0:
+        return "-"
+    return str(size) if isinstance(size, int) and not isinstance(size, bool) and 0 < size < 10**6 else "?"
+
+
 def run_list(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4}  {'created':<16}  best so far")
     for listing in reads.list_runs(db):
         run = listing.run
-        cfg = run.config()
         print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
-              f"{cfg['population']['type']:<12} {cfg['population']['size'] or '-':>4}  "
+              f"{run.chromosome_type or '?':<12} {stored_size(run):>4}  "
               f"{run.created_at:%Y-%m-%d %H:%M}  {best_so_far(db, run)}")
     return 0
 
@@ -247,9 +274,8 @@ def run_status(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     gen = reads.current_generation(db, run.id)
-    cfg = run.config()
     print(f"run {run.id} {run.name}: {run.status}, generation {run.generation} of "
-          f"{run.max_generations} (type {cfg['population']['type']}, seed {run.seed})")
+          f"{run.max_generations} (type {run.chromosome_type or '?'}, seed {run.seed})")
     if gen is not None:
         print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():

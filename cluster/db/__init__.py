@@ -7,6 +7,7 @@ Open a database with :meth:`Database.open`; guard a run with
 
 from genethello.cluster.db.engine import (
     DEFAULT_BUSY_TIMEOUT,
+    MAX_ROW_ID,
     Database,
     DatabaseLockedError,
     DatabaseNotFoundError,
@@ -18,6 +19,7 @@ from genethello.cluster.db.engine import (
     RunNotFoundError,
     immediate,
     make_engine,
+    row_id,
 )
 from genethello.cluster.db.lease import (
     Lease,
@@ -44,6 +46,7 @@ from genethello.cluster.db.models import (
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
+    "MAX_ROW_ID",
     "GENERATION_STATUSES",
     "RUN_STATUSES",
     "Base",
@@ -73,6 +76,7 @@ __all__ = [
     "immediate",
     "known_revisions",
     "make_engine",
+    "row_id",
     "release_lease",
     "renew_lease",
     "upgrade_to_head",

@@ -42,6 +42,21 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 VERSION_TABLE = "alembic_version"
 
 
+#: The largest value an SQLite INTEGER column holds (a row id, a generation).
+MAX_ROW_ID = 2**63 - 1
+
+
+def row_id(text: object) -> int | None:
+    """``text`` as a row id when it is one: ASCII digits naming at most
+    :data:`MAX_ROW_ID`; else None. ``str.isdigit`` alone accepts '²' and
+    other digits ``int`` refuses, and SQLite cannot even compare a larger
+    number with a column (OverflowError): such a key names no row."""
+    if not isinstance(text, str) or not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    value = int(text)
+    return value if value <= MAX_ROW_ID else None
+
+
 class DatabaseTargetError(ValueError):
     """The target names no SQLite file (another backend, in-memory, ...)."""
 
@@ -125,10 +140,18 @@ def sqlite_path(target: str | os.PathLike[str]) -> Path:
     return Path(text).expanduser().absolute()
 
 
+def _stored_text(data: bytes) -> str:
+    """A TEXT value as read: UTF-8, its undecodable bytes replaced."""
+    return data.decode("utf-8", "replace")
+
+
 def _on_connect(busy_timeout: float, read_only: bool = False) -> Any:
     def set_pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
         # Take BEGIN away from the driver; the "begin" listener emits it.
         dbapi_connection.isolation_level = None
+        # A crafted database's TEXT that is not UTF-8 reads with U+FFFD for
+        # its bad bytes: the driver's own decoding fails the whole query.
+        dbapi_connection.text_factory = _stored_text
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")

@@ -79,6 +79,28 @@ class UTCDateTime(TypeDecorator[datetime]):
         return stored.replace(tzinfo=UTC)
 
 
+class StoredBytes(TypeDecorator[bytes]):
+    """A binary value (a payload, a breeder state, fitness points), read
+    back as bytes whatever a crafted database stored there: SQLAlchemy's
+    binary type fails on a TEXT or a number (TypeError). Such a value reads
+    as the bytes of its text, and the reader that parses it (the family's
+    payload check, the CMA-ES state's) refuses them in one line."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Any:
+        def process(value: Any) -> bytes | None:
+            if value is None or isinstance(value, bytes):
+                return value
+            if isinstance(value, str):
+                return value.encode("utf-8", "surrogateescape")
+            if isinstance(value, bytearray | memoryview):
+                return bytes(value)
+            return str(value).encode()
+        return process
+
+
 class Base(DeclarativeBase):
     """Declarative base; its metadata is the target of the migrations."""
 
@@ -164,7 +186,7 @@ class PlayerRow(Base):
     losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     draws: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     yardstick: Mapped[float | None] = mapped_column(Float)
-    payload: Mapped[bytes | None] = mapped_column(LargeBinary)
+    payload: Mapped[bytes | None] = mapped_column(StoredBytes)
 
     run: Mapped[Run] = relationship(back_populates="players")
 
@@ -219,7 +241,7 @@ class Generation(Base):
     best_player_id: Mapped[int | None] = mapped_column(ForeignKey("chromosomes.id"))
     mean_elo: Mapped[float | None] = mapped_column(Float)
     stats_json: Mapped[str | None] = mapped_column(Text)
-    breeder_state: Mapped[bytes | None] = mapped_column(LargeBinary)
+    breeder_state: Mapped[bytes | None] = mapped_column(StoredBytes)
 
 
 class FitnessResult(Base):
@@ -233,7 +255,7 @@ class FitnessResult(Base):
     run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
     generation: Mapped[int] = mapped_column(Integer, primary_key=True)
     task_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    points: Mapped[bytes] = mapped_column(LargeBinary)
+    points: Mapped[bytes] = mapped_column(StoredBytes)
     games: Mapped[int] = mapped_column(Integer)
 
 

@@ -123,7 +123,7 @@ def game_record(run: RunInfo, game: StoredGame) -> GameRecord:
 
 
 def export_games(db: Database, run: RunInfo, out: Path, fmt: str, generation: int | None = None,
-                 game_id: int | None = None, force: bool = False) -> ExportSummary:
+                 game_id: int | None = None, force: bool = False, pair: int | None = None) -> ExportSummary:
     """Write the selected games of ``run`` under folder ``out`` (created if
     missing) in format ``fmt`` ('sgf', 'ggf' or 'moves'); see the module doc
     for the file layout.
@@ -141,7 +141,7 @@ def export_games(db: Database, run: RunInfo, out: Path, fmt: str, generation: in
     """
     if fmt not in EXPORT_FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; known: {', '.join(EXPORT_FORMATS)}")
-    games = select_games(db, run, generation, game_id)
+    games = select_games(db, run, generation, game_id, pair)
     out = Path(out)
     stem = file_stem(run.name)
     ext = _EXTENSIONS[fmt]

@@ -30,14 +30,20 @@ def _day(when: datetime | None) -> str | None:
     return when.strftime("%Y-%m-%d") if when is not None else None
 
 
-def select_games(db: Database, run: RunInfo, generation: int | None = None, game_id: int | None = None
-                 ) -> list[StoredGame]:
+def select_games(db: Database, run: RunInfo, generation: int | None = None, game_id: int | None = None,
+                 pair: int | None = None) -> list[StoredGame]:
     """The run's games in (generation, pair index) order, optionally only
-    generation ``generation`` and/or the game with id ``game_id``.
+    generation ``generation`` and/or the game with id ``game_id``, or the
+    game of pair index ``pair`` of that generation: (generation, pair) is
+    the same game in every run of one config and seed, whatever its workers
+    did; a row id is not (it is the order in which games were committed).
 
     Raises:
-        ValueError: for a game id or generation the run does not hold.
+        ValueError: for a game id, generation or pair the run does not hold,
+            or a pair without its generation.
     """
+    if pair is not None and generation is None:
+        raise ValueError("--pair needs --generation: a game's stable key is its generation and pair")
     with db.session() as s:
         if game_id is not None:
             row = s.get(Game, game_id)
@@ -53,7 +59,11 @@ def select_games(db: Database, run: RunInfo, generation: int | None = None, game
             query = query.where(Game.generation == generation)
         if game_id is not None:
             query = query.where(Game.id == game_id)
+        if pair is not None:
+            query = query.where(Game.pair_index == pair)
         rows = s.scalars(query.order_by(Game.generation, Game.pair_index)).all()
+        if pair is not None and not rows:
+            raise ValueError(f"run {run.name} holds no game of pair {pair} in generation {generation}")
         players = dict(s.execute(select(PlayerRow.id, PlayerRow.text).where(
             PlayerRow.id.in_({r.black_id for r in rows} | {r.white_id for r in rows}))).all())
         dates = {g.number: _day(g.finished_at or g.started_at) for g in s.scalars(

@@ -22,7 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from genethello.cluster.breeding.origins import ORIGIN_KINDS
-from genethello.cluster.db import Database
+from genethello.cluster.db import Database, row_id
 from genethello.cluster.db.models import HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
 
 __all__ = ["UNKNOWN", "CMA_MEAN", "TOP_FRACTION", "LineageNode", "OperatorCount", "GenerationOperators",
@@ -61,6 +61,11 @@ class LineageNode:
             in its first generation (a network run stores no W/D/L: 0, 0).
         rating: its rating after its first generation (Elo; a network's
             performance rating).
+        repeated: it stands in the tree already, with its ancestors (lines
+            share ancestors within a few generations): here it is named
+            only, which keeps a tree's size linear in the ancestors shown.
+        cycle: it is its own ancestor (a cycle, which no run breeds: only
+            an altered database holds one): named here, not expanded.
     """
 
     player_id: int
@@ -79,11 +84,13 @@ class LineageNode:
     points: float | None = None
     games: int = 0
     rating: float | None = None
+    repeated: bool = False
+    cycle: bool = False
 
     @property
     def unexpanded(self) -> bool:
         """It has parents that the tree stops before (its depth ran out)."""
-        return bool(self.parent_ids) and not self.parents
+        return bool(self.parent_ids) and not self.parents and not self.repeated and not self.cycle
 
     def describe(self, names: dict[int, str] | None = None) -> str:
         """How it got there, in words: the origin with its parents (named by
@@ -219,14 +226,47 @@ def _nodes(s: Session, ids: list[int]) -> dict[int, LineageNode]:
     return nodes
 
 
-def _tree(pid: int, nodes: dict[int, LineageNode], depth: int, path: frozenset[int]) -> LineageNode:
-    node = nodes[pid]
-    if depth <= 0:
-        return node
-    # an elite's or a re-entered member's parent may be itself: no cycles
-    parents = tuple(_tree(p, nodes, depth - 1, path | {pid}) for p in dict.fromkeys(node.parent_ids)
-                    if p in nodes and p not in path and p != pid)
-    return replace(node, parents=parents)
+def _tree(root: int, nodes: dict[int, LineageNode], depth: int) -> LineageNode:
+    """The tree of ``root`` ``depth`` generations deep, from the loaded
+    ``nodes``. Each ancestor is expanded once, where a depth-first walk
+    (parents in order) first meets it with depth to spare; a later meeting
+    names it (``repeated``), and an ancestor on its own line of descent is
+    named as a ``cycle``: the work and the tree are linear in the ancestors
+    shown, where expanding every path to a shared ancestor is exponential
+    in the depth. Iterative: a line of descent may be longer than Python's
+    recursion allows."""
+    expanded: set[int] = set()
+    on_path: set[int] = set()
+
+    def start(pid: int, remaining: int) -> tuple[int, list[int], list[LineageNode]]:
+        node = nodes[pid]
+        # an elite's or a re-entered member's parent may be itself: not a cycle
+        parents = [p for p in dict.fromkeys(node.parent_ids) if p in nodes and p != pid] if remaining > 0 else []
+        if remaining > 0:
+            expanded.add(pid)
+        on_path.add(pid)
+        return pid, parents, []
+
+    depths = {root: depth}
+    stack = [start(root, depth)]
+    while True:
+        pid, todo, built = stack[-1]
+        if len(built) < len(todo):
+            p = todo[len(built)]
+            if p in on_path:
+                built.append(replace(nodes[p], cycle=True))
+            elif p in expanded and nodes[p].parent_ids:
+                built.append(replace(nodes[p], repeated=True))
+            else:
+                depths[p] = depths[pid] - 1
+                stack.append(start(p, depths[p]))
+            continue
+        stack.pop()
+        on_path.discard(pid)
+        done = replace(nodes[pid], parents=tuple(built))
+        if not stack:
+            return done
+        stack[-1][2].append(done)
 
 
 # ------------------------------------------------------------------ public
@@ -243,14 +283,17 @@ def lineage(db: Database, player_id: int, depth: int = 4) -> LineageNode:
         nodes = _nodes(s, [player_id])
         if player_id not in nodes:
             raise ValueError(f"no chromosome with id {player_id} in {db.path}")
+        # Breadth first, each player read once: a generation's frontier holds
+        # only the players first met there (their parents are all that is new).
         frontier = [player_id]
         for _ in range(depth):
-            wanted = [p for pid in frontier for p in nodes[pid].parent_ids if p not in nodes]
+            wanted = list(dict.fromkeys(p for pid in frontier for p in nodes[pid].parent_ids if p not in nodes))
             if not wanted:
                 break
-            nodes.update(_nodes(s, list(dict.fromkeys(wanted))))
-            frontier = [p for pid in frontier for p in nodes[pid].parent_ids if p in nodes]
-    return _tree(player_id, nodes, depth, frozenset())
+            found = _nodes(s, wanted)
+            nodes.update(found)
+            frontier = list(found)
+    return _tree(player_id, nodes, depth)
 
 
 def origins_of(db: Database, player_ids: Iterable[int]) -> dict[int, LineageNode]:
@@ -270,8 +313,10 @@ def find_player(db: Database, key: str, run_id: int | None = None) -> int:
             that hold the text when several do (pass the run).
     """
     with db.session() as s:
-        if key.isdigit():
-            row = s.execute(select(PlayerRow.id, PlayerRow.run_id).where(PlayerRow.id == int(key))).first()
+        if key.isascii() and key.isdigit():
+            number = row_id(key)      # None beyond SQLite's integers: no such row
+            row = None if number is None else s.execute(
+                select(PlayerRow.id, PlayerRow.run_id).where(PlayerRow.id == number)).first()
             if row is None:
                 raise ValueError(f"no chromosome with id {key} in {db.path}")
             if run_id is not None and row[1] != run_id:

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from genethello.cluster.config import RunConfig, parse_config
-from genethello.cluster.db import Database, RunNotFoundError
+from genethello.cluster.config import RunConfig, stored_json
+from genethello.cluster.db import MAX_ROW_ID, Database, RunNotFoundError, row_id
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run, YardstickResult
 
 
@@ -40,7 +40,7 @@ class RunInfo:
         for display; the coordinator parses it strictly itself."""
         try:
             config = json.loads(self.config_json)
-        except ValueError:
+        except (ValueError, TypeError, RecursionError):   # not JSON, not text, nested too deep
             return {}
         return config if isinstance(config, dict) else {}
 
@@ -48,7 +48,8 @@ class RunInfo:
     def chromosome_type(self) -> str | None:
         """The population's chromosome type name, as configured."""
         population = self.config().get("population")
-        return population.get("type") if isinstance(population, dict) else None
+        kind = population.get("type") if isinstance(population, dict) else None
+        return kind if isinstance(kind, str) else None
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,9 @@ def find_run(db: Database, run: str | int | None) -> RunInfo:
                 raise RunNotFoundError(f"{db.path} holds no runs yet")
         else:
             found = s.scalars(select(Run).where(Run.name == str(run))).first()
-            if found is None and str(run).isdigit():
-                found = s.get(Run, int(run))
+            number = row_id(str(run))
+            if found is None and number is not None:
+                found = s.get(Run, number)
             if found is None:
                 raise RunNotFoundError(f"no run named or numbered {run!r} in {db.path}")
         return _run_info(found)
@@ -120,9 +122,11 @@ def run_state(db: Database, run_id: int) -> RunState:
         run = s.get(Run, run_id)
         if run is None:
             raise RunNotFoundError(f"no run with id {run_id} in {db.path}")
-        config = parse_config(json.loads(run.config_json), source="stored run config")
-        return RunState(config, tuple(json.loads(run.dropped_engines)), run.core_hash, run.pattern_version or "",
-                        run.numeric_versions)
+        config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
+        dropped = stored_json(run.dropped_engines, f"the dropped engines of run {run.name!r}")
+        if not isinstance(dropped, list) or not all(isinstance(e, str) for e in dropped):
+            raise ValueError(f"run {run.name!r}'s dropped engines: expected a list of engine commands")
+        return RunState(config, tuple(dropped), run.core_hash, run.pattern_version or "", run.numeric_versions)
 
 
 def list_runs(db: Database) -> list[RunListing]:
@@ -180,7 +184,8 @@ def player_text(db: Database, player_id: int) -> str:
         ValueError: no player has that id.
     """
     with db.session() as s:
-        text = s.scalar(select(PlayerRow.text).where(PlayerRow.id == player_id))
+        text = s.scalar(select(PlayerRow.text).where(PlayerRow.id == player_id)) if 0 <= player_id <= MAX_ROW_ID \
+            else None
     if text is None:
         raise ValueError(f"no chromosome with id {player_id} in {db.path}")
     return text
@@ -198,7 +203,9 @@ def player_record(db: Database, key: int | str) -> tuple[str, bytes | None]:
     """
     where = PlayerRow.id == key if isinstance(key, int) else PlayerRow.text == key
     with db.session() as s:
-        row = s.execute(select(PlayerRow.text, PlayerRow.payload).where(where).order_by(PlayerRow.id).limit(1)).first()
+        # an id beyond SQLite's integers names no row (and cannot be compared with one)
+        row = None if isinstance(key, int) and not 0 <= key <= MAX_ROW_ID else s.execute(
+            select(PlayerRow.text, PlayerRow.payload).where(where).order_by(PlayerRow.id).limit(1)).first()
     if row is None:
         what = f"id {key}" if isinstance(key, int) else f"text {key!r}"
         raise ValueError(f"no player with {what} in {db.path}")

@@ -41,7 +41,7 @@ from genethello.cluster.breeding.breeders import Breeder, breeder_for
 from genethello.cluster.breeding.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
-from genethello.cluster.config import ClusterConfig, RunConfig
+from genethello.cluster.config import ClusterConfig, RunConfig, initial_members
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.fitness.games import GameSettings
@@ -88,25 +88,15 @@ def pattern_version_for(config: RunConfig) -> str | None:
 def read_chromosome_file(path: Path) -> list[Individual]:
     """The chromosomes of a file of chromosome texts, one a line (an initial
     population such as config/strong-best.txt, TYPE_BIRTH_GENES lines):
-    blank lines and text after '#' are ignored.
+    blank lines and text after '#' are ignored. A run stores the texts when
+    its config is loaded (:func:`~genethello.cluster.config.initial_members`);
+    this reads a file the user names.
 
     Raises:
         ValueError: naming the file and line of a chromosome that does not
             parse, or a file that cannot be read.
     """
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"population.initial: cannot read {path}: {exc}") from None
-    found = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if line:
-            try:
-                found.append(parse_individual(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{number}: {exc}") from None
-    return found
+    return [parse_individual(text) for text in initial_members(path)]
 
 
 def create_run(db: Database, config: RunConfig, name: str | None = None) -> int:
@@ -227,6 +217,9 @@ class Coordinator:
             try:
                 self.executor_now()
                 status = self._loop()
+            except KeyboardInterrupt:
+                self.store.set_status("stopped")     # a second signal: what is committed resumes
+                raise
             except Exception as exc:
                 self._mark_failed(exc)
                 raise
@@ -263,11 +256,20 @@ class Coordinator:
         if threading.current_thread() is not threading.main_thread():
             return lambda: None
         previous = {}
+        received: list[str] = []
 
         def handler(signum: int, _frame: FrameType | None) -> None:
-            self.stop.set(signal.Signals(signum).name)
-            self.progress.message(f"{signal.Signals(signum).name}: stopping after the games in flight "
-                                  "(resume continues from there)")
+            name = signal.Signals(signum).name
+            received.append(name)
+            if len(received) > 1:
+                # The second signal stops at once, as Ctrl-C twice does: a deep
+                # game in flight may take hours. What is committed stays.
+                self.progress.message(f"{name} again: stopping now; the games in flight are dropped "
+                                      "(resume plays them again)")
+                raise KeyboardInterrupt(name)
+            self.stop.set(name)
+            self.progress.message(f"{name}: stopping after the games in flight (resume continues from there; "
+                                  "a second signal stops at once)")
 
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, handler)
@@ -338,9 +340,16 @@ class Coordinator:
 
     # ------------------------------------------------------ generation start
     def _start_first_generation(self, steps: GenerationSteps) -> None:
-        """Generation 1, as the run's breeder draws it (from the initial file, if any)."""
+        """Generation 1, as the run's breeder draws it (from the initial
+        population stored with the run, if any: never from a file the
+        database names)."""
         cfg = self.config
-        initial = read_chromosome_file(Path(cfg.population.initial)) if cfg.population.initial else []
+        if cfg.population.initial and not cfg.population.members:
+            raise ValueError(f"run {self.run_id} names the file {cfg.population.initial!r} for its initial "
+                             "population and does not hold its chromosomes (it was created before runs stored "
+                             "them); genethello opens no file a database names: start the run afresh with "
+                             "'genethello evolve --config FILE'")
+        initial = [parse_individual(text) for text in cfg.population.members]
         bred = self.breeder.first_population(self.kind, self.population_size, initial, generation_rng(cfg.seed, 1))
         self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state,
                                     games_total=steps.games_total_at_start(), origins=resolve(bred.origins, 1, ()))

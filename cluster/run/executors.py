@@ -203,13 +203,19 @@ def _private_instance_settings(kwargs: dict[str, Any]) -> None:
     """Settings of a private local instance (see start_ray)."""
     import secrets
 
-    from genethello.cluster.run.private_network import PrivateNetworkError, enter_private_network
+    from genethello.cluster.run.private_network import PrivateNetworkError, enter_private_network, start_reaper
 
     try:
+        original = os.readlink("/proc/self/ns/net")
         enter_private_network()
-    except PrivateNetworkError as exc:
+    except (PrivateNetworkError, OSError) as exc:
         log.warning("Ray listens on every interface: %s", exc)
         print(f"genethello: warning: Ray will listen on every interface: {exc}", flush=True)
+    else:
+        try:
+            start_reaper(original)      # nothing of the run outlives it, however it ends
+        except (PrivateNetworkError, OSError) as exc:
+            log.warning("no reaper for Ray's processes: %s", exc)
     os.environ["RAY_AUTH_MODE"] = "token"
     if not os.environ.get("RAY_AUTH_TOKEN"):
         os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)

@@ -147,11 +147,19 @@ class GeneThelloSteps:
         hall = self.store.hall_members()
         first = hall[0] if hall else self.store.ranked(1, generation=1)[0]
         config = replace(self.config, yardstick=replace(self.config.yardstick, gtp_engines=self.run.engines))
-        scores = yardstick(config=config, candidate=best.chromosome(), first_champion=first.chromosome(),
-                           executor=self.run.executor_now(), settings=self.run.settings,
-                           should_stop=self.run.should_stop,
-                           on_failure=lambda name, exc: self.run.progress.message(
-                               f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
+        try:
+            scores = yardstick(config=config, candidate=best.chromosome(), first_champion=first.chromosome(),
+                               executor=self.run.executor_now(), settings=self.run.settings,
+                               should_stop=self.run.should_stop,
+                               on_failure=lambda name, exc: self.run.progress.message(
+                                   f"yardstick: GTP engine {name!r} failed and is left out: {exc}"))
+        except (ArithmeticError, ValueError) as exc:
+            # A measurement reports on the run and decides nothing in it: one
+            # that cannot be computed (a stored config's test beyond what the
+            # code computes) is left out, and the run goes on and resumes.
+            self.run.progress.message(f"yardstick at generation {g} failed and is left out: "
+                                      f"{' '.join(str(exc).split())}")
+            return not self.run.stopped
         if scores is None:
             return not self.run.stopped
         self.store.store_yardstick(g, best.player_id, scores)

@@ -86,3 +86,63 @@ def interfaces() -> list[str]:
     """The network interfaces this process sees (from /proc/net/dev)."""
     with open("/proc/net/dev") as f:
         return [line.split(":", 1)[0].strip() for line in f.read().splitlines()[2:] if ":" in line]
+
+
+#: The reaper (run as ``python -c``): it waits for the end of its stdin, a
+#: pipe whose only writer is the run's process, then SIGKILLs every process
+#: left in the private network namespace (argv[1]), until none is; it does
+#: nothing in any other namespace (argv[2]: the one the run came from).
+_REAPER = """
+import os, signal, sys, time
+private, original = sys.argv[1], sys.argv[2]
+sys.stdin.buffer.read()
+me = os.getpid()
+if os.readlink("/proc/self/ns/net") == private != original:
+    for _ in range(100):
+        found = False
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) != me:
+                try:
+                    if os.readlink(f"/proc/{entry}/ns/net") == private:
+                        os.kill(int(entry), signal.SIGKILL)
+                        found = True
+                except OSError:
+                    pass
+        if not found:
+            break
+        time.sleep(0.1)
+"""
+
+
+def start_reaper(original_namespace: str) -> None:
+    """Start a process that, once this one has ended (however: a SIGKILL of
+    its process group included), kills whatever is left in this private
+    network namespace, so that nothing of a local run outlives it: Ray's
+    DashboardAgent and RuntimeEnvAgent ignore SIGTERM and stay for minutes
+    after their raylet died. Only the run's processes are there (the
+    namespace was made for it); the reaper checks that it is not the
+    namespace the run came from, ``original_namespace`` (a
+    ``/proc/self/ns/net`` link read before :func:`enter_private_network`).
+
+    The reaper runs in a session of its own (a signal to the run's process
+    group does not reach it) and holds the read end of a pipe whose write
+    end only this process has (not inherited: Python's descriptors are not).
+    """
+    import subprocess
+    import sys
+
+    private = os.readlink("/proc/self/ns/net")
+    if private == original_namespace:
+        raise PrivateNetworkError("this process is not in a private network namespace: no reaper started")
+    read, write = os.pipe()
+    try:
+        subprocess.Popen([sys.executable, "-c", _REAPER, private, original_namespace], stdin=read,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                         close_fds=True)
+    finally:
+        os.close(read)
+    _REAPER_PIPE.append(write)      # kept open until this process ends
+
+
+#: The write end of the reaper's pipe (closed by the kernel when this process ends).
+_REAPER_PIPE: list[int] = []

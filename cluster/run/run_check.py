@@ -30,7 +30,7 @@ from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_r
 from genethello.core.engine.search import ALGORITHMS
 from genethello.core.families.registry import parse_individual
 from genethello.core.play.openings import BadOpeningSetError, opening_set
-from genethello.core.play.sprt import Sprt
+from genethello.core.play.sprt import MAX_BOUND_ELO
 
 __all__ = ["BREEDING_METHODS", "check_run_config", "config_from_json", "config_from_mapping", "load_config",
            "max_players"]
@@ -50,8 +50,13 @@ def max_players(max_games: int) -> int:
     return players
 
 
-def check_run_config(config: RunConfig) -> RunConfig:
+def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
     """``config``, once the checks that need other modules pass.
+
+    ``stored``: the config of an existing run, as its database holds it.
+    It is checked alike, but for the checks added after runs were stored
+    that a run can live without (SPRT bounds beyond what the test computes:
+    its yardstick leaves the test out and the run goes on).
 
     Raises:
         ConfigError: naming the first offending key.
@@ -76,7 +81,9 @@ def check_run_config(config: RunConfig) -> RunConfig:
                 parse_individual(text)
             except ValueError as exc:
                 raise ConfigError(f"{key}: {exc}") from None
-    _check_sprt_computable(config)
+    if ys.sprt and not stored and max(abs(bound) for bound in ys.sprt) > MAX_BOUND_ELO:
+        # Beyond it the expected score rounds to 0 or 1 and the test cannot be computed.
+        raise ConfigError(f"yardstick.sprt: bounds must lie within ±{MAX_BOUND_ELO:g} Elo, got {list(ys.sprt)}")
     _check_openings(config)
     if not traits_of(kind).yardstick_plays_players:
         for option, players in (("yardstick.opponents", ys.opponents),
@@ -87,17 +94,6 @@ def check_run_config(config: RunConfig) -> RunConfig:
                                   "1-ply loop (yardstick.league_double_games); it plays no other opponent "
                                   "(genethello compare --player NAME rates a run's best against one)")
     return config
-
-
-def _check_sprt_computable(config: RunConfig) -> None:
-    """The sequential test's bounds are ones the test can compute with."""
-    ys = config.yardstick
-    if not ys.sprt_opponents or len(ys.sprt) != 2:
-        return
-    try:
-        Sprt(ys.sprt[0], ys.sprt[1], ys.sprt_alpha, ys.sprt_beta)
-    except (ValueError, ArithmeticError) as exc:
-        raise ConfigError(f"yardstick.sprt: {list(ys.sprt)} cannot be tested: {exc}") from None
 
 
 def _check_openings(config: RunConfig) -> None:
@@ -121,18 +117,19 @@ def _check_openings(config: RunConfig) -> None:
                               f"holds {size} (use a deeper set, e.g. distinct-7, or fewer games)")
 
 
-def config_from_mapping(data: dict[str, Any], source: str = "config") -> RunConfig:
-    """A RunConfig from parsed TOML/JSON, checked whole.
+def config_from_mapping(data: dict[str, Any], source: str = "config", stored: bool = False) -> RunConfig:
+    """A RunConfig from parsed TOML/JSON, checked whole (``stored``: as
+    :func:`check_run_config` says).
 
     Raises:
         ConfigError: naming the first offending key.
     """
-    return check_run_config(parse_config(data, source))
+    return check_run_config(parse_config(data, source), stored=stored)
 
 
-def config_from_json(text: str) -> RunConfig:
+def config_from_json(text: str, source: str = "stored run config") -> RunConfig:
     """The config stored with a run, checked whole (what ``resume`` drives)."""
-    return check_run_config(RunConfig.from_json(text))
+    return check_run_config(RunConfig.from_json(text, source), stored=True)
 
 
 def load_config(path: str | Path) -> RunConfig:

@@ -184,7 +184,7 @@ class RunStore:
         """:func:`reads.run_state` of this run, its config checked whole (the
         run check's: what the coordinator drives must be runnable)."""
         state = reads.run_state(self.db, self.run_id)
-        return replace(state, config=check_run_config(state.config))
+        return replace(state, config=check_run_config(state.config, stored=True))
 
     def limits(self) -> tuple[int, int]:
         """(max_generations, converge_baseline): the run state the stop rule

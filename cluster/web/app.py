@@ -76,7 +76,7 @@ async def read_body(request: Request, limit: int, what: str = "the request") -> 
     allowed = f"at most {limit // 1024} KiB" if limit < 1 << 20 else f"at most {limit / (1 << 20):g} MiB"
     declared = request.headers.get("content-length")
     if declared is not None:
-        if not declared.isdigit():
+        if not (declared.isascii() and declared.isdigit()):
             raise WebRequestError("bad Content-Length header")
         if int(declared) > limit:
             raise WebRequestError(f"{what} is {int(declared)} bytes; {allowed} are accepted",
@@ -99,13 +99,15 @@ async def json_body(request: Request) -> dict[str, object]:
         data = json.loads(body)
     except ValueError:
         raise WebRequestError("the request body is not valid JSON") from None
+    except RecursionError:     # 64 KiB of '[' is deeper than the parser recurses
+        raise WebRequestError("the request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise WebRequestError("the request body must be a JSON object")
     return data
 
 
 def int_param(value: str, name: str) -> int:
-    if not value.isdigit() or len(value) > 12:
+    if not (value.isascii() and value.isdigit()) or len(value) > 12:   # isdigit alone takes superscripts
         raise WebRequestError(f"{name} must be a non-negative whole number, got {value!r}", field=name)
     return int(value)
 

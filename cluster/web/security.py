@@ -17,7 +17,7 @@ import hmac
 import secrets
 from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -44,13 +44,25 @@ def new_token() -> str:
 
 
 def host_name(header: str | None) -> str:
-    """The name part of a Host header (port dropped, lower case)."""
+    """The name part of a Host header (port dropped, lower case); '' for a
+    header with anything but a port after the name ('[::1]evil.com' names
+    no loopback host)."""
     if not header:
         return ""
     header = header.strip().lower()
     if header.startswith("["):
-        return header.split("]", 1)[0] + "]"
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+        name, _, rest = header.partition("]")
+        return name + "]" if _is_port_suffix(rest) else ""
+    if header.count(":") == 1:
+        name, _, port = header.partition(":")
+        return name if _is_port_suffix(":" + port) else ""
+    return header
+
+
+def _is_port_suffix(text: str) -> bool:
+    """Nothing, or ':' and a port number: what may follow a Host's name."""
+    port = text[1:]
+    return text == "" or (text.startswith(":") and port.isascii() and port.isdigit() and len(port) <= 5)
 
 
 def host_allowed(header: str | None) -> bool:
@@ -91,7 +103,9 @@ class GuardMiddleware:
                     await _plain(send, 403, "Forbidden: wrong access token.")
                     return
                 rest = urlencode({k: v for k, v in query.items() if k != "token"})
-                location = scope.get("path", "/") + (f"?{rest}" if rest else "")
+                # One leading slash: '//evil.com/' is another site to a browser.
+                path = "/" + str(scope.get("path", "/")).lstrip("/\\")
+                location = quote(path, safe="/") + (f"?{rest}" if rest else "")
                 # Secure under TLS: the browser then never sends the token over plain HTTP.
                 secure = "; Secure" if scope.get("scheme") == "https" else ""
                 cookie = f"{TOKEN_COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/{secure}"

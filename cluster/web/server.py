@@ -3,6 +3,7 @@ the addresses to open, run uvicorn."""
 
 from __future__ import annotations
 
+import socket
 import ssl
 import sys
 import threading
@@ -34,8 +35,11 @@ def check_tls(certfile: str | None, keyfile: str | None) -> bool:
         given, missing = ("--certfile", "--keyfile") if keyfile is None else ("--keyfile", "--certfile")
         raise ValueError(f"{given} needs {missing} too (HTTPS takes a certificate and its private key)")
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
-        if not Path(path).is_file():
+        if not Path(path).exists():
             raise ValueError(f"{option} {path}: no such file")
+        if not Path(path).is_file():
+            what = "a directory" if Path(path).is_dir() else "a special file"
+            raise ValueError(f"{option} {path}: {what}, not a PEM file")
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
     except ssl.SSLError as exc:
@@ -44,6 +48,29 @@ def check_tls(certfile: str | None, keyfile: str | None) -> bool:
     except OSError as exc:
         raise ValueError(f"--certfile {certfile} / --keyfile {keyfile}: {exc.strerror or exc}") from None
     return True
+
+
+def check_bind(host: str, port: int) -> None:
+    """Refuse, before anything is printed, an address this machine cannot
+    listen on (a name that does not resolve, another machine's address, a
+    port in use): else a token URL would be printed for a server that never
+    starts.
+
+    Raises:
+        ValueError: naming --host and --port and the system's reason.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
+        raise ValueError(f"--host {host}: not an address to listen on ({reason})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ValueError(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})") from None
 
 
 def page_urls(host: str, port: int, token: str | None, tls: bool) -> list[str]:
@@ -111,6 +138,7 @@ def serve(db_target: str, host: str = "127.0.0.1", port: int = 8000, token: str 
         ValueError: a bad certificate or key, or an unknown pattern table.
     """
     tls = check_tls(certfile, keyfile)
+    check_bind(host, port)
     import uvicorn
 
     from genethello.cluster.web.app import create_app

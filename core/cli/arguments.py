@@ -14,22 +14,25 @@ Number = TypeVar("Number", int, float)
 
 
 def number_type(kind: type[Number], low: Number, *, inclusive: bool = True,
-                finite: bool = False) -> Callable[[str], Number]:
+                finite: bool = False, high: Number | None = None) -> Callable[[str], Number]:
     """An argparse type that reads a ``kind`` (int or float) of at least
-    ``low`` (above ``low`` when not ``inclusive``; finite when ``finite``).
+    ``low`` (above ``low`` when not ``inclusive``; finite when ``finite``;
+    at most ``high`` when given).
 
     Its error names the allowed range and the text given, for argparse to
     print as one line: ``must be an integer >= 1, got '1.5'``.
     """
     noun = "an integer" if kind is int else ("a finite number" if finite else "a number")
     wanted = f"{noun} {'>=' if inclusive else '>'} {low:g}"
+    if high is not None:
+        wanted = f"{noun} in {low}..{high}" if inclusive else f"{wanted} and at most {high:g}"
 
     def parse(text: str) -> Number:
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"must be {wanted}, got {text!r}") from None
-        in_range = value >= low if inclusive else value > low
+        in_range = (value >= low if inclusive else value > low) and (high is None or value <= high)
         if not in_range or (finite and not math.isfinite(value)):
             raise argparse.ArgumentTypeError(f"must be {wanted}, got {text}")
         return value
@@ -42,11 +45,22 @@ positive_int = number_type(int, 1)
 """argparse type: an integer >= 1."""
 non_negative_int = number_type(int, 0)
 """argparse type: an integer >= 0 (0 usually means 'none' or 'all')."""
+stored_int = number_type(int, 1, high=2**63 - 1)
+"""argparse type: an integer >= 1 that a database can hold (an id, a
+generation): a larger one could not even be compared with a column."""
+stored_index = number_type(int, 0, high=2**63 - 1)
+"""argparse type: an integer >= 0 that a database can hold (a pair index)."""
 positive_float = number_type(float, 0.0, inclusive=False)
 """argparse type: a number > 0 (infinity passes: a command that needs a
 finite one says so in its own words)."""
 non_negative_float = number_type(float, 0.0, finite=True)
 """argparse type: a finite number >= 0."""
+
+#: The longest game clock (seconds on each side): a day. An infinite clock
+#: (``--time inf``) would make the first move think for ever.
+MAX_GAME_SECONDS = 86_400
+game_seconds = number_type(float, 0.0, inclusive=False, finite=True, high=float(MAX_GAME_SECONDS))
+"""argparse type: the seconds of a game clock, > 0 and at most a day."""
 
 
 # The ranges of the numeric options: what the engine accepts (a game has 60
@@ -76,7 +90,7 @@ def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_
 
     limit = parser.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move")
-    limit.add_argument("--time", type=positive_float, metavar="S",
+    limit.add_argument("--time", type=game_seconds, metavar="S",
                        help="seconds on each player's clock for the whole game")
     add_exact_option(parser)
     parser.add_argument("--games", type=positive_int, default=defaults.GAMES, metavar="K",

@@ -10,8 +10,8 @@ from genethello.core.cli.arguments import (
     add_exact_option,
     add_patterns_option,
     add_tt_bits_option,
+    game_seconds,
     patterns_note,
-    positive_float,
     positive_int,
 )
 from genethello.core.cli.context import CommandContext, takes_context
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move (capped by the clock when the "
                        "controller sets time_settings)")
-    limit.add_argument("--time", type=positive_float, metavar="S",
+    limit.add_argument("--time", type=game_seconds, metavar="S",
                        help="seconds per game on each clock unless the controller sends time_settings")
     add_exact_option(p)
     p.add_argument("--ponder", action="store_true", help="think on the opponent's time after genmove")

@@ -99,8 +99,13 @@ def summary(score: MatchScore, openings: int) -> str:
     """'A scores 61.0% [56.1%, 65.7%] 95% (W/D/L 240/8/152), 200 openings with
     both colours': A's score with its 95% Wilson interval."""
     low, high = score.interval
+    # An odd --games plays its last opening with one colour only.
+    both = min(openings, score.games // 2)
+    how = [f"{counted(both, 'opening')} with both colours"] if both else []
+    if openings > both:
+        how.append(f"{counted(openings - both, 'opening')} with one colour")
     return (f"A scores {score.score:.1%} [{low:.1%}, {high:.1%}] 95% "
-            f"(W/D/L {score.wins}/{score.draws}/{score.losses}), {counted(openings, 'opening')} with both colours")
+            f"(W/D/L {score.wins}/{score.draws}/{score.losses}), {' and '.join(how)}")
 
 
 GameOutcome = tuple[str, int, int, int]

@@ -87,7 +87,7 @@ def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup 
     spec = spec.strip()
     if not spec:
         raise ValueError("a player name is empty")
-    if spec.isdigit():
+    if spec.isascii() and spec.isdigit():       # isdigit alone takes superscripts, which int() refuses
         if db is None:
             raise ValueError(f"player {spec} looks like a database id: give --db")
         return _from_database(int(spec), db, lookup)

@@ -54,6 +54,8 @@ import base64
 import binascii
 import json
 import math
+import os
+import stat
 import zlib
 from pathlib import Path
 from typing import Any
@@ -61,7 +63,7 @@ from typing import Any
 import numpy as np
 
 from genethello.core.families.network_family import NETWORKS, NetworkError, NetworkIndividual
-from genethello.core.families.networks import DISC_UNITS
+from genethello.core.families.networks import DISC_UNITS, MAX_WEIGHT
 
 __all__ = ["FORMAT", "VERSION", "STAGED_VERSION", "MAX_FILE_BYTES", "PACKED_ABOVE", "NetworkFileError",
            "network_document", "network_file_text", "parse_network_file", "read_network_file", "write_network_file"]
@@ -142,8 +144,12 @@ def parse_network_file(text: str, source: str) -> NetworkIndividual:
 
     try:
         doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise fail(f"not JSON ({exc.msg if isinstance(exc, json.JSONDecodeError) else 'nested too deep'})") from None
+    except json.JSONDecodeError as exc:
+        raise fail(f"not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise fail("not JSON (nested too deep)") from None
+    except ValueError:     # Python reads no integer of more than 4,300 digits
+        raise fail("not a network file (a number too long to read)") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise fail(f'not a network file (no "format": "{FORMAT}")')
     version = doc.get("version")
@@ -177,14 +183,21 @@ def parse_network_file(text: str, source: str) -> NetworkIndividual:
     if len(weights) != network_kind.n_weights:
         raise fail(f"{network_kind.name} has {network_kind.n_weights} weights, the file {len(weights)}")
     for i, w in enumerate(() if packed else weights):
-        if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w):
+        if isinstance(w, bool) or not isinstance(w, int | float):
             raise fail(f"weight {i} is {w!r}, not a finite number")
+        try:
+            w = float(w)            # an integer of 401 digits is beyond any float
+        except OverflowError:
+            raise fail(f"weight {i} is an integer of {len(str(abs(w)))} digits, not a finite number") from None
+        if not math.isfinite(w) or abs(w) > MAX_WEIGHT:
+            raise fail(f"weight {i} is {w!r}, not a finite number within ±{MAX_WEIGHT:g}")
+        weights[i] = w
     if not doc["name"].startswith(network_kind.name + "_"):
         raise fail(f"name {doc['name']!r} is not the name of a network of architecture {network_kind.name}")
     payload = np.asarray(weights, dtype="<f8").tobytes()
     try:
         individual: NetworkIndividual = NETWORKS.parse(doc["name"], payload)
-    except NetworkError as exc:
+    except (NetworkError, ValueError) as exc:     # ValueError: weights that cannot be quantized
         raise fail(str(exc)) from None
     return individual
 
@@ -213,7 +226,12 @@ def read_network_file(path: str | Path) -> NetworkIndividual:
     """
     source = str(path)
     try:
-        with open(path, "rb") as f:
+        # Without blocking: opening a FIFO for reading would wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as f:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                raise NetworkFileError(f"cannot read network file {source}: a FIFO or socket, not a regular file")
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise NetworkFileError(f"cannot read network file {source}: {exc.strerror or exc}") from None

@@ -60,8 +60,16 @@ from genethello.core.evaluation.evaluation import EVAL_LIMIT
 from genethello.core.evaluation.ntuple import MAX_STAGES, NTupleEvaluator, swapped_lut_order
 from genethello.core.evaluation.ntuple_shapes import Architecture
 
-__all__ = ["DISC_UNITS", "Network", "bound_norm", "mover_view", "normalized", "quantize", "quantize_discs",
-           "scale", "weights_digest"]
+__all__ = ["DISC_UNITS", "MAX_WEIGHT", "MIN_BOUND", "Network", "bound_norm", "mover_view", "normalized", "quantize",
+           "quantize_discs", "scale", "weights_digest"]
+
+#: The largest |weight| a network holds. Only the weights' ratios matter (the
+#: bound norm divides them out), and an optimizer's weights stay within a
+#: few thousand; near the float range the bound norm's exact sum overflows.
+MAX_WEIGHT = 1e150
+#: The smallest non-zero bound norm quantized: below it SCALE / B is
+#: infinite (subnormal weights) and every weight would become INT_MIN.
+MIN_BOUND = 1e-150
 
 #: A staged network's integers per disc (ntuple.pxd DISC_UNITS): weights
 #: and values in 1/64 disc.
@@ -89,6 +97,8 @@ def _as_weights(arch: Architecture, weights: object, stages: int = 1) -> np.ndar
                          f"weights, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
         raise ValueError("network weights must be finite numbers")
+    if w.size and float(np.abs(w).max()) > MAX_WEIGHT:
+        raise ValueError(f"network weights must lie within ±{MAX_WEIGHT:g}, got {float(np.abs(w).max()):g}")
     return w
 
 
@@ -117,6 +127,9 @@ def quantize(arch: Architecture, weights: object) -> np.ndarray:
     b = bound_norm(arch, w)
     if b == 0:
         return np.zeros(arch.n_weights, dtype=np.int32)
+    if b < MIN_BOUND:
+        raise ValueError(f"network weights too small to quantize: their bound norm is {b:g}, less than "
+                         f"{MIN_BOUND:g} (all zeros is the zero network)")
     q = np.rint(w * (scale(arch) / b)).astype(np.int32)
     return q
 

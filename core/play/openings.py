@@ -202,7 +202,9 @@ def opening_set(name: str) -> OpeningSet:
         BadOpeningSetError: for any other name, in one line.
     """
     number = name[len(_PREFIX):] if name.startswith(_PREFIX) else ""
-    if not number.isdigit() or not 0 <= int(number) <= MAX_PLIES:
+    # isascii: isdigit alone takes '²', which int() refuses; len: a stored
+    # name of 5,000 digits is beyond what int() reads.
+    if not (number.isascii() and number.isdigit()) or len(number) > 2 or not 0 <= int(number) <= MAX_PLIES:
         raise BadOpeningSetError(f"unknown opening set {name!r}: use distinct-N, N in 0..{MAX_PLIES} "
                                  f"(positions N plies deep, one per symmetry class; e.g. {DEFAULT_SET})")
     return OpeningSet(int(number))

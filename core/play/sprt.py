@@ -49,6 +49,12 @@ PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 EMPTY_BIN = 1e-3
 """The count given to an empty bin when computing the LLR (Fishtest's value)."""
 
+MAX_BOUND_ELO = 1000.0
+"""The largest Elo bound, either sign, the test takes: a score of 99.7% per
+game. Far beyond it the expected score rounds to exactly 0 or 1 (from about
+6,400 Elo) and the maximum-likelihood fit divides by zero; any bound near it
+already says one side never loses, which no test of game pairs needs."""
+
 Decision = Literal["H0", "H1"]
 
 
@@ -174,7 +180,8 @@ class Sprt:
     rate ``beta``.
 
     Raises:
-        SprtArgumentError: unless ``elo0 < elo1`` (both finite) and alpha and
+        SprtArgumentError: unless ``elo0 < elo1`` (both finite, within
+            :data:`MAX_BOUND_ELO` of 0) and alpha and
             beta lie strictly between 0 and 0.5.
     """
 
@@ -186,6 +193,9 @@ class Sprt:
     def __post_init__(self) -> None:
         if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
             raise SprtArgumentError(f"--sprt needs finite Elo bounds, got {self.elo0:g} {self.elo1:g}")
+        if max(abs(self.elo0), abs(self.elo1)) > MAX_BOUND_ELO:
+            raise SprtArgumentError(f"--sprt ELO0 ELO1 must lie within ±{MAX_BOUND_ELO:g} Elo (a score of "
+                                    f"{logistic_score(MAX_BOUND_ELO):.1%} a game), got {self.elo0:g} {self.elo1:g}")
         if not self.elo0 < self.elo1:
             raise SprtArgumentError(f"--sprt ELO0 ELO1 needs ELO0 < ELO1, got {self.elo0:g} {self.elo1:g}")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
