@@ -111,7 +111,7 @@ def test_missing_file(tmp_path):
     (("perft", "61"), "depth must be in 1..60, got 61"),
     (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", "99999999999999999999"),
      "--depth must be in 1..60"),
-    (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--time", "inf"), "--time must be a finite number"),
+    (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--time", "inf"), "argument --time: must be a finite number"),
     (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", "1", "--random-plies", "1" + "0" * 20),
      "--random-plies must be in 0..60"),
     (("selfplay", "--black", PLAYER_A, "--white", PLAYER_B, "--depth", "1", "--exact", "-1"),
