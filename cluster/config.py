@@ -88,7 +88,7 @@ class BreedingConfig:
 
 
 #: ``breeding.cma_variant``: full covariance, separable, or full up to
-#: :data:`~genethello.cluster.breeding.network_breeders.FULL_CMA_MAX_WEIGHTS` weights.
+#: :data:`~genethello.cluster.breeding.cma_es.FULL_CMA_MAX_WEIGHTS` weights.
 CMA_VARIANTS = ("auto", "full", "separable")
 
 #: ``fitness.kind`` (network runs): the generation's own round robin, fixed

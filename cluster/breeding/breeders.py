@@ -46,8 +46,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from genethello.cluster.breeding.cma_es import CmaEsBreeder
 from genethello.cluster.breeding.family_breeding import FAMILY_BREEDING, breeding_for
-from genethello.cluster.breeding.network_breeders import CmaEsBreeder
 from genethello.cluster.breeding.protocols import Bred, Breeder, RatedGeneration
 from genethello.cluster.config import BreedingConfig
 from genethello.core.families.registry import Individual, Kind

@@ -134,7 +134,7 @@ def test_any_stored_payload_is_one_line_or_an_answer(runs, payload, tmp_path_fac
 @FUZZ
 @given(state=SQL_VALUES | st.binary(max_size=64).map(lambda b: b"PK\x03\x04" + b))
 def test_any_stored_breeder_state_is_one_line_or_an_answer(runs, state):
-    from genethello.cluster.breeding.cma_state import load_state
+    from genethello.cluster.breeding.cma_es import load_state
 
     path = crafted(runs, "net", "UPDATE generations SET breeder_state = ?", state)
     (stored,), = sqlite3.connect(path).execute("SELECT breeder_state FROM generations LIMIT 1").fetchall()

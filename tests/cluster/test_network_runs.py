@@ -20,7 +20,7 @@ import pytest
 from cmaes import CMA
 
 from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
-from genethello.cluster.breeding.cma_state import CmaStateError, dump_state, load_state, new_optimizer
+from genethello.cluster.breeding.cma_es import CmaStateError, dump_state, load_state, new_optimizer
 from genethello.cluster.breeding.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.cli.main import main as cli_main
 from genethello.cluster.config import BreedingConfig, ConfigError

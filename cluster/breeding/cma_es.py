@@ -1,4 +1,30 @@
-"""CMA-ES's whole state as bytes, and back: safely, exactly.
+"""CMA-ES on n-tuple networks: the breeder and its state, in one module.
+
+**The breeder** (:class:`CmaEsBreeder`, ``breeding.method = "cma-es"``)
+uses the ``cmaes`` library: full covariance (:class:`cmaes.CMA`) up to
+:data:`FULL_CMA_MAX_WEIGHTS` weights, the separable variant
+(:class:`cmaes.SepCMA`) above, where full covariance adapts too slowly and
+its matrices grow to tens of MB (``breeding.cma_variant``). λ is the
+population size; the distribution starts at mean 0 with step
+``breeding.sigma0`` (with mean 0 the step sets only the real weights'
+scale, which the quantization removes). Every random draw is the
+optimizer's own ``RandomState``, seeded from the generation's Generator at
+generation 1 and thereafter carried in its state; the whole state travels
+as :attr:`Bred.state` bytes, so a resumed run breeds from exactly what an
+uninterrupted one had.
+
+*The champion of a generation is the distribution's mean* once the
+optimizer has been told the generation's ranking (the point the next
+generation is sampled around), not its best sample: CMA-ES's own
+recommendation for the solution, because the mean is a weighted
+recombination of many selected samples and so averages out their noise,
+while the best sample is the maximum of λ noisy fitness estimates (a
+winner's curse: with a few hundred games per member its top score is
+mostly luck). The mean never plays a fitness game; the hall of fame and the
+yardstick measure it. CMA-ES ignores ``breeding.inject_top``: re-entering
+old individuals would tell the optimizer points it did not sample.
+
+**Its state as bytes, and back: safely, exactly.**
 
 A ``cmaes`` optimizer (:class:`cmaes.CMA` or :class:`cmaes.SepCMA`) is a
 plain object of numpy arrays, numbers and a numpy ``RandomState``. Its state
@@ -25,17 +51,33 @@ state is either restored exactly or not at all.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
 import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
 from cmaes import CMA, SepCMA
 
-__all__ = ["CmaStateError", "Optimizer", "VARIANTS", "dump_state", "load_state", "new_optimizer"]
+from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
+from genethello.cluster.breeding.origins import CMA_SAMPLE, Origin
+from genethello.cluster.breeding.protocols import Bred, RatedGeneration
+from genethello.cluster.config import BreedingConfig
+from genethello.core.families.network_family import NetworkIndividual, NetworkKind
+from genethello.core.families.registry import Individual, Kind
+
+__all__ = ["FULL_CMA_MAX_WEIGHTS", "CmaEsBreeder", "CmaStateError", "Optimizer", "VARIANTS", "cma_variant",
+           "dump_state", "load_state", "new_optimizer"]
+
+#: ``breeding.cma_variant = "auto"`` takes full covariance up to this many
+#: weights (all-2's 288 and all-2x2's), the separable variant above.
+FULL_CMA_MAX_WEIGHTS = 500
+
 
 #: The optimizers by variant name, as ``breeding.cma_variant`` names them.
 VARIANTS: dict[str, Any] = {"full": CMA, "separable": SepCMA}
@@ -217,3 +259,107 @@ def load_state(data: bytes) -> Optimizer:
                              rng["cached_gaussian"]))
         setattr(optimizer, rng["name"], generator)
     return optimizer
+
+
+def cma_variant(config: BreedingConfig, kind: NetworkKind) -> str:
+    """The CMA-ES variant a run of ``kind`` uses: "full" or "separable"."""
+    if config.cma_variant != "auto":
+        return config.cma_variant
+    return "full" if kind.n_weights <= FULL_CMA_MAX_WEIGHTS else "separable"
+
+
+@dataclass(frozen=True)
+class CmaEsBreeder:
+    """CMA-ES on networks (module docstring): λ = the population size, the
+    state (distribution and generator) in :attr:`Bred.state`."""
+
+    config: BreedingConfig
+    name: ClassVar[str] = "cma-es"
+    #: The last generation's optimizer state once told its ranking, by what
+    #: it was told: the hall step asks for the champion and the breed step
+    #: for the next population of the same rated generation, and the
+    #: optimizer is restored and told once (the state round-trips exactly).
+    _told_states: dict[tuple[object, ...], bytes] = field(default_factory=dict, compare=False, repr=False)
+
+    def breeds(self, kind: Kind) -> bool:
+        try:
+            network_kind(kind)          # CMA-ES breeds networks only
+        except ValueError:
+            return False
+        return True
+
+    def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
+                         rng: np.random.Generator) -> Bred:
+        """λ samples of the starting distribution (mean 0, step ``sigma0``);
+        the optimizer's generator is seeded from ``rng``."""
+        net_kind = network_kind(kind)
+        if initial:
+            raise ValueError("population.initial: CMA-ES starts from its own distribution (mean 0), "
+                             "not from an initial population")
+        optimizer = new_optimizer(cma_variant(self.config, net_kind), np.zeros(net_kind.n_weights),
+                                  self.config.sigma0, size, int(rng.integers(2**32)))
+        return self._sample(optimizer, net_kind, 1, size)
+
+    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        """Tell the optimizer generation ``rated.number``'s ranking (each
+        member's real weights with minus its points, best first; the rank
+        when no points are given), then sample generation ``number + 1``."""
+        optimizer = self._told(rated)
+        if size != optimizer.population_size:
+            raise ValueError(f"CMA-ES breeds {optimizer.population_size} members a generation, not {size}")
+        return self._sample(optimizer, network_kind(rated.kind), rated.number + 1, size)
+
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """Generation ``rated.number``'s champion: the distribution's mean
+        once the optimizer has been told the generation's ranking (the
+        mean the next generation is sampled around), born at that
+        generation (module docstring)."""
+        return new_individual(network_kind(rated.kind), rated.number, np.asarray(self._told(rated).mean))
+
+    def _told(self, rated: RatedGeneration) -> Optimizer:
+        """The optimizer stored with the generation, told its ranking."""
+        if rated.state is None:
+            raise ValueError(f"generation {rated.number} has no stored CMA-ES state to breed from")
+        key = (rated.number, hashlib.sha256(rated.state).digest(), tuple(float(p) for p in rated.points),
+               tuple(str(m) for m in rated.ranked))
+        told = self._told_states.get(key)
+        if told is None:
+            told = dump_state(self._tell(rated))
+            self._told_states.clear()
+            self._told_states[key] = told
+        return load_state(told)
+
+    @staticmethod
+    def _tell(rated: RatedGeneration) -> Optimizer:
+        """The optimizer stored with the generation, restored and told its ranking."""
+        if rated.state is None:
+            raise ValueError(f"generation {rated.number} has no stored CMA-ES state to breed from")
+        try:
+            optimizer = load_state(rated.state)
+        except CmaStateError as exc:
+            raise ValueError(f"generation {rated.number}: {exc}") from None
+        members = networks_of(rated.ranked)
+        if len(members) != optimizer.population_size:
+            raise ValueError(f"CMA-ES was told {len(members)} members, its generations have "
+                             f"{optimizer.population_size}")
+        values = ([-float(p) for p in rated.points] if rated.points else [float(i) for i in range(len(members))])
+        optimizer.tell([(np.array(m.network.weights, dtype=np.float64), v) for m, v in zip(members, values)])
+        return optimizer
+
+    def _sample(self, optimizer: Optimizer, kind: NetworkKind, generation: int, size: int) -> Bred:
+        ask = optimizer.ask
+        members: list[NetworkIndividual] = []
+        seen: set[str] = set()
+        redraws = 0
+        while len(members) < size:
+            candidate = new_individual(kind, generation, ask())
+            if str(candidate) in seen:
+                redraws += 1
+                if redraws > MAX_REDRAWS:
+                    raise ValueError(f"CMA-ES cannot draw {size} distinct {kind.name} networks "
+                                     "(its step size has collapsed below one quantization step)")
+                continue
+            seen.add(str(candidate))
+            members.append(candidate)
+        # every member a sample of the distribution told generation - 1's ranking
+        return Bred(members, dump_state(optimizer), [Origin(CMA_SAMPLE)] * size)

@@ -1,6 +1,6 @@
 """CMA-ES's stored state is the cmaes optimizer's private attributes
 (cmaes offers no public way to save and restore one exactly;
-cluster/breeding/cma_state.py says why). So the layout those attributes have
+cluster/breeding/cma_es.py says why). So the layout those attributes have
 in the pinned cmaes is written down here: the next cmaes release that moves
 one fails this test, before any run restores a state wrongly (at run time a
 state whose attributes differ from the installed cmaes's is refused)."""
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from cmaes import CMA, SepCMA
 
-from genethello.cluster.breeding.cma_state import VARIANTS, dump_state, load_state
+from genethello.cluster.breeding.cma_es import VARIANTS, dump_state, load_state
 
 REPO = Path(__file__).resolve().parents[2]
 
