@@ -118,7 +118,7 @@ def test_missing_file(tmp_path):
 ], ids=["tt-bits-huge", "tt-bits-negative", "perft-huge", "perft-61", "selfplay-depth",
         "selfplay-random-plies", "selfplay-exact"])
 # (an endless --time is refused by the option's own type, with argparse's
-# usage line: tests/cluster/test_hostile_inputs.py's test_an_endless_clock_is_refused)
+# usage line: tests/cluster/core/test_hostile_files.py's test_an_endless_clock_is_refused)
 def test_numeric_options_out_of_range_are_one_line(args, message, ffo_1_19):
     proc = genethello(*(str(ffo_1_19) if a == "{ffo}" else a for a in args), timeout=30)
     lines = assert_user_error(proc)
