@@ -28,7 +28,7 @@ from genethello.cluster.fitness.network_depth_fitness import (
 )
 from genethello.cluster.fitness.network_fitness import NetworkFitnessTask, fitness_tasks
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
-from genethello.cluster.run.run_check import config_from_json, config_from_mapping
+from genethello.cluster.run.run_check import config_from_json, config_from_mapping, load_config
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
@@ -199,3 +199,13 @@ def test_a_depth_run_killed_and_resumed_stores_the_same(ray_cluster, tmp_path: P
     assert drive(db, config, RayExecutor(2, 0.001, 2), create=False) == "finished"
     snap = db_snapshot(db, "deep")
     assert snap == depth_reference, snapshot_diff(snap, depth_reference)
+
+
+def test_the_depth2_league_config_plays_its_opponents_at_depth_2():
+    config = load_config(Path(__file__).parents[2] / "config" / "league-depth2.toml")
+    f = config.fitness
+    assert (config.breeding.method, config.chromosome_type.name, f.kind, f.depth) == ("cma-es", "all-2", "fixed", 2)
+    assert [resolve_opponent(o) == WPC for o in f.opponents] == [True, False]
+    tasks = depth_fitness_tasks(f, 1, config.seed, _members(config.population_size), (),
+                                [resolve_opponent(o) for o in f.opponents], batch_games=f.batch_games)
+    assert sum(t.games for t in tasks) == 16 * 2 * 2 * 16
