@@ -54,6 +54,7 @@ from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.individual_names import resolve_individual
+from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.networks import Network
 from genethello.core.families.registry import Individual, evaluator_of, family_of, parse_individual
 from genethello.core.frontend.bounded_cache import BoundedCache
@@ -63,7 +64,7 @@ from genethello.core.play.scoring import points_from_margin
 
 __all__ = ["WPC", "DepthContestant", "DepthFitnessTask", "NetworkDepthFitnessGames", "NetworkDepthGameSpec",
            "NetworkDepthGames", "depth_contestant", "depth_fitness_tasks", "fitness_openings", "forget_engines",
-           "resolve_opponent", "wpc_evaluator"]
+           "opponent_individual", "resolve_opponent", "wpc_evaluator"]
 
 #: The League's WPC heuristic as a fitness opponent at depth.
 WPC = "wpc"
@@ -109,6 +110,24 @@ def resolve_opponent(spec: str) -> DepthContestant:
         raise ValueError("'random' plays only on the fast 1-ply loop (fitness.depth 0): it has no evaluation "
                          "to search")
     return depth_contestant(resolve_individual(spec))
+
+
+def opponent_individual(spec: str) -> Individual:
+    """The individual whose row names fitness opponent ``spec`` in a run's
+    tables (a fixed-opponent run's hall plays it): the player ``spec``
+    names, or for :data:`WPC` the ``all-1`` network of its weights in
+    hundredths (the stored form quantizes them: the games play the exact
+    :func:`wpc_evaluator`).
+
+    Raises:
+        ValueError: as :func:`resolve_opponent`.
+    """
+    if spec == WPC:
+        arch = architecture(_WPC_ARCHITECTURE)
+        return NetworkIndividual(NETWORKS.parse_kind(arch.name), 0,
+                                 Network(arch, wpc_evaluator().ntuple.int_weights.astype(np.float64)))
+    resolve_opponent(spec)
+    return resolve_individual(spec)
 
 
 def depth_contestant(individual: Individual) -> DepthContestant:

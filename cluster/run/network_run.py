@@ -27,8 +27,13 @@ hall     every ``hall.every`` generations (and at 1) the breeder's champion
          distinct openings of ``openings.series``: the hall then ranks its
          members by the game the fitness plays, and the best so far (the
          hall's top, as in every run with a hall) is the best at that game,
-         whatever the fitness kind. (The fitness opponents of a fixed run
-         are not hall members: the hall rates the run's own players.)
+         whatever the fitness kind. In a fixed-opponent run the entrant
+         also plays the fitness opponents (after the members, sharing
+         ``hall.games_per_member`` as members do): they are rated with the
+         hall as anchors, not members (the scale is Elo against the first
+         opponent), so the best so far is the member best against the
+         opponents and the hall together, and the first entrant, alone in
+         the hall, is measured too.
 yardstick every ``yardstick.every`` generations (and at 1) the best so far
          plays the League measure on the fast loop: ``league_double_games``
          double games against the WPC heuristic, ε = 0.1 on both sides,
@@ -60,6 +65,7 @@ from genethello.cluster.fitness.network_depth_fitness import (
     NetworkDepthGameSpec,
     depth_contestant,
     depth_fitness_tasks,
+    opponent_individual,
     resolve_opponent,
 )
 from genethello.cluster.fitness.network_fitness import (
@@ -239,26 +245,32 @@ class NetworkSteps:
         pid = self.store.add_player(champion, self.config.rating.start)
         entering = self.store.enter_hall(g, pid)
         members = self.store.hall_members()
+        f = self.config.fitness
+        # A fixed-opponent run at depth: the fitness opponents play every
+        # entrant too, after the members, and anchor the hall's scale.
+        anchored = bool(f.depth) and f.kind == "fixed"
+        anchors = [self.store.add_player(opponent_individual(spec), self.config.rating.start)
+                   for spec in f.opponents] if anchored else []
         if entering:
             others = [m for m in members if m.player_id != pid]
-            schedule = entry_schedule(len(others), self.config.hall.games_per_member)
+            schedule = entry_schedule(len(others) + len(anchors), self.config.hall.games_per_member)
             places = [(p.game_index, 0 if p.entrant_black else 1 + p.opponent,
                        1 + p.opponent if p.entrant_black else 0) for p in schedule]
             specs: list[NetworkGameSpec] | list[NetworkDepthGameSpec]
             task: NetworkGames | NetworkDepthGames
-            f = self.config.fitness
             if f.depth:
                 openings = self._hall_openings(g, schedule)
                 specs = [NetworkDepthGameSpec(i, b, w, openings[p.opponent, p.pair])
                          for (i, b, w), p in zip(places, schedule, strict=True)]
                 task = NetworkDepthGames((depth_contestant(champion),
-                                          *(depth_contestant(m.chromosome()) for m in others)),
+                                          *(depth_contestant(m.chromosome()) for m in others),
+                                          *(self.opponents() if anchored else ())),
                                          f.depth, f.exact_empties)
             else:
                 specs = [NetworkGameSpec(i, b, w) for i, b, w in places]
                 task = NetworkGames((contestant(champion), *(self._contestant(m.chromosome()) for m in others)),
                                     _seed(self.config.seed, _HALL_KEY, g), f.epsilon)
-            ids = [pid, *(m.player_id for m in others)]
+            ids = [pid, *(m.player_id for m in others), *anchors]
             played = self.store.played_hall_games(g)
             by_index = {s.game_index: s for s in specs}
 
@@ -270,7 +282,10 @@ class NetworkSteps:
                                                  rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
-        self.run.rate_hall_members(g, members)
+        if anchored:
+            self.run.rate_hall_members(g, members, f", Elo vs {f.opponents[0]} at depth {f.depth}", anchors)
+        else:
+            self.run.rate_hall_members(g, members)
         return True
 
     def _hall_openings(self, g: int, schedule: list[HallPairing]) -> dict[tuple[int, int], tuple[int, ...]]:

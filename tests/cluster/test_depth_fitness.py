@@ -23,6 +23,7 @@ from genethello.cluster.fitness.network_depth_fitness import (
     NetworkDepthGameSpec,
     depth_contestant,
     depth_fitness_tasks,
+    opponent_individual,
     resolve_opponent,
     wpc_evaluator,
 )
@@ -176,7 +177,12 @@ def test_a_depth_run_at_one_or_two_workers_stores_what_a_serial_run_stores(ray_c
     snap = depth_reference
     assert len(snap["fitness"]) == 4 * DEPTH_TASKS and len(snap["population"]) == 4 * 6
     assert [m[1] for m in snap["hall_members"]] == [1, 2, 4]
-    assert len(snap["hall_games"]) == 4 + 4      # the entries at 2 and 4, 4 games each
+    # Each entry plays the hall's members and the two fitness opponents, at
+    # least a pair each: 1 (alone, against wpc and p_1_10), 2 and 4.
+    assert [len([h for h in snap["hall_games"] if h[0] == g]) for g in (1, 2, 4)] == [4, 6, 8]
+    opponents = {h[2] for h in snap["hall_games"]} | {h[3] for h in snap["hall_games"]}
+    assert "p_1_10" in opponents and str(opponent_individual("wpc")) in opponents
+    assert {h[1] for h in snap["hall_ratings"]} <= {m[0] for m in snap["hall_members"]}
 
 
 def test_a_depth_run_killed_and_resumed_stores_the_same(ray_cluster, tmp_path: Path, depth_reference):
@@ -209,3 +215,12 @@ def test_the_depth2_league_config_plays_its_opponents_at_depth_2():
     tasks = depth_fitness_tasks(f, 1, config.seed, _members(config.population_size), (),
                                 [resolve_opponent(o) for o in f.opponents], batch_games=f.batch_games)
     assert sum(t.games for t in tasks) == 16 * 2 * 2 * 16
+
+
+def test_every_fitness_opponent_has_a_row_that_reads_back():
+    """A fixed run's hall stores games against its opponents: each has a
+    player row (wpc: the all-1 network of its weights) that parses back."""
+    for spec in ("wpc", "p_1_10", "all-2-league", "fdmxcp_52_2:0:6:9:4:5"):
+        individual = opponent_individual(spec)
+        text, payload = depth_contestant(individual)
+        assert parse_individual(text, payload) == individual
