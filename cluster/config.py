@@ -117,6 +117,9 @@ class FitnessConfig:
     epsilon: float = 0.1              # probability of a random move, both sides
     start_plies: int = 4              # random plies before each double game (0: the standard start)
     batch_games: int = 4096           # games per fitness task (a resumed generation replays unfinished tasks)
+    depth: int = 0                    # 0: the fast 1-ply loop; >= 1: every game an engine search this deep
+    exact_empties: int = 0            # depth >= 1: solve exactly at this many empties or fewer (0 = never)
+    openings: str = ""                # depth >= 1: "distinct-N" draws each pair's start from that set ("": start_plies)
 
     def __post_init__(self) -> None:
         """Every value checked as a config file's would be, and the kind
@@ -130,9 +133,15 @@ class FitnessConfig:
             _check_value(f"fitness.{f.name}", getattr(self, f.name), f.default)
         if self.kind not in FITNESS_KINDS:
             raise ConfigError(f"fitness.kind: {self.kind!r} is not one of {', '.join(FITNESS_KINDS)}")
-        for opponent in self.opponents:
+        # At depth any player a command names may be an opponent: the run
+        # check (run/run_check.py) resolves them; the fast loop plays only its own.
+        for opponent in self.opponents if self.depth == 0 else ():
             if opponent not in FITNESS_OPPONENTS:
-                raise ConfigError(f"fitness.opponents: {opponent!r} is not one of {', '.join(FITNESS_OPPONENTS)}")
+                raise ConfigError(f"fitness.opponents: {opponent!r} is not one of {', '.join(FITNESS_OPPONENTS)} "
+                                  "(fitness.depth >= 1 plays any player a command takes)")
+        if self.depth == 0 and (self.exact_empties or self.openings):
+            key = "fitness.exact_empties" if self.exact_empties else "fitness.openings"
+            raise ConfigError(f"{key}: needs fitness.depth >= 1 (the fast 1-ply loop searches nothing)")
         if self.kind != "coevolution" and not self.opponents:
             raise ConfigError(f"fitness.opponents: fitness.kind {self.kind!r} needs at least one of "
                               f"{', '.join(FITNESS_OPPONENTS)}")
@@ -285,6 +294,8 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "fitness.epsilon": (0.0, 1.0),
     "fitness.start_plies": (0, 20),
     "fitness.batch_games": (1, 10_000_000),
+    "fitness.depth": (0, 20),
+    "fitness.exact_empties": (0, 30),
     "storage.keep_moves_generations": (0, 1_000_000),
     "cluster.task_seconds": (0.001, 3600.0),
     "cluster.max_in_flight_per_worker": (1, 64),

@@ -58,7 +58,8 @@ from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.ntuple_games import play_games, points_from_margins
 
 __all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
-           "NetworkWeights", "fitness_tasks", "rank_members", "start_openings", "total_points"]
+           "NetworkWeights", "fitness_games", "fitness_seed", "fitness_tasks", "rank_members", "start_openings",
+           "total_points"]
 
 #: Games per task when the caller names no other size: about a tenth of a
 #: second of the fast loop on one core for all-2.
@@ -191,7 +192,7 @@ class NetworkFitnessGames:
         return [item.run() for item in items]
 
 
-def _seed64(seed: int, generation: int, kind: str, purpose: str) -> int:
+def fitness_seed(seed: int, generation: int, kind: str, purpose: str) -> int:
     """A 64-bit key of (seed, generation, kind, purpose): BLAKE2b, the same
     in every process."""
     text = f"genethello-network-fitness:{seed}:{generation}:{kind}:{purpose}"
@@ -214,6 +215,30 @@ def _weights(individual: NetworkIndividual) -> NetworkWeights:
     return NetworkWeights(individual.network.architecture, individual.network.int_weights)
 
 
+def fitness_games(config: FitnessConfig, members: int, hall: int) -> tuple[str, np.ndarray, np.ndarray, int]:
+    """The layout of a generation's games: the kind played (``hall`` with an
+    empty hall plays as ``fixed``), Black and White of every game in
+    canonical order (indices: the members, then the opponents or the hall
+    members) and the double games per pairing.
+
+    Raises:
+        ValueError: for fewer than 2 members in coevolution.
+    """
+    kind = config.kind
+    if kind == "hall" and not hall:
+        kind = "fixed"
+    if kind == "coevolution":
+        if members < 2:
+            raise ValueError(f"coevolution needs at least 2 members, got {members}")
+        first, second = np.triu_indices(members, 1)
+        black, white = _double_games(first, second, config.games_per_pair)
+        return kind, black, white, config.games_per_pair
+    others = len(config.opponents) if kind == "fixed" else hall
+    mem, opp = np.divmod(np.arange(members * others), others)
+    black, white = _double_games(mem, opp + members, config.games_per_opponent)
+    return kind, black, white, config.games_per_opponent
+
+
 def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[NetworkIndividual],
                   hall: Sequence[NetworkIndividual] = (),
                   batch_games: int = DEFAULT_BATCH_GAMES) -> list[NetworkFitnessTask]:
@@ -227,21 +252,13 @@ def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Se
         raise ValueError(f"batch_games must be >= 1, got {batch_games}")
     n = len(members)
     contestants: list[Contestant] = [_weights(m) for m in members]
-    kind = config.kind
-    if kind == "hall" and not hall:
-        kind = "fixed"
-    if kind == "coevolution":
-        if n < 2:
-            raise ValueError(f"coevolution needs at least 2 members, got {n}")
-        first, second = np.triu_indices(n, 1)
-        black, white = _double_games(first, second, config.games_per_pair)
-    else:
-        others: list[Contestant] = list(config.opponents) if kind == "fixed" else [_weights(h) for h in hall]
-        contestants += others
-        mem, opp = np.divmod(np.arange(n * len(others)), len(others))
-        black, white = _double_games(mem, opp + n, config.games_per_opponent)
-    game_seed = _seed64(seed, generation, kind, "games")
-    start_seed = _seed64(seed, generation, kind, "starts")
+    kind, black, white, _ = fitness_games(config, n, len(hall))
+    if kind == "fixed":
+        contestants += list(config.opponents)
+    elif kind == "hall":
+        contestants += [_weights(h) for h in hall]
+    game_seed = fitness_seed(seed, generation, kind, "games")
+    start_seed = fitness_seed(seed, generation, kind, "starts")
     all_slots = np.array([i if i < n else -1 for i in range(len(contestants))], dtype=np.int64)
     tasks = []
     for index, start in enumerate(range(0, black.size, batch_games)):

@@ -387,11 +387,16 @@ class Coordinator:
         best = self.store.best()
         return "-" if best is None else f"{best.text} (Elo {best.elo:.0f})"
 
-    def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "") -> None:
+    def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "",
+                          anchors: Sequence[int] = ()) -> None:
         """Rate every hall member from all hall games, store the ratings
         with generation g and report the best so far (``scale``: what the
-        log says the rating is relative to, after its error)."""
-        ratings = rate_hall([m.player_id for m in members], self.store.hall_games())
+        log says the rating is relative to, after its error). ``anchors``:
+        players who play hall games but are no members (a network run's
+        fixed fitness opponents at depth): rated with the members, the
+        scale relative to the first of them, neither stored nor ranked."""
+        fitted = rate_hall([*anchors, *(m.player_id for m in members)], self.store.hall_games())
+        ratings = {m.player_id: fitted[m.player_id] for m in members}
         texts = {m.player_id: m.text for m in members}
         order = hall_order(ratings, {m.player_id: m.entered for m in members}, texts)
         self.store.store_hall_ratings(g, ratings, order)

@@ -90,8 +90,11 @@ class RunHandle(Protocol):
         batched transactions; returns how many new results were stored."""
         ...
 
-    def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "") -> None:
-        """Rate every hall member from all hall games and store the ratings with generation g."""
+    def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "",
+                          anchors: Sequence[int] = ()) -> None:
+        """Rate every hall member from all hall games and store the ratings
+        with generation g (``anchors``: players in hall games who are no
+        members, rated with them but neither stored nor ranked)."""
         ...
 
     def best_text(self) -> str:

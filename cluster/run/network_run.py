@@ -9,7 +9,10 @@ playing  the generation's fitness tasks (:func:`network_fitness.fitness_tasks`,
          hall fitness, the hall) run on the executor; each task's points
          are committed as it arrives (``fitness_results``), and a resumed
          generation plays only the tasks without a row. The games
-         themselves are not stored.
+         themselves are not stored. With ``fitness.depth >= 1`` the same
+         games are played by the core's engine at that depth and exact
+         setting (:mod:`network_depth_fitness`), the fixed opponents being
+         any player a command takes.
 rated    every member's points (summed in task order) become its
          performance rating (:mod:`network_rating`), stored where a round
          robin's ratings go, so ``best``, ``history`` and ``status`` read a
@@ -19,7 +22,18 @@ hall     every ``hall.every`` generations (and at 1) the breeder's champion
          of the ranking) is stored with its weights, enters the hall and
          plays its members, ``hall.games_per_member`` stored 1-ply games at
          the fitness ε (:mod:`network_games`); the members are rated as any
-         hall's.
+         hall's. With ``fitness.depth >= 1`` the entry's games are played
+         at the fitness depth and exact setting, each member's pairs from
+         distinct openings of ``openings.series``: the hall then ranks its
+         members by the game the fitness plays, and the best so far (the
+         hall's top, as in every run with a hall) is the best at that game,
+         whatever the fitness kind. In a fixed-opponent run the entrant
+         also plays the fitness opponents (after the members, sharing
+         ``hall.games_per_member`` as members do): they are rated with the
+         hall as anchors, not members (the scale is Elo against the first
+         opponent), so the best so far is the member best against the
+         opponents and the hall together, and the first entrant, alone in
+         the hall, is measured too.
 yardstick every ``yardstick.every`` generations (and at 1) the best so far
          plays the League measure on the fast loop: ``league_double_games``
          double games against the WPC heuristic, ε = 0.1 on both sides,
@@ -43,6 +57,17 @@ import numpy as np
 from genethello.cluster.breeding.breeders import RatedGeneration
 from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
+from genethello.cluster.fitness.network_depth_fitness import (
+    DepthContestant,
+    DepthFitnessTask,
+    NetworkDepthFitnessGames,
+    NetworkDepthGames,
+    NetworkDepthGameSpec,
+    depth_contestant,
+    depth_fitness_tasks,
+    opponent_individual,
+    resolve_opponent,
+)
 from genethello.cluster.fitness.network_fitness import (
     FitnessPoints,
     NetworkFitnessGames,
@@ -51,7 +76,9 @@ from genethello.cluster.fitness.network_fitness import (
 )
 from genethello.cluster.fitness.network_games import NetworkGameOutcome, NetworkGames, NetworkGameSpec, contestant
 from genethello.cluster.fitness.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
-from genethello.cluster.measures.hall import entry_schedule
+from genethello.cluster.fitness.pairing import opening_seed
+from genethello.cluster.measures.hall import HallPairing, entry_schedule
+from genethello.cluster.measures.measured_series import draw_series
 from genethello.cluster.measures.yardstick import YardstickScore
 from genethello.cluster.run.executors import batches_of
 from genethello.cluster.run.generation_steps import RunHandle
@@ -91,6 +118,7 @@ class NetworkSteps:
         # next population from them. (The hall's best to inject are read
         # each time: the hall step between the two changes them.)
         self._ranked: dict[int, tuple[list[NetworkIndividual], list[float], list[int], bytes | None]] = {}
+        self._opponents: list[DepthContestant] | None = None
 
     def games_total_at_start(self) -> int | None:
         """0: the fitness tasks' total is known only once the generation plays."""
@@ -119,9 +147,19 @@ class NetworkSteps:
     def _fitness_hall(self) -> list[NetworkIndividual]:
         return self.hall_networks() if self.config.fitness.kind == "hall" else []
 
-    def tasks(self, g: int, members: list[NetworkIndividual]) -> list[NetworkFitnessTask]:
-        """Generation g's fitness tasks, in task order."""
+    def opponents(self) -> list[DepthContestant]:
+        """``fitness.opponents`` as depth tasks carry them (resolved once)."""
+        if self._opponents is None:
+            self._opponents = [resolve_opponent(spec) for spec in self.config.fitness.opponents]
+        return self._opponents
+
+    def tasks(self, g: int, members: list[NetworkIndividual]) -> list[NetworkFitnessTask] | list[DepthFitnessTask]:
+        """Generation g's fitness tasks, in task order: on the fast 1-ply
+        loop, or with ``fitness.depth >= 1`` on the core's engine."""
         f = self.config.fitness
+        if f.depth:
+            return depth_fitness_tasks(f, g, self.config.seed, members, self._fitness_hall(), self.opponents(),
+                                       batch_games=f.batch_games)
         return fitness_tasks(f, g, self.config.seed, members, self._fitness_hall(), batch_games=f.batch_games)
 
     def points(self, g: int, members: int) -> np.ndarray:
@@ -147,8 +185,8 @@ class NetworkSteps:
             return [FitnessRow(o.task_index, np.ascontiguousarray(o.points, dtype="<f8").tobytes(), o.games)
                     for o in outcomes]
 
-        committed = self.run.play_and_commit(NetworkFitnessGames(),
-                                             batches_of(t for t in tasks if t.task_index not in done), rows,
+        kind = NetworkDepthFitnessGames() if self.config.fitness.depth else NetworkFitnessGames()
+        committed = self.run.play_and_commit(kind, batches_of(t for t in tasks if t.task_index not in done), rows,
                                              lambda batch: self.store.commit_fitness(g, batch))
         return len(done) + committed == len(tasks)
 
@@ -207,14 +245,32 @@ class NetworkSteps:
         pid = self.store.add_player(champion, self.config.rating.start)
         entering = self.store.enter_hall(g, pid)
         members = self.store.hall_members()
+        f = self.config.fitness
+        # A fixed-opponent run at depth: the fitness opponents play every
+        # entrant too, after the members, and anchor the hall's scale.
+        anchored = bool(f.depth) and f.kind == "fixed"
+        anchors = [self.store.add_player(opponent_individual(spec), self.config.rating.start)
+                   for spec in f.opponents] if anchored else []
         if entering:
             others = [m for m in members if m.player_id != pid]
-            schedule = entry_schedule(len(others), self.config.hall.games_per_member)
-            specs = [NetworkGameSpec(p.game_index, 0 if p.entrant_black else 1 + p.opponent,
-                                     1 + p.opponent if p.entrant_black else 0) for p in schedule]
-            task = NetworkGames((contestant(champion), *(self._contestant(m.chromosome()) for m in others)),
-                                _seed(self.config.seed, _HALL_KEY, g), self.config.fitness.epsilon)
-            ids = [pid, *(m.player_id for m in others)]
+            schedule = entry_schedule(len(others) + len(anchors), self.config.hall.games_per_member)
+            places = [(p.game_index, 0 if p.entrant_black else 1 + p.opponent,
+                       1 + p.opponent if p.entrant_black else 0) for p in schedule]
+            specs: list[NetworkGameSpec] | list[NetworkDepthGameSpec]
+            task: NetworkGames | NetworkDepthGames
+            if f.depth:
+                openings = self._hall_openings(g, schedule)
+                specs = [NetworkDepthGameSpec(i, b, w, openings[p.opponent, p.pair])
+                         for (i, b, w), p in zip(places, schedule, strict=True)]
+                task = NetworkDepthGames((depth_contestant(champion),
+                                          *(depth_contestant(m.chromosome()) for m in others),
+                                          *(self.opponents() if anchored else ())),
+                                         f.depth, f.exact_empties)
+            else:
+                specs = [NetworkGameSpec(i, b, w) for i, b, w in places]
+                task = NetworkGames((contestant(champion), *(self._contestant(m.chromosome()) for m in others)),
+                                    _seed(self.config.seed, _HALL_KEY, g), f.epsilon)
+            ids = [pid, *(m.player_id for m in others), *anchors]
             played = self.store.played_hall_games(g)
             by_index = {s.game_index: s for s in specs}
 
@@ -226,8 +282,29 @@ class NetworkSteps:
                                                  rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
-        self.run.rate_hall_members(g, members)
+        if anchored:
+            self.run.rate_hall_members(g, members, f", Elo vs {f.opponents[0]} at depth {f.depth}", anchors)
+        else:
+            self.run.rate_hall_members(g, members)
         return True
+
+    def _hall_openings(self, g: int, schedule: list[HallPairing]) -> dict[tuple[int, int], tuple[int, ...]]:
+        """The opening of every (member, pair) of generation g's hall entry at
+        depth: each member's pairs one series of ``openings.series`` (the
+        measured series' set, e.g. ``distinct-6``) drawn without replacement,
+        seeded by the run seed, g and the member; with ``random`` each pair's
+        own random walk of ``fitness.start_plies`` plies."""
+        pairs: dict[int, int] = {}
+        for p in schedule:
+            pairs[p.opponent] = max(pairs.get(p.opponent, 0), p.pair + 1)
+        seed = self.config.seed
+        openings: dict[tuple[int, int], tuple[int, ...]] = {}
+        for member, count in pairs.items():
+            seeds = [opening_seed(seed, g, member, pair) for pair in range(count)]
+            drawn = draw_series(self.config.openings.series, self.config.fitness.start_plies, seeds,
+                                f"network-hall/{seed}/{g}/{member}")
+            openings.update(((member, pair), moves) for pair, moves in enumerate(drawn))
+        return openings
 
     @staticmethod
     def _contestant(individual: object) -> Any:

@@ -5,7 +5,8 @@ what needs no other module; this step, above it, makes the checks that need
 the rest of the program: the breeder that ``breeding.method`` names and
 whether it breeds ``population.type``, the search algorithm, the opening
 set and whether every measured series fits in it, the players the yardstick
-names, the size of a round robin, and what the run's family measures. Every
+names and those a depth fitness plays, the size of a round robin, and what
+the run's family measures. Every
 command that starts or resumes a run reads its config through here
 (:func:`load_config`, :func:`config_from_mapping`, :func:`config_from_json`);
 the reports read a stored config with :meth:`RunConfig.from_json` alone.
@@ -26,6 +27,7 @@ from genethello.cluster.config import (
     read_config,
 )
 from genethello.cluster.family_traits import traits_of
+from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.core.engine.search import ALGORITHMS
 from genethello.core.families.registry import parse_individual
@@ -85,6 +87,7 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
         # Beyond it the expected score rounds to 0 or 1 and the test cannot be computed.
         raise ConfigError(f"yardstick.sprt: bounds must lie within ±{MAX_BOUND_ELO:g} Elo, got {list(ys.sprt)}")
     _check_openings(config)
+    _check_depth_fitness(config)
     if not traits_of(kind).yardstick_plays_players:
         for option, players in (("yardstick.opponents", ys.opponents),
                                 ("yardstick.sprt_opponents", ys.sprt_opponents),
@@ -94,6 +97,32 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
                                   "1-ply loop (yardstick.league_double_games); it plays no other opponent "
                                   "(genethello compare --player NAME rates a run's best against one)")
     return config
+
+
+def _check_depth_fitness(config: RunConfig) -> None:
+    """With ``fitness.depth >= 1``: every fixed opponent names a player a
+    command takes (or ``wpc``), and ``fitness.openings`` a set that holds a
+    pairing's double games."""
+    f = config.fitness
+    if not f.depth:
+        return
+    if f.kind != "coevolution":
+        for spec in f.opponents:
+            try:
+                resolve_opponent(spec)
+            except ValueError as exc:
+                raise ConfigError(f"fitness.opponents: {exc}") from None
+    if not f.openings:
+        return
+    try:
+        size = opening_set(f.openings).size
+    except BadOpeningSetError as exc:
+        raise ConfigError(f"fitness.openings: {exc} (or \"\": random starts of fitness.start_plies)") from None
+    per_pairing = f.games_per_pair if f.kind == "coevolution" else f.games_per_opponent
+    if size is not None and per_pairing > size:
+        key = "fitness.games_per_pair" if f.kind == "coevolution" else "fitness.games_per_opponent"
+        raise ConfigError(f"{key}: {per_pairing} double games need {per_pairing} openings and fitness.openings "
+                          f"{f.openings} holds {size} (use a deeper set or fewer games)")
 
 
 def _check_openings(config: RunConfig) -> None:

@@ -16,6 +16,11 @@ games, hall games, yardstick games or label positions. The kinds today:
 * :class:`~genethello.cluster.fitness.network_fitness.NetworkFitnessGames`:
   NetworkFitnessTask (a chunk of up to thousands of a network generation's
   fitness games, one fast-loop call) -> FitnessPoints (per member slot).
+* :class:`~genethello.cluster.fitness.network_depth_fitness.NetworkDepthFitnessGames`:
+  DepthFitnessTask (a chunk of a generation's fitness games at ``fitness.depth``,
+  one ``play_game`` call a game) -> FitnessPoints; and
+  :class:`~genethello.cluster.fitness.network_depth_fitness.NetworkDepthGames`:
+  NetworkDepthGameSpec -> NetworkGameOutcome (a hall entry's games at depth).
 
 A task keeps what is worth reusing between batches (engines, evaluators,
 labellers) in its worker process, keyed by its settings, never in itself:

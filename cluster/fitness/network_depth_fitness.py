@@ -1,0 +1,317 @@
+"""A network generation's fitness with search in the loop (``fitness.depth >= 1``).
+
+With ``fitness.depth = 0`` (the default) a network run plays its fitness
+on the fast 1-ply loop (:mod:`genethello.cluster.fitness.network_fitness`);
+with ``depth >= 1`` every game of every fitness kind (fixed opponents, the
+hall, coevolution) is a game of the core's engine: each side an
+:class:`~genethello.core.engine.game.Engine` searching its evaluator at
+``fitness.depth`` plies, solving exactly at ``fitness.exact_empties``
+empties, played by :func:`~genethello.core.engine.game.play_game` (the move
+loop in C: one Python call a game, none a move). The games are the same
+list, in the same canonical order, as on the fast loop (members and
+opponents, pairs and double games: ``network_fitness``); what differs is
+who plays them and from where:
+
+* **contestants**: a member is carried as its stored text and payload and
+  played through its family's evaluator
+  (:func:`~genethello.core.families.registry.evaluator_of`: a
+  ``NetworkEvaluator``); a fixed opponent is a player a command takes by
+  name (:func:`resolve_opponent`: a chromosome text such as ``p_1_10`` or a
+  shipped network's name such as ``patterns-v2-net``; not a file, which the
+  stored config would name to every resume), resolved once on the coordinator
+  and carried as text and payload, or ``"wpc"``, the League's WPC heuristic
+  searched as a network (:func:`wpc_evaluator`);
+* **starts**: with ``fitness.openings`` naming a set (``distinct-N``), the
+  k-th double game of every pairing starts from opening k of one series of
+  that set drawn without replacement (seeded by the run seed, the
+  generation and the kind), so every member meets its opponents from the
+  same distinct openings; with ``""`` each double game starts from the
+  fast loop's random start of ``fitness.start_plies`` plies, as at depth 0.
+  The engines are deterministic at a fixed depth, so no ε is played.
+
+A game is then a pure function of its contestants, its opening, the depth
+and the exact setting: a task's :class:`FitnessPoints` do not depend on the
+batches, the worker or the order tasks finish in. Each side of a game is
+its own engine (a worker keeps them between tasks, keyed by contestant,
+setting and colour; tables are cleared at every game's start), so a network
+meeting its twin still plays two engines.
+
+:class:`NetworkDepthGames` plays the hall's stored games at the same
+setting (``network_run.NetworkSteps.hall_step``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from genethello.cluster.config import FitnessConfig
+from genethello.cluster.fitness.network_fitness import FitnessPoints, fitness_games, fitness_seed, start_openings
+from genethello.cluster.fitness.network_games import NetworkGameOutcome
+from genethello.core.engine.game import Engine, play_game
+from genethello.core.evaluation.evaluation import BaseEvaluator
+from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+from genethello.core.evaluation.ntuple_shapes import architecture
+from genethello.core.families.individual_names import looks_like_path, resolve_individual
+from genethello.core.families.network_family import NETWORKS, NetworkIndividual
+from genethello.core.families.networks import Network
+from genethello.core.families.registry import Individual, evaluator_of, family_of, parse_individual
+from genethello.core.frontend.bounded_cache import BoundedCache
+from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS
+from genethello.core.play.openings import opening_set
+from genethello.core.play.scoring import points_from_margin
+
+__all__ = ["WPC", "DepthContestant", "DepthFitnessTask", "NetworkDepthFitnessGames", "NetworkDepthGameSpec",
+           "NetworkDepthGames", "depth_contestant", "depth_fitness_tasks", "fitness_openings", "forget_engines",
+           "opponent_individual", "resolve_opponent", "wpc_evaluator"]
+
+#: The League's WPC heuristic as a fitness opponent at depth.
+WPC = "wpc"
+
+#: A contestant as a depth task carries it: an individual's (text, payload),
+#: or :data:`WPC`.
+DepthContestant = tuple[str, bytes | None] | str
+
+_WPC_ARCHITECTURE = "all-1"
+
+
+def wpc_evaluator() -> NetworkEvaluator:
+    """The League's WPC heuristic as the searches use it: an ``all-1``
+    network whose LUT of each square class holds (0, +w, -w) with w the
+    class's weight in hundredths (:data:`LEAGUE_WPC_HUNDREDTHS`; the matrix
+    has the square's eight symmetries, so one weight a class is exact).
+    The integer weights are the hundredths themselves, not a quantization
+    of them, so the value is the WPC's exactly (at most 4 × 100 + … in
+    magnitude, far inside the search's evaluation range). At one ply it
+    picks the WPC's move up to ties, which the search's move order breaks
+    (the fast loop's WPC breaks them by square)."""
+    arch = architecture(_WPC_ARCHITECTURE)
+    lut = np.zeros(arch.n_weights, dtype=np.int32)
+    for i, (square,) in enumerate(arch.tuples):
+        w = LEAGUE_WPC_HUNDREDTHS[square]
+        lut[3 * i + 1], lut[3 * i + 2] = w, -w
+    lut.setflags(write=False)
+    return NetworkEvaluator(Network(arch, lut.astype(np.float64), _quantized=[lut]))
+
+
+def resolve_opponent(spec: str) -> DepthContestant:
+    """A fitness opponent at depth as a task carries it: :data:`WPC`, or
+    the (text, payload) of the player ``spec`` names as a command would
+    (:func:`~genethello.core.families.individual_names.resolve_individual`:
+    a shipped network or a chromosome text; never a file, since the stored
+    config names the opponents).
+
+    Raises:
+        ValueError: one line naming ``spec`` (``random`` has no evaluation to search).
+    """
+    if spec == WPC:
+        return WPC
+    if spec == "random":
+        raise ValueError("'random' plays only on the fast 1-ply loop (fitness.depth 0): it has no evaluation "
+                         "to search")
+    if looks_like_path(spec):
+        # The opponents are part of the stored config, which a resumed run
+        # reads: a database never makes genethello open a file it names.
+        raise ValueError(f"{spec!r} names a file, which a run's stored config may not (a database never makes "
+                         "genethello read a path it names): name a shipped network or a chromosome text")
+    return depth_contestant(resolve_individual(spec))
+
+
+def opponent_individual(spec: str) -> Individual:
+    """The individual whose row names fitness opponent ``spec`` in a run's
+    tables (a fixed-opponent run's hall plays it): the player ``spec``
+    names, or for :data:`WPC` the ``all-1`` network of its weights in
+    hundredths (the stored form quantizes them: the games play the exact
+    :func:`wpc_evaluator`).
+
+    Raises:
+        ValueError: as :func:`resolve_opponent`.
+    """
+    if spec == WPC:
+        arch = architecture(_WPC_ARCHITECTURE)
+        return NetworkIndividual(NETWORKS.parse_kind(arch.name), 0,
+                                 Network(arch, wpc_evaluator().ntuple.int_weights.astype(np.float64)))
+    resolve_opponent(spec)
+    return resolve_individual(spec)
+
+
+def depth_contestant(individual: Individual) -> DepthContestant:
+    """An individual as a depth task carries it: its text and its family's payload."""
+    return (str(individual), family_of(individual).storage(individual).payload)
+
+
+# A worker's engines, kept between tasks: keyed by contestant, depth, exact and colour.
+_ENGINES: BoundedCache[tuple[DepthContestant, int, int, int], Engine] = BoundedCache(256)
+
+
+def forget_engines() -> None:
+    """Drop this process's kept engines (a benchmark's cold start; games
+    never depend on them)."""
+    _ENGINES.clear()
+
+
+def _evaluator(contestant: DepthContestant) -> BaseEvaluator:
+    if isinstance(contestant, str):
+        if contestant != WPC:
+            raise ValueError(f"unknown depth contestant {contestant!r}")
+        return wpc_evaluator()
+    return evaluator_of(parse_individual(contestant[0], contestant[1]))
+
+
+def _engine(contestant: DepthContestant, depth: int, exact: int, colour: int) -> Engine:
+    key = (contestant, depth, exact, colour)
+    found = _ENGINES.get(key)
+    if found is None:
+        found = _ENGINES.put(key, Engine(_evaluator(contestant), depth=depth, exact_empties=exact))
+    return found
+
+
+def _game_points(black: Engine, white: Engine, opening: Sequence[int]) -> tuple[float, int]:
+    result = play_game(black, white, opening)
+    return points_from_margin(result.score), result.score
+
+
+def fitness_openings(config: FitnessConfig, seed: int, generation: int, kind: str, count: int
+                     ) -> tuple[tuple[int, ...], ...]:
+    """The ``count`` openings of generation ``generation``'s pairings
+    (``fitness.openings``: one series of that set, seeded by the run seed,
+    the generation and the kind); () without a set."""
+    if not config.openings:
+        return ()
+    series = opening_set(config.openings).series(f"network-fitness/{seed}/{generation}/{kind}", count)
+    return tuple(tuple(moves) for moves in series)
+
+
+@dataclass(frozen=True, eq=False)
+class DepthFitnessTask:
+    """A chunk of a generation's fitness games at depth: the generation's
+    games ``first_game ..`` in order, ``black``/``white`` indexing
+    ``contestants``, ``slots`` each contestant's member slot (-1: not a
+    member). Double game d starts from ``openings[d % per_pairing]`` when
+    openings are given, else from the fast loop's random start d of
+    ``start_plies`` plies seeded ``start_seed``."""
+
+    task_index: int
+    members: int
+    contestants: tuple[DepthContestant, ...]
+    slots: np.ndarray
+    black: np.ndarray
+    white: np.ndarray
+    first_game: int
+    depth: int
+    exact_empties: int
+    per_pairing: int
+    openings: tuple[tuple[int, ...], ...]
+    start_seed: int
+    start_plies: int
+
+    @property
+    def games(self) -> int:
+        return int(self.black.shape[0])
+
+    def starts(self) -> list[tuple[int, ...]]:
+        """Each game's opening, in order."""
+        doubles = np.arange(self.first_game, self.first_game + self.games, dtype=np.int64) // 2
+        if self.openings:
+            return [self.openings[d % self.per_pairing] for d in doubles.tolist()]
+        first = int(doubles[0]) if doubles.size else 0
+        walks = start_openings(self.start_seed, np.arange(first, int(doubles[-1]) + 1 if doubles.size else first),
+                               self.start_plies)
+        return [walks[d - first] for d in doubles.tolist()]
+
+    def run(self) -> FitnessPoints:
+        """Play the task's games; the member slots' points."""
+        points = np.zeros(self.members, dtype=np.float64)
+        for b, w, opening in zip(self.black.tolist(), self.white.tolist(), self.starts(), strict=True):
+            black_points, _ = _game_points(_engine(self.contestants[b], self.depth, self.exact_empties, 0),
+                                           _engine(self.contestants[w], self.depth, self.exact_empties, 1), opening)
+            if self.slots[b] >= 0:
+                points[self.slots[b]] += black_points
+            if self.slots[w] >= 0:
+                points[self.slots[w]] += 1.0 - black_points
+        return FitnessPoints(self.task_index, points, self.games)
+
+
+@dataclass(frozen=True)
+class NetworkDepthFitnessGames:
+    """The executors' task kind for network fitness at depth: the items are
+    whole :class:`DepthFitnessTask` chunks, the outcomes their
+    :class:`FitnessPoints`, one a chunk, in order."""
+
+    kind: str = field(default="network-depth-fitness")
+
+    def run(self, items: Sequence[DepthFitnessTask]) -> list[FitnessPoints]:
+        return [item.run() for item in items]
+
+
+def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[Individual],
+                        hall: Sequence[Individual] = (), opponents: Sequence[DepthContestant] = (),
+                        batch_games: int = 64) -> list[DepthFitnessTask]:
+    """The tasks of a generation's fitness at depth, in task order: the
+    games of :func:`~genethello.cluster.fitness.network_fitness.fitness_games`
+    (the members, then the ``opponents`` — ``fitness.opponents`` resolved
+    by :func:`resolve_opponent`, in their order — or the hall) cut into
+    chunks of ``batch_games`` (a pure function of the arguments).
+
+    Raises:
+        ValueError: for fewer than 2 members in coevolution, a batch size
+            below 1, or opponents that are not the config's.
+    """
+    if batch_games < 1:
+        raise ValueError(f"batch_games must be >= 1, got {batch_games}")
+    n = len(members)
+    kind, black, white, per_pairing = fitness_games(config, n, len(hall))
+    contestants: list[DepthContestant] = [depth_contestant(m) for m in members]
+    if kind == "fixed":
+        if len(opponents) != len(config.opponents):
+            raise ValueError(f"{len(opponents)} resolved opponents for fitness.opponents {list(config.opponents)}")
+        contestants += list(opponents)
+    elif kind == "hall":
+        contestants += [depth_contestant(h) for h in hall]
+    openings = fitness_openings(config, seed, generation, kind, per_pairing)
+    start_seed = fitness_seed(seed, generation, kind, "starts")
+    all_slots = np.array([i if i < n else -1 for i in range(len(contestants))], dtype=np.int64)
+    tasks = []
+    for index, start in enumerate(range(0, black.size, batch_games)):
+        b = black[start:start + batch_games]
+        w = white[start:start + batch_games]
+        used, local = np.unique(np.concatenate([b, w]), return_inverse=True)
+        tasks.append(DepthFitnessTask(
+            task_index=index, members=n, contestants=tuple(contestants[i] for i in used.tolist()),
+            slots=all_slots[used], black=local[:b.size].astype(np.int32), white=local[b.size:].astype(np.int32),
+            first_game=start, depth=config.depth, exact_empties=config.exact_empties, per_pairing=per_pairing,
+            openings=openings, start_seed=start_seed, start_plies=config.start_plies))
+    return tasks
+
+
+@dataclass(frozen=True)
+class NetworkDepthGameSpec:
+    """One stored game at depth: its index, the places of Black and White
+    among the task's contestants, and its opening."""
+
+    game_index: int
+    black: int
+    white: int
+    opening: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NetworkDepthGames:
+    """The task of stored network games at depth (a hall entry's): the
+    contestants and the setting every game shares; outcomes are
+    ``network_games.NetworkGameOutcome`` (Black's final margin)."""
+
+    contestants: tuple[DepthContestant, ...]
+    depth: int
+    exact_empties: int
+
+    def run(self, items: Sequence[NetworkDepthGameSpec]) -> list[NetworkGameOutcome]:
+        out = []
+        for s in items:
+            _, score = _game_points(_engine(self.contestants[s.black], self.depth, self.exact_empties, 0),
+                                    _engine(self.contestants[s.white], self.depth, self.exact_empties, 1), s.opening)
+            out.append(NetworkGameOutcome(s.game_index, score))
+        return out
+
