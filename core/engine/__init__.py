@@ -7,5 +7,6 @@ and Python face, ``context.pxd`` the negascout loop, ``ordering.pxd``,
 engines (``game``), move-tree counts (``perft``) and the core's fingerprint
 (``build_info``). The engine values a position only through
 :mod:`genethello.core.evaluation`'s leaf interface; it may import that
-folder, and nothing else of genethello.
+folder and, for a game's result and clock, ``play.scoring`` and
+``play.timecontrol`` (two leaves); never the families, players or protocols.
 """
