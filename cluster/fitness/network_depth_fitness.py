@@ -48,7 +48,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from genethello.cluster.config import FitnessConfig
-from genethello.cluster.fitness.network_fitness import FitnessPoints, fitness_games, fitness_seed, start_openings
+from genethello.cluster.fitness.network_fitness import (
+    FitnessPoints,
+    fitness_games,
+    fitness_seed,
+    game_batches,
+    start_openings,
+)
 from genethello.cluster.fitness.network_games import NetworkGameOutcome
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.evaluation.evaluation import BaseEvaluator
@@ -272,18 +278,12 @@ def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, membe
         contestants += [depth_contestant(h) for h in hall]
     openings = fitness_openings(config, seed, generation, kind, per_pairing)
     start_seed = fitness_seed(seed, generation, kind, "starts")
-    all_slots = np.array([i if i < n else -1 for i in range(len(contestants))], dtype=np.int64)
-    tasks = []
-    for index, start in enumerate(range(0, black.size, batch_games)):
-        b = black[start:start + batch_games]
-        w = white[start:start + batch_games]
-        used, local = np.unique(np.concatenate([b, w]), return_inverse=True)
-        tasks.append(DepthFitnessTask(
-            task_index=index, members=n, contestants=tuple(contestants[i] for i in used.tolist()),
-            slots=all_slots[used], black=local[:b.size].astype(np.int32), white=local[b.size:].astype(np.int32),
-            first_game=start, depth=config.depth, exact_empties=config.exact_empties, per_pairing=per_pairing,
-            openings=openings, start_seed=start_seed, start_plies=config.start_plies))
-    return tasks
+    return [DepthFitnessTask(
+        task_index=batch.task_index, members=n, contestants=tuple(contestants[i] for i in batch.used),
+        slots=batch.slots, black=batch.black, white=batch.white, first_game=batch.first_game, depth=config.depth,
+        exact_empties=config.exact_empties, per_pairing=per_pairing, openings=openings, start_seed=start_seed,
+        start_plies=config.start_plies)
+        for batch in game_batches(black, white, n, len(contestants), batch_games)]
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,8 @@ from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.ntuple_games import play_games, points_from_margins
 
 __all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
-           "NetworkWeights", "fitness_games", "fitness_seed", "fitness_tasks", "rank_members", "start_openings",
-           "total_points"]
+           "NetworkWeights", "GameBatch", "fitness_games", "game_batches", "fitness_seed", "fitness_tasks",
+           "rank_members", "start_openings", "total_points"]
 
 #: Games per task when the caller names no other size: about a tenth of a
 #: second of the fast loop on one core for all-2.
@@ -215,6 +215,37 @@ def _weights(individual: NetworkIndividual) -> NetworkWeights:
     return NetworkWeights(individual.network.architecture, individual.network.int_weights)
 
 
+@dataclass(frozen=True, eq=False)
+class GameBatch:
+    """One task's share of a generation's games: its index, the first game's
+    place in the canonical order, the contestants it uses (indices into the
+    generation's contestants), their member slots (-1 for an opponent or a
+    hall member) and Black and White of each game as indices into ``used``."""
+
+    task_index: int
+    first_game: int
+    used: list[int]
+    slots: np.ndarray
+    black: np.ndarray
+    white: np.ndarray
+
+
+def game_batches(black: np.ndarray, white: np.ndarray, members: int, contestants: int,
+                 batch_games: int) -> list[GameBatch]:
+    """The games in canonical order cut into chunks of ``batch_games``, each
+    carrying only the contestants it plays (what both fitness loops hand
+    their tasks)."""
+    all_slots = np.array([i if i < members else -1 for i in range(contestants)], dtype=np.int64)
+    batches = []
+    for index, start in enumerate(range(0, black.size, batch_games)):
+        b = black[start:start + batch_games]
+        w = white[start:start + batch_games]
+        used, local = np.unique(np.concatenate([b, w]), return_inverse=True)
+        batches.append(GameBatch(index, start, used.tolist(), all_slots[used], local[:b.size].astype(np.int32),
+                                 local[b.size:].astype(np.int32)))
+    return batches
+
+
 def fitness_games(config: FitnessConfig, members: int, hall: int) -> tuple[str, np.ndarray, np.ndarray, int]:
     """The layout of a generation's games: the kind played (``hall`` with an
     empty hall plays as ``fixed``), Black and White of every game in
@@ -259,18 +290,11 @@ def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Se
         contestants += [_weights(h) for h in hall]
     game_seed = fitness_seed(seed, generation, kind, "games")
     start_seed = fitness_seed(seed, generation, kind, "starts")
-    all_slots = np.array([i if i < n else -1 for i in range(len(contestants))], dtype=np.int64)
-    tasks = []
-    for index, start in enumerate(range(0, black.size, batch_games)):
-        b = black[start:start + batch_games]
-        w = white[start:start + batch_games]
-        used, local = np.unique(np.concatenate([b, w]), return_inverse=True)
-        tasks.append(NetworkFitnessTask(
-            task_index=index, members=n, contestants=tuple(contestants[i] for i in used.tolist()),
-            slots=all_slots[used], black=local[:b.size].astype(np.int32), white=local[b.size:].astype(np.int32),
-            first_game=start, game_seed=game_seed, start_seed=start_seed, start_plies=config.start_plies,
-            epsilon=float(config.epsilon)))
-    return tasks
+    return [NetworkFitnessTask(
+        task_index=batch.task_index, members=n, contestants=tuple(contestants[i] for i in batch.used),
+        slots=batch.slots, black=batch.black, white=batch.white, first_game=batch.first_game, game_seed=game_seed,
+        start_seed=start_seed, start_plies=config.start_plies, epsilon=float(config.epsilon))
+        for batch in game_batches(black, white, n, len(contestants), batch_games)]
 
 
 def total_points(results: Iterable[FitnessPoints], members: int) -> np.ndarray:
