@@ -211,6 +211,36 @@ cdef inline int ntuple_anchor(const NTupleNet* net, NTupleState* st, uint64_t P,
     return digit
 
 
+cdef inline int lookup_sum(const NTupleNet* net, const int32_t* idx, bint swapped, int offset) noexcept nogil:
+    """The sum of every tuple's LUT entry at the indices ``idx`` (in the
+    stage at ``offset``; ``swapped``: the LUTs of the colours swapped), from
+    the int16 copies where the network has them."""
+    cdef int t, n = net.n_tuples, total = 0
+    cdef const int32_t* lut
+    cdef const int16_t* lut16
+    if net.weights16 != NULL:
+        lut16 = (net.weights16_swapped if swapped else net.weights16) + offset
+        for t in range(n):
+            total += lut16[idx[t]]
+    else:
+        lut = (net.weights_swapped if swapped else net.weights) + offset
+        for t in range(n):
+            total += lut[idx[t]]
+    return total
+
+
+cdef inline int checked_value(const NTupleNet* net, NTupleState* st, int value, uint64_t mine,
+                              uint64_t theirs) noexcept nogil:
+    """``value``, the incremental leaf value of the position (``mine`` to
+    have moved); in check mode the full value is computed too and a
+    disagreement counted."""
+    if st.check:
+        st.checked += 1
+        if value != ntuple_value(net, mine, theirs):
+            st.mismatches += 1
+    return value
+
+
 cdef inline int ntuple_child_corrected(const NTupleNet* net, NTupleState* st, int digit, int node_sum,
                                        uint64_t mover, uint64_t other, uint64_t placed,
                                        uint64_t flipped) noexcept nogil:
@@ -220,7 +250,7 @@ cdef inline int ntuple_child_corrected(const NTupleNet* net, NTupleState* st, in
     tuple through several changed squares telescopes); the indices are
     moved in place and moved back. A leaf then costs two lookups per
     incidence of its changed squares instead of one per tuple."""
-    cdef int s, k, end, total = node_sum, value, i, j, step
+    cdef int s, k, end, total = node_sum, i, j, step
     cdef int32_t* idx = st.index
     cdef const int32_t* begin = net.incidence_begin
     cdef const int32_t* tuples = net.incidence_tuple
@@ -250,12 +280,7 @@ cdef inline int ntuple_child_corrected(const NTupleNet* net, NTupleState* st, in
         while k < end:
             idx[tuples[k]] -= powers[k] * step
             k += 1
-    value = finish_value(net, total)
-    if st.check:
-        st.checked += 1
-        if value != ntuple_value(net, mover, other):
-            st.mismatches += 1
-    return value
+    return checked_value(net, st, finish_value(net, total), mover, other)
 
 
 cdef inline int ntuple_child_value(const NTupleNet* net, NTupleState* st, int digit, uint64_t mover,
@@ -266,14 +291,12 @@ cdef inline int ntuple_child_value(const NTupleNet* net, NTupleState* st, int di
     lookup a tuple; the state itself is untouched, so the next child
     starts from the node again (no restore). (`mover`, `other`: the child,
     for its stage and check mode.)"""
-    cdef int n = net.n_tuples, s, k, end, t, total = 0, value
+    cdef int n = net.n_tuples, s, k, end
     cdef int32_t* idx = st.scratch
     cdef const int32_t* begin = net.incidence_begin
     cdef const int32_t* tuples = net.incidence_tuple
     cdef const int32_t* powers = net.incidence_power
     cdef int offset = stage_offset(net, mover, other)
-    cdef const int16_t* lut16
-    cdef const int32_t* lut
     memcpy(idx, st.index, n * sizeof(int32_t))
     s = gt_lowest_square(placed)
     k = begin[s]
@@ -289,20 +312,7 @@ cdef inline int ntuple_child_value(const NTupleNet* net, NTupleState* st, int di
         while k < end:
             idx[tuples[k]] += powers[k] * (2 * digit - 3)
             k += 1
-    if net.weights16 != NULL:
-        lut16 = (net.weights16 if digit == 1 else net.weights16_swapped) + offset
-        for t in range(n):
-            total += lut16[idx[t]]
-    else:
-        lut = (net.weights if digit == 1 else net.weights_swapped) + offset
-        for t in range(n):
-            total += lut[idx[t]]
-    value = finish_value(net, total)
-    if st.check:
-        st.checked += 1
-        if value != ntuple_value(net, mover, other):
-            st.mismatches += 1
-    return value
+    return checked_value(net, st, finish_value(net, lookup_sum(net, idx, digit != 1, offset)), mover, other)
 
 
 cdef inline int ntuple_value_tracked(const NTupleNet* net, NTupleState* st, uint64_t mine,
@@ -310,34 +320,17 @@ cdef inline int ntuple_value_tracked(const NTupleNet* net, NTupleState* st, uint
     """ntuple_value through the search's incremental indices: the state is
     moved to the position (in the colouring closer to its own: `mine` as
     digit 1, or as digit 2, read through `weights_swapped`), then each tuple
-    costs one lookup. In check mode the full value is computed too and a
-    disagreement counted."""
+    costs one lookup (checked_value: the check mode)."""
     cdef uint64_t same = (st.first ^ mine) | (st.second ^ theirs)
     cdef uint64_t swap = (st.first ^ theirs) | (st.second ^ mine)
-    cdef const int32_t* lut
-    cdef const int16_t* lut16
     cdef const int32_t* idx = st.index
-    cdef int t, n = net.n_tuples, total = 0, value
     cdef bint swapped = popcount(swap) < popcount(same)
     cdef int offset = stage_offset(net, mine, theirs)
     if swapped:
         track_position(net, st, theirs, mine, swap)
     else:
         track_position(net, st, mine, theirs, same)
-    if net.weights16 != NULL:
-        lut16 = (net.weights16_swapped if swapped else net.weights16) + offset
-        for t in range(n):
-            total += lut16[idx[t]]
-    else:
-        lut = (net.weights_swapped if swapped else net.weights) + offset
-        for t in range(n):
-            total += lut[idx[t]]
-    value = finish_value(net, total)
-    if st.check:
-        st.checked += 1
-        if value != ntuple_value(net, mine, theirs):
-            st.mismatches += 1
-    return value
+    return checked_value(net, st, finish_value(net, lookup_sum(net, idx, swapped, offset)), mine, theirs)
 
 
 cdef class NTupleEvaluator:
