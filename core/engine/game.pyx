@@ -22,6 +22,14 @@ from genethello.core.play.scoring import points_from_margin
 from genethello.core.play.timecontrol import move_budget
 
 
+cdef int _check_evaluator(object evaluator) except -1:
+    """Refuse anything but an evaluator (an individual's comes from its family)."""
+    if not isinstance(evaluator, BaseEvaluator):
+        raise TypeError(f"an engine searches an evaluator, not a {type(evaluator).__name__} (its family's "
+                        "evaluator_of(individual) builds one)")
+    return 0
+
+
 cdef class Engine:
     """A player: an evaluator searched with given limits.
 
@@ -49,9 +57,7 @@ cdef class Engine:
 
     def __init__(self, evaluator, depth=None, time=None, int exact_empties=0,
                  str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True):
-        if not isinstance(evaluator, BaseEvaluator):
-            raise TypeError(f"an engine searches an evaluator, not a {type(evaluator).__name__} (its family's "
-                            "evaluator_of(individual) builds one)")
+        _check_evaluator(evaluator)
         if depth is None and time is None:
             raise ValueError("an engine needs a depth or a time (seconds per game)")
         if depth is not None and not 1 <= int(depth) <= 60:
@@ -77,9 +83,7 @@ cdef class Engine:
     def use_evaluator(self, evaluator) -> None:
         """Play with another evaluator from the
         next game on; the table is cleared at the start of every game."""
-        if not isinstance(evaluator, BaseEvaluator):
-            raise TypeError(f"an engine searches an evaluator, not a {type(evaluator).__name__} (its family's "
-                            "evaluator_of(individual) builds one)")
+        _check_evaluator(evaluator)
         self.searcher.use_evaluator(evaluator)
 
     def __reduce__(self):
