@@ -413,10 +413,10 @@ class RunStore:
             stored = set(conn.execute(select(games.c.pair_index).where(
                 games.c.run_id == self.run_id, games.c.generation == g,
                 games.c.pair_index.between(min(indices), max(indices)))).scalars())
-            fresh = {r.pair_index: r for r in rows if r.pair_index not in stored}
+            fresh = _not_stored(rows, stored, lambda r: r.pair_index)
             if fresh:
                 key = (self.run_id, g)
-                conn.exec_driver_sql(_INSERT_GAME, [key + r for r in fresh.values()])
+                conn.exec_driver_sql(_INSERT_GAME, [key + r for r in fresh])
                 s.execute(update(Generation).where(Generation.run_id == self.run_id, Generation.number == g)
                           .values(games_done=Generation.games_done + len(fresh)))
         return len(fresh)
