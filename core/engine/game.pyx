@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 
 from libc.stdint cimport uint64_t
-from genethello.core.engine.bitboard cimport PASS, legal_moves, flips, popcount
+from genethello.core.engine.bitboard cimport PASS, legal_moves, flips, popcount, gt_lowest_square
 from genethello.core.engine.board cimport Board, BLACK
 from genethello.core.engine.search cimport Searcher
 from genethello.core.engine.context cimport RootResult, monotonic_seconds
@@ -149,13 +149,43 @@ def random_opening(int plies, seed) -> list:
     return out
 
 
-def play_game(Engine black, Engine white, opening=(), bint clear_tables=True) -> GameResult:
+cdef inline uint64_t _splitmix64(uint64_t* state) noexcept nogil:
+    """The next number of a SplitMix64 stream (Steele, Lea & Flood 2014):
+    the ε-moves' generator, the same on every machine."""
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int _random_move(uint64_t moves, uint64_t* state) noexcept nogil:
+    """One of the squares of ``moves`` (not 0), drawn from ``state``."""
+    cdef int k = <int>(_splitmix64(state) % <uint64_t>popcount(moves))
+    while k > 0:
+        moves &= moves - 1
+        k -= 1
+    return gt_lowest_square(moves)
+
+
+def play_game(Engine black, Engine white, opening=(), bint clear_tables=True, double epsilon=0.0,
+              uint64_t seed=0) -> GameResult:
     """Play a game from the start (after the opening moves, which must be
     legal) to the end. Transposition tables are cleared first.
 
+    With ``epsilon`` > 0 each move after the opening is, with that
+    probability, a legal move drawn uniformly instead of the engine's
+    (ε-greedy play, what temporal-difference learning explores with); the
+    draws come from a SplitMix64 stream seeded by ``seed``, so the game is
+    a pure function of the engines, the opening, ε and the seed. ε = 0 (the
+    default) draws nothing.
+
     Raises:
         IllegalMoveError: if the opening is not a legal move sequence.
+        ValueError: if ``epsilon`` is not within [0, 1].
     """
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be within [0, 1], not {epsilon!r}")
     cdef Board board = Board.from_moves(list(opening))
     cdef uint64_t P = board.pos.player, O = board.pos.opponent
     cdef int side = board.pos.side, reached, n_empties
@@ -166,6 +196,9 @@ def play_game(Engine black, Engine white, opening=(), bint clear_tables=True) ->
     cdef double used[2]
     cdef double budget, t0
     cdef uint64_t nodes = 0
+    cdef uint64_t stream = seed
+    cdef uint64_t draw_below = <uint64_t>(epsilon * 9007199254740992.0)  # ε * 2**53
+    cdef uint64_t legal
     moves = list(board.history)
     time_loss = None
     clock[0] = black.time
@@ -181,6 +214,14 @@ def play_game(Engine black, Engine white, opening=(), bint clear_tables=True) ->
             moves.append(PASS)
             P, O = O, P
             side ^= 1
+            continue
+        if draw_below and (_splitmix64(&stream) >> 11) < draw_below:
+            legal = legal_moves(P, O)
+            r.move = _random_move(legal, &stream)
+            child = make_move(P, O, r.move, flips(P, O, r.move))
+            P, O = child.player, child.opponent
+            side ^= 1
+            moves.append(r.move)
             continue
         eng = black if side == BLACK else white
         n_empties = 64 - popcount(P | O)

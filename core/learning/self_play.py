@@ -1,0 +1,135 @@
+"""A learning slice: a staged network learns from its own ε-greedy games.
+
+:func:`learn` plays ``games`` self-play games of the network at
+``depth`` plies (solving exactly at ``exact_empties``), ε-greedy (each move
+with probability ε a uniformly drawn legal one: the exploration of
+Szubert, Jaśkowski & Krawiec's CTDL), and after every batch of
+``batch_games`` games learns from each game in order by the offline
+λ-return (:func:`genethello.core.learning.td.td_lambda_game`). A batch's
+games are played on the weights learned before it (one evaluator build a
+batch: building a large network's evaluator costs more than a game), so
+``batch_games = 1`` is learning after every game.
+
+Why the game's positions and not search values (TDLeaf, TreeStrap): the
+member's own games at the fitness depth are what CTDL learns from and what
+the run's selection judges; the λ-return's targets are the outcome mixed
+with the next positions' values, which the search's choices already
+reflect (the games are played at depth). Learning from search values costs
+a search's tree per update; left as a later variant, named.
+
+The slice is a pure function of the network, the settings and the seed:
+game j's ε stream and random opening come from ``SeedSequence([seed, j])``,
+so a worker, a machine or a resumed run learns the same weights. Weights
+are kept within ±:data:`MAX_LEARNED_DISCS` (a staged network's weights
+are discs; a search clamps values at ±62.5 anyway).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from genethello.core.engine.game import Engine, play_game, random_opening
+from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+from genethello.core.families.networks import Network
+from genethello.core.learning.td import TupleReader, td_lambda_game
+
+__all__ = ["MAX_LEARNED_DISCS", "LearningSettings", "SliceReport", "learn"]
+
+#: The largest |weight| (discs) learning leaves in a network.
+MAX_LEARNED_DISCS = 256.0
+
+
+@dataclass(frozen=True)
+class LearningSettings:
+    """How a member learns in one slice (the hyperparameters a learning
+    breeder perturbs: ``alpha``, ``lam``, ``epsilon``, ``depth``).
+
+    Attributes:
+        alpha: the step, a fraction of each position's error (0..1].
+        lam: λ of the λ-return (0: TD(0) .. 1: the outcome alone).
+        epsilon: the probability of a random move (0..1).
+        depth: the self-play search depth (plies, >= 1).
+        exact_empties: solve exactly from this many empties (0: never).
+        games: self-play games in the slice.
+        batch_games: games played on one set of weights before learning
+            from them (>= 1).
+        opening_plies: random plies before each game (0: from the start).
+    """
+
+    alpha: float
+    lam: float
+    epsilon: float
+    depth: int
+    exact_empties: int = 0
+    games: int = 100
+    batch_games: int = 10
+    opening_plies: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.alpha <= 1.0:
+            raise ValueError(f"alpha must be within (0, 1], not {self.alpha!r}")
+        for name in ("lam", "epsilon"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be within [0, 1], not {value!r}")
+        if self.depth < 1 or self.exact_empties < 0 or self.games < 0 or self.batch_games < 1 or \
+                self.opening_plies < 0:
+            raise ValueError("depth and batch_games must be >= 1, exact_empties, games and opening_plies >= 0")
+
+
+@dataclass(frozen=True)
+class SliceReport:
+    """What a slice learned from: its games and positions, the sum of the
+    squared errors (discs², before each game's update) and Black's points."""
+
+    games: int
+    positions: int
+    squared_error: float
+    black_points: float
+
+    @property
+    def mean_squared_error(self) -> float:
+        """The mean squared error per position, discs² (0 with none)."""
+        return self.squared_error / self.positions if self.positions else 0.0
+
+
+def _game_seeds(seed: int, game: int) -> tuple[int, int]:
+    stream, opening = np.random.SeedSequence([seed, game]).generate_state(2, np.uint64)
+    return int(stream), int(opening)
+
+
+def learn(network: Network, settings: LearningSettings, seed: int) -> tuple[Network, SliceReport]:
+    """``network`` after one learning slice (module docstring), with what it
+    learned from.
+
+    Raises:
+        ValueError: for a network that is not staged (its values are not
+            discs) or bad settings.
+    """
+    if not network.staged:
+        raise ValueError(f"only a staged network (valued in discs) learns by temporal differences; "
+                         f"{network.architecture.name} has 1 stage")
+    reader = TupleReader(network.architecture, network.stages)
+    weights = np.array(network.weights, dtype=np.float64)
+    positions, squared, points = 0, 0.0, 0.0
+    for first in range(0, settings.games, settings.batch_games):
+        engine = Engine(NetworkEvaluator(_network(network, weights)), depth=settings.depth,
+                        exact_empties=settings.exact_empties)
+        batch = []
+        for game in range(first, min(first + settings.batch_games, settings.games)):
+            stream, opening_seed = _game_seeds(seed, game)
+            opening = random_opening(settings.opening_plies, opening_seed) if settings.opening_plies else ()
+            batch.append(play_game(engine, engine, opening, epsilon=settings.epsilon, seed=stream))
+        for result in batch:
+            learned, error = td_lambda_game(reader, weights, result.moves, settings.alpha, settings.lam)
+            positions += learned
+            squared += error
+            points += result.black_points
+        np.clip(weights, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS, out=weights)
+    return _network(network, weights), SliceReport(settings.games, positions, squared, points)
+
+
+def _network(like: Network, weights: np.ndarray) -> Network:
+    return Network(like.architecture, weights, like.stages, like.whole_disc_weight)

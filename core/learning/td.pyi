@@ -1,0 +1,19 @@
+"""Type stub of the compiled module genethello.core.learning.td (td.pyx)."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from genethello.core.evaluation.ntuple_shapes import Architecture
+
+class TupleReader:
+    n_expanded: int
+    n_weights: int
+    n_stages: int
+    def __init__(self, architecture: Architecture, stages: int) -> None: ...
+
+def position_value(reader: TupleReader, weights: npt.NDArray[np.float64], player: int, opponent: int) -> float: ...
+def game_positions(moves: Sequence[int]) -> tuple[list[tuple[int, int, int]], int]: ...
+def td_lambda_game(reader: TupleReader, weights: npt.NDArray[np.float64], moves: Sequence[int], alpha: float,
+                   lam: float) -> tuple[int, float]: ...

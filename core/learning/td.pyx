@@ -1,0 +1,234 @@
+"""Temporal-difference learning of a staged n-tuple network, in typed loops.
+
+A staged network (:mod:`genethello.core.families.networks`, S > 1) values a
+position in discs of final margin for the side to move: the sum, over its
+expanded tuples, of the real weight each reads in the LUTs of the
+position's stage. :class:`TupleReader` holds an architecture's expanded
+tuples as typed arrays, :func:`position_value` is that sum on real
+(float64) weights, and :func:`td_lambda_game` learns from one game.
+
+**The update** (the offline λ-return, Sutton & Barto 2018 §12.1; the
+targets of Szubert, Jaśkowski & Krawiec's CTDL, which learns TD(λ) from
+the member's own games): a game's positions s_0 .. s_{T-1} are every
+position where the side to move has a move (passes carry no position),
+v_t their values on the weights before the game, z_t the final margin
+(empties to the winner) for s_t's side to move. The λ-return is
+
+    G_{T-1} = z_{T-1},
+    G_t     = σ_t ((1 - λ) v_{t+1} + λ G_{t+1}),
+
+σ_t = +1 when s_{t+1} has the same side to move as s_t (the other
+passed) and -1 otherwise (values are for the side to move). The returns
+are computed on the weights before the game (the forward view is exact
+only offline); then, for t = 0 .. T-1 in order, position t's weights move
+towards its return by a normalized step (normalized least mean squares):
+
+    δ_t = G_t - v'_t,   w_j += α δ_t n_j(s_t) / Σ_k n_k(s_t)²
+
+with v'_t the position's value on the weights as updated so far and
+n_j(s_t) how many expanded tuples read weight j in s_t (several images of
+a tuple often read the same entry, most of all on an empty board). The
+step moves v'_t by exactly α δ_t: α is the fraction of each position's
+error learned, whatever the architecture, and α <= 1 never overshoots. (A
+plain step α/E per tuple overshoots by the multiplicity, and applying a
+whole game's errors at once by the positions sharing a weight: measured,
+both diverge.) λ = 1 learns the outcome alone (Monte Carlo), λ = 0 one
+step ahead (TD(0)).
+"""
+
+from libc.stdint cimport uint64_t, int32_t, int64_t
+
+import numpy as np
+
+from genethello.core.engine.bitboard cimport PASS, legal_moves, flips, popcount
+from genethello.core.engine.move cimport Child, make_move
+from genethello.core.evaluation.ntuple import stage_of_move
+
+cdef enum:
+    MAX_LENGTH = 10     # ntuple_shapes.MAX_TUPLE_LENGTH
+    MAX_POSITIONS = 61  # a game has at most 60 moves, so at most 60 positions with a move
+
+# The standard start (a1 = bit 0): Black to move on d5 e4, White on d4 e5.
+cdef uint64_t START_BLACK = (<uint64_t>1 << 35) | (<uint64_t>1 << 28)
+cdef uint64_t START_WHITE = (<uint64_t>1 << 27) | (<uint64_t>1 << 36)
+
+
+cdef class TupleReader:
+    """An architecture's expanded tuples, with the stages of a staged
+    network, as the typed loops read them: tuple e reads base LUT
+    ``offset[e]`` at ``sum_k digit(squares[e][k]) * 3**k`` (digit 1 the side
+    to move, 2 the other), stage s's weights from ``s * n_weights``."""
+
+    cdef readonly int n_expanded, n_weights, n_stages
+    cdef int32_t[::1] offset, length, squares, stages_by_move
+    cdef int32_t[::1] counts                # [n_stages * n_weights] scratch, all 0 between calls
+
+    def __init__(self, architecture, int stages):
+        expanded = architecture.expanded
+        starts = np.concatenate([[0], np.cumsum(architecture.lut_sizes)])
+        self.n_expanded = len(expanded)
+        self.n_weights = int(architecture.n_weights)
+        self.n_stages = stages
+        self.offset = np.array([starts[u] for u, _ in expanded], dtype=np.int32)
+        self.length = np.array([len(sq) for _, sq in expanded], dtype=np.int32)
+        squares = np.zeros(self.n_expanded * MAX_LENGTH, dtype=np.int32)
+        for e, (_, sq) in enumerate(expanded):
+            squares[e * MAX_LENGTH:e * MAX_LENGTH + len(sq)] = sq
+        self.squares = squares
+        self.stages_by_move = np.ascontiguousarray(stage_of_move(stages), dtype=np.int32)
+        self.counts = np.zeros(stages * self.n_weights, dtype=np.int32)
+
+    cdef inline int stage(self, uint64_t P, uint64_t O) noexcept nogil:
+        return self.stages_by_move[popcount(P | O) - 4]
+
+    cdef void read(self, uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
+        """Every expanded tuple's weight index (stage included) on (P, O)."""
+        cdef int e, k, sq, index
+        cdef int base = self.stage(P, O) * self.n_weights
+        cdef int power
+        for e in range(self.n_expanded):
+            index = 0
+            power = 1
+            for k in range(self.length[e]):
+                sq = self.squares[e * MAX_LENGTH + k]
+                if (P >> sq) & 1:
+                    index += power
+                elif (O >> sq) & 1:
+                    index += 2 * power
+                power *= 3
+            out[e] = base + self.offset[e] + index
+
+
+cdef inline int64_t _squared_counts(TupleReader reader, const int32_t* index) noexcept nogil:
+    """Σ_j n_j²: over the weights read, the square of how many tuples read each."""
+    cdef int e, n = reader.n_expanded
+    cdef int64_t total = 0
+    for e in range(n):
+        total += 2 * reader.counts[index[e]] + 1
+        reader.counts[index[e]] += 1
+    for e in range(n):
+        reader.counts[index[e]] = 0
+    return total
+
+
+cdef inline double _sum(const double[::1] weights, const int32_t* index, int n) noexcept nogil:
+    cdef double total = 0.0
+    cdef int e
+    for e in range(n):
+        total += weights[index[e]]
+    return total
+
+
+def position_value(TupleReader reader, const double[::1] weights, uint64_t player, uint64_t opponent) -> float:
+    """The staged network's value of the position (``player`` to move) on
+    real ``weights``: discs of final margin for the side to move."""
+    _check_weights(reader, weights)
+    cdef int32_t[::1] index = np.empty(reader.n_expanded, dtype=np.int32)
+    reader.read(player, opponent, &index[0])
+    return _sum(weights, &index[0], reader.n_expanded)
+
+
+cdef int _check_weights(TupleReader reader, const double[::1] weights) except -1:
+    if weights.shape[0] != reader.n_stages * reader.n_weights:
+        raise ValueError(f"{weights.shape[0]} weights for a network of {reader.n_stages} stage(s) of "
+                         f"{reader.n_weights}")
+    return 0
+
+
+cdef struct Replayed:
+    int count                           # positions with a move
+    int black_margin                    # the final margin for Black, empties to the winner
+
+
+cdef Replayed _replay(moves, uint64_t* players, uint64_t* opponents, int* sides) except *:
+    """The positions of a game from the standard start (``moves`` with
+    passes), each before its move; ValueError for an illegal move."""
+    cdef uint64_t P = START_BLACK, O = START_WHITE, legal
+    cdef int side = 0, move
+    cdef Child child
+    cdef Replayed out
+    out.count = 0
+    for m in moves:
+        move = m
+        legal = legal_moves(P, O)
+        if move == PASS:
+            if legal:
+                raise ValueError("a pass where a move was legal")
+            if not legal_moves(O, P):
+                raise ValueError("a pass after the game's end")
+            P, O = O, P
+            side ^= 1
+            continue
+        if move < 0 or move > 63 or not (legal >> move) & 1:
+            raise ValueError(f"illegal move {move} at position {out.count}")
+        if out.count >= MAX_POSITIONS:
+            raise ValueError("more moves than a game has")
+        players[out.count] = P
+        opponents[out.count] = O
+        sides[out.count] = side
+        out.count += 1
+        child = make_move(P, O, move, flips(P, O, move))
+        P, O = child.player, child.opponent
+        side ^= 1
+    if legal_moves(P, O) or legal_moves(O, P):
+        raise ValueError("the moves do not end the game")
+    cdef int mine = popcount(P), theirs = popcount(O)
+    cdef int margin = mine - theirs, empties = 64 - mine - theirs
+    if margin > 0:
+        margin += empties
+    elif margin < 0:
+        margin -= empties
+    out.black_margin = margin if side == 0 else -margin
+    return out
+
+
+def game_positions(moves) -> tuple:
+    """(player, opponent, side) of every position of the game with a move
+    (side 0 Black), before its move, and Black's final margin: what
+    :func:`td_lambda_game` learns from (for tests and tools)."""
+    cdef uint64_t players[MAX_POSITIONS]
+    cdef uint64_t opponents[MAX_POSITIONS]
+    cdef int sides[MAX_POSITIONS]
+    cdef Replayed r = _replay(moves, players, opponents, sides)
+    return [(players[t], opponents[t], sides[t]) for t in range(r.count)], r.black_margin
+
+
+def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha, double lam) -> tuple:
+    """Learn from one game (``moves`` from the standard start, passes
+    included, to the end) by the offline λ-return (module docstring),
+    updating ``weights`` in place. Returns (positions learned from, the sum
+    of their squared errors G_t - v_t before the update, in discs²).
+
+    Raises:
+        ValueError: for weights of another size, alpha or lam out of
+            [0, 1], or moves that are not a whole legal game.
+    """
+    _check_weights(reader, weights)
+    if not 0.0 <= alpha <= 1.0 or not 0.0 <= lam <= 1.0:
+        raise ValueError(f"alpha and lambda must be within [0, 1], not {alpha!r} and {lam!r}")
+    cdef uint64_t players[MAX_POSITIONS]
+    cdef uint64_t opponents[MAX_POSITIONS]
+    cdef int sides[MAX_POSITIONS]
+    cdef double values[MAX_POSITIONS]
+    cdef double targets[MAX_POSITIONS]
+    cdef Replayed r = _replay(moves, players, opponents, sides)
+    cdef int n = reader.n_expanded, T = r.count, t, e
+    cdef int32_t[::1] index = np.empty(max(1, T) * n, dtype=np.int32)
+    cdef double delta, squared = 0.0, ahead
+    if T == 0:
+        return 0, 0.0
+    for t in range(T):
+        reader.read(players[t], opponents[t], &index[t * n])
+        values[t] = _sum(weights, &index[t * n], n)
+    ahead = r.black_margin if sides[T - 1] == 0 else -r.black_margin
+    targets[T - 1] = ahead
+    for t in range(T - 2, -1, -1):
+        ahead = (1.0 - lam) * values[t + 1] + lam * targets[t + 1]
+        targets[t] = ahead if sides[t + 1] == sides[t] else -ahead
+    for t in range(T):
+        delta = targets[t] - values[t]
+        squared += delta * delta
+        delta = alpha * (targets[t] - _sum(weights, &index[t * n], n)) / _squared_counts(reader, &index[t * n])
+        for e in range(n):
+            weights[index[t * n + e]] += delta
+    return T, squared
