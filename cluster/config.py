@@ -81,10 +81,26 @@ class BreedingConfig:
     mutant_fraction: float = 0.10     # share of P made by mutating a parent
     inject_top: int = 2               # best K of the hall of fame (else by Elo) re-enter if absent
     inject_other_runs: bool = False   # also inject the best of other runs of this type
-    method: str = "ga"                # "ga" (GeneThello's breeding), "random-search" (a baseline), "cma-es" (networks)
+    method: str = "ga"                # "ga" (GeneThello's breeding), "random-search" (a baseline), "cma-es" (networks),
+                                      # "pbt-td" (staged networks: TD learning with population-based training)
     mutation_sigma: float = 0.5       # networks' GA: the Gaussian mutation's standard deviation (weights start N(0, 1))
     cma_variant: str = "auto"         # CMA-ES: "full" covariance, "separable", or "auto" (full up to 500 weights)
     sigma0: float = 1.0               # CMA-ES: the starting step (mean 0: it sets only the weights' scale)
+    # pbt-td (staged networks, fitness.depth >= 1): every member learns by TD(λ) from its own self-play
+    # games each generation; the bottom share then takes the weights of the top share, perturbed.
+    learning_games: int = 200         # pbt-td: self-play games each member learns from per generation
+    learning_batch: int = 25          # pbt-td: games played on one set of weights before learning from them
+    learning_alpha: float = 0.05      # pbt-td: generation 1's step (the fraction of a position's error learned)
+    learning_lambda: float = 0.7      # pbt-td: generation 1's λ of the λ-return
+    learning_epsilon: float = 0.1     # pbt-td: generation 1's ε (random moves) in self-play
+    learning_depth: int = 1           # pbt-td: generation 1's self-play search depth
+    learning_max_depth: int = 2       # pbt-td: the deepest a perturbed self-play depth goes
+    learning_exact: int = 0           # pbt-td: self-play solves exactly at this many empties (0 = never)
+    learning_opening_plies: int = 0   # pbt-td: random plies before each self-play game
+    exploit_fraction: float = 0.25    # pbt-td: the bottom share copies the top share (0 = TD alone, no selection)
+    perturb_factor: float = 1.25      # pbt-td: a copied α, λ or ε is multiplied by this or its inverse
+    start_sigma: float = 0.05         # pbt-td: generation 1's weights get N(0, σ²) discs of noise (distinct members)
+    learning_start: str = ""          # pbt-td: generation 1's network: "" zero weights, or a shipped network's name
 
 
 #: ``breeding.cma_variant``: full covariance, separable, or full up to
@@ -289,6 +305,18 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "hall.every": (1, 1_000_000),
     "breeding.mutation_sigma": (0.0, 1e6),
     "breeding.sigma0": (1e-6, 1e6),
+    "breeding.learning_games": (0, 10_000_000),
+    "breeding.learning_batch": (1, 1_000_000),
+    "breeding.learning_alpha": (1e-9, 1.0),
+    "breeding.learning_lambda": (0.0, 1.0),
+    "breeding.learning_epsilon": (0.0, 1.0),
+    "breeding.learning_depth": (1, 12),
+    "breeding.learning_max_depth": (1, 12),
+    "breeding.learning_exact": (0, 20),
+    "breeding.learning_opening_plies": (0, 20),
+    "breeding.exploit_fraction": (0.0, 0.5),
+    "breeding.perturb_factor": (1.0, 10.0),
+    "breeding.start_sigma": (0.0, 100.0),
     "fitness.games_per_pair": (1, 100_000),
     "fitness.games_per_opponent": (1, 10_000_000),
     "fitness.epsilon": (0.0, 1.0),
@@ -396,6 +424,9 @@ def _check_values_together(config: RunConfig) -> None:
     if config.breeding.cma_variant not in CMA_VARIANTS:
         raise ConfigError(f"breeding.cma_variant: {config.breeding.cma_variant!r} is not one of "
                           f"{', '.join(CMA_VARIANTS)}")
+    if config.breeding.learning_depth > config.breeding.learning_max_depth:
+        raise ConfigError(f"breeding.learning_depth: {config.breeding.learning_depth} is deeper than "
+                          f"breeding.learning_max_depth {config.breeding.learning_max_depth}")
     if config.fitness.kind == "hall" and config.hall.games_per_member == 0:
         raise ConfigError("fitness.kind: 'hall' needs a hall of fame (hall.games_per_member > 0)")
     for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),

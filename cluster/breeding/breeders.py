@@ -34,7 +34,9 @@ Families. The GA and random search breed every family that
 each on its own representation (GeneThello's chromosomes as they always
 have, :mod:`population`; n-tuple networks on their real weights,
 :mod:`network_breeders`: Gaussian mutation), and never ask which family
-they hold; CMA-ES (``cma-es``) breeds networks only. The interface's types
+they hold; CMA-ES (``cma-es``) breeds networks only, and pbt-td
+(:mod:`network_pbt`: temporal-difference learning with population-based
+training, the one breeder that learns) staged networks only. The interface's types
 live in :mod:`~genethello.cluster.breeding.protocols`.
 """
 
@@ -48,12 +50,13 @@ import numpy as np
 
 from genethello.cluster.breeding.cma_es import CmaEsBreeder
 from genethello.cluster.breeding.family_breeding import FAMILY_BREEDING, breeding_for
+from genethello.cluster.breeding.network_pbt import PbtTdBreeder
 from genethello.cluster.breeding.protocols import Bred, Breeder, RatedGeneration
 from genethello.cluster.config import BreedingConfig
 from genethello.core.families.registry import Individual, Kind
 
 __all__ = ["Bred", "RatedGeneration", "Breeder", "GeneticBreeder", "RandomSearchBreeder", "CmaEsBreeder",
-           "BREEDERS", "breeder_for"]
+           "PbtTdBreeder", "BREEDERS", "breeder_for"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,7 @@ BREEDERS: dict[str, Callable[[BreedingConfig], Breeder]] = {
     GeneticBreeder.name: GeneticBreeder,
     RandomSearchBreeder.name: RandomSearchBreeder,
     CmaEsBreeder.name: CmaEsBreeder,
+    PbtTdBreeder.name: PbtTdBreeder,
 }
 
 

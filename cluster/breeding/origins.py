@@ -4,7 +4,9 @@ A breeder returns, beside the members of the new generation, one
 :class:`Origin` per slot, in slot order: survived as an elite, re-entered
 from the best of history, drawn at random, read from the initial file, born
 of a crossover (then mutated), a mutant, a newborn that duplicated a member
-and was mutated again, or a sample of a CMA-ES distribution. An origin names
+and was mutated again, a sample of a CMA-ES distribution, a member that
+learned from its own games, or one that copied a top member's weights
+(pbt-td). An origin names
 its parents by position in what the breeder was handed (the rated
 generation's ranking, best first, or its injected members), because a
 breeder knows no database ids; :func:`resolve` turns those positions into
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["INITIAL", "RANDOM", "ELITE", "REENTERED", "CROSSOVER", "MUTANT", "DUPLICATE_MUTATED", "CMA_SAMPLE",
-           "ORIGIN_KINDS", "BRED_KINDS", "Origin", "StoredOrigin", "resolve"]
+           "LEARNED", "COPIED", "ORIGIN_KINDS", "BRED_KINDS", "Origin", "StoredOrigin", "resolve"]
 
 #: Generation 1's members read from ``population.initial``.
 INITIAL = "initial"
@@ -39,10 +41,16 @@ DUPLICATE_MUTATED = "duplicate-mutated"
 #: A sample of the CMA-ES distribution told the previous generation's ranking.
 CMA_SAMPLE = "cma-sample"
 
+#: Learned a slice of temporal differences from its own weights (pbt-td).
+LEARNED = "learned"
+#: Took the weights and hyperparameters of a top member, perturbed the
+#: hyperparameters, then learned a slice (pbt-td's exploit and explore).
+COPIED = "copied"
+
 #: Every kind a breeder may give, in the order reports list them.
-ORIGIN_KINDS = (ELITE, REENTERED, CROSSOVER, MUTANT, DUPLICATE_MUTATED, CMA_SAMPLE, RANDOM, INITIAL)
+ORIGIN_KINDS = (ELITE, REENTERED, CROSSOVER, MUTANT, DUPLICATE_MUTATED, CMA_SAMPLE, LEARNED, COPIED, RANDOM, INITIAL)
 #: The kinds whose parents are positions in the rated generation's ranking.
-BRED_KINDS = (ELITE, CROSSOVER, MUTANT, DUPLICATE_MUTATED)
+BRED_KINDS = (ELITE, CROSSOVER, MUTANT, DUPLICATE_MUTATED, LEARNED, COPIED)
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,9 @@ class Origin:
             :data:`REENTERED`, the position in the injected members; () for
             the others.
         detail: for :data:`DUPLICATE_MUTATED`, the operator that first made
-            it (:data:`CROSSOVER` or :data:`MUTANT`); None otherwise.
+            it (:data:`CROSSOVER` or :data:`MUTANT`); for :data:`COPIED`,
+            what was perturbed (``alpha x1.25 lambda /1.25 ...``); None
+            otherwise.
     """
 
     kind: str

@@ -44,6 +44,9 @@ class RatedGeneration:
             stateless breeders).
         points: the fitness of each of ``ranked`` (same order), when the
             run has one (network runs: each member's points); () otherwise.
+        slots: the population slot of each of ``ranked`` (same order),
+            where the run knows them (network runs); () otherwise (a
+            breeder whose state is kept by slot, pbt-td, reads it so).
     """
 
     number: int
@@ -52,6 +55,7 @@ class RatedGeneration:
     injected: Sequence[Individual] = ()
     state: bytes | None = None
     points: Sequence[float] = ()
+    slots: Sequence[int] = ()
 
 
 @dataclass(frozen=True)

@@ -321,7 +321,8 @@ class Coordinator:
                     return ending
                 if self.should_stop():
                     return "stopped"
-                steps.breed(g)
+                if not steps.breed(g):
+                    return "stopped"
                 continue
             raise RuntimeError(f"run {self.run_id}: generation {g} is in an unexpected state {status!r}")
 

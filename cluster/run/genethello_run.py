@@ -170,9 +170,10 @@ class GeneThelloSteps:
         return not self.run.stopped
 
     # --------------------------------------------------------------- breeding
-    def breed(self, g: int) -> None:
+    def breed(self, g: int) -> bool:
         """Breed generation g + 1 from rated generation g with the run's
-        breeder (it alone decides how) and start it."""
+        breeder (it alone decides how) and start it; True (it never stops
+        midway)."""
         cfg = self.config
         P = self.run.population_size
         ranked: list[RankedPlayer] = (self.store.ranked_by_score(g) if cfg.rating.selection == "score"
@@ -192,3 +193,4 @@ class GeneThelloSteps:
         bred = self.run.breeder.next_population(rated, P, generation_rng(cfg.seed, g + 1))
         origins = resolve(bred.origins, g + 1, [p.player_id for p in ranked], [p.player_id for p in sources])
         self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, origins=origins)
+        return True

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from genethello.cluster.breeding.breeders import RatedGeneration
+from genethello.cluster.breeding.network_pbt import LearnedSlice, LearningSlices, PbtTdBreeder
 from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
 from genethello.cluster.fitness.network_depth_fitness import (
@@ -117,7 +118,7 @@ class NetworkSteps:
         # step asks the breeder for its champion and the breed step for its
         # next population from them. (The hall's best to inject are read
         # each time: the hall step between the two changes them.)
-        self._ranked: dict[int, tuple[list[NetworkIndividual], list[float], list[int], bytes | None]] = {}
+        self._ranked: dict[int, tuple[list[NetworkIndividual], list[float], list[int], list[int], bytes | None]] = {}
         self._opponents: list[DepthContestant] | None = None
 
     def games_total_at_start(self) -> int | None:
@@ -206,13 +207,14 @@ class NetworkSteps:
         self.run.progress.message(f"generation {g} rated: best member {stats['best_score']:.1%} of "
                                   f"{counted(per_member, 'game')} ({f.kind}), mean {stats['mean_score']:.1%}")
 
-    def ranked(self, g: int) -> tuple[list[NetworkIndividual], list[float], list[int]]:
+    def ranked(self, g: int) -> tuple[list[NetworkIndividual], list[float], list[int], list[int]]:
         """Generation g's members best first (points, then slot), with their
-        points and player ids."""
+        points, player ids and slots."""
         found = self.members(g)
         points = self.points(g, len(found)).tolist()
         order = rank_by_points(points)
-        return [found[i][1] for i in order], [points[i] for i in order], [found[i][0] for i in order]
+        return ([found[i][1] for i in order], [points[i] for i in order], [found[i][0] for i in order],
+                [int(i) for i in order])
 
     def rated(self, g: int) -> tuple[RatedGeneration, list[int], list[int]]:
         """Generation g as its breeder sees it: the members best first with
@@ -222,12 +224,12 @@ class NetworkSteps:
         cfg = self.config
         if g not in self._ranked:
             self._ranked = {g: (*self.ranked(g), self.store.breeder_state(g))}
-        ranked, points, ids, state = self._ranked[g]
+        ranked, points, ids, slots, state = self._ranked[g]
         hall = []
         if cfg.breeding.inject_top and cfg.hall.games_per_member:
             hall = self.store.hall_ranked(cfg.breeding.inject_top)
         injected: list[Individual] = [e.chromosome() for e in hall]
-        rated = RatedGeneration(g, self.run.kind, ranked, injected, state, points)
+        rated = RatedGeneration(g, self.run.kind, ranked, injected, state, points, slots)
         return rated, ids, [e.player_id for e in hall]
 
     # -------------------------------------------------------------- hall
@@ -344,11 +346,30 @@ class NetworkSteps:
         return True
 
     # ----------------------------------------------------------- breeding
-    def breed(self, g: int) -> None:
+    def breed(self, g: int) -> bool:
         """Breed generation g + 1 with the run's breeder from generation g's
-        ranking, its points and the breeder's stored state, and start it."""
+        ranking, its points and the breeder's stored state, and start it.
+        A learning breeder (pbt-td) plans, its slices are learned on the
+        executor, and it makes the generation of their results; False when
+        stopped before they were all in (nothing is stored: the step is
+        redone on resume, to the same members)."""
         cfg = self.config
         rated, ranked_ids, injected_ids = self.rated(g)
-        bred = self.run.breeder.next_population(rated, self.run.population_size, generation_rng(cfg.seed, g + 1))
+        rng = generation_rng(cfg.seed, g + 1)
+        breeder = self.run.breeder
+        if isinstance(breeder, PbtTdBreeder):
+            plan = breeder.plan(rated, self.run.population_size, rng)
+            learned: list[LearnedSlice] = []
+            self.run.progress.message(f"generation {g}: {counted(len(plan.slices), 'member')} learn "
+                                      f"{counted(cfg.breeding.learning_games, 'self-play game')} each")
+            for outcomes in self.run.executor_now().run(LearningSlices(cfg.breeding), batches_of(plan.slices),
+                                                        self.run.should_stop):
+                learned.extend(outcomes)
+            if len(learned) != len(plan.slices):
+                return False
+            bred = breeder.bred(plan, learned)
+        else:
+            bred = breeder.next_population(rated, self.run.population_size, rng)
         self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0,
                                     origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))
+        return True

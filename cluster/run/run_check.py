@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from genethello.cluster.breeding.breeders import BREEDERS, breeder_for
+from genethello.cluster.breeding.network_pbt import PbtTdBreeder, check_learning_config
 from genethello.cluster.config import (
     RANDOM_OPENINGS,
     ConfigError,
@@ -76,6 +77,8 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
     if not breeder_for(config.breeding).breeds(kind):
         raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
                           f"{kind.name!r} (a {kind.family} chromosome)")
+    if config.breeding.method == PbtTdBreeder.name:
+        check_learning_config(config)
     ys = config.yardstick
     for key, texts in (("yardstick.opponents", ys.opponents), ("yardstick.sprt_opponents", ys.sprt_opponents)):
         for text in texts:

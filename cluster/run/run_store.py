@@ -68,8 +68,12 @@ class GameRow(NamedTuple):
     nodes: int
 
 
-#: Generations whose breeder state is kept (the newest ones).
+#: Generations whose breeder state is kept (the newest ones)...
 BREEDER_STATES_KEPT = 2
+#: ... unless it is this small or smaller: pbt-td's hyperparameters (a few
+#: hundred bytes, the lineage of its perturbations) are kept with every
+#: generation; a CMA-ES state (megabytes) is not.
+SMALL_BREEDER_STATE_BYTES = 64 * 1024
 
 
 class FitnessRow(NamedTuple):
@@ -271,7 +275,9 @@ class RunStore:
         is what the breeder that bred generation g keeps for it
         (:mod:`breeders`); :meth:`breeder_state` reads it back. Only the
         last :data:`BREEDER_STATES_KEPT` generations keep theirs (a resume
-        needs the current one; a full CMA-ES state is about a megabyte).
+        needs the current one; a full CMA-ES state is about a megabyte),
+        except states of at most :data:`SMALL_BREEDER_STATE_BYTES`, kept
+        with every generation.
         ``origins`` (one a member, or none) say why each member is there;
         a re-entered member's ``source_run`` is its parent's run.
         """
@@ -311,7 +317,9 @@ class RunStore:
             s.execute(update(Run).where(Run.id == self.run_id).values(generation=g, updated_at=utcnow()))
             s.execute(update(Generation).where(Generation.run_id == self.run_id,
                                                Generation.number <= g - BREEDER_STATES_KEPT,
-                                               Generation.breeder_state.is_not(None)).values(breeder_state=None))
+                                               Generation.breeder_state.is_not(None),
+                                               func.length(Generation.breeder_state) > SMALL_BREEDER_STATE_BYTES)
+                      .values(breeder_state=None))
 
     def add_player(self, individual: Individual, start_elo: float) -> int:
         """The id of ``individual``'s row in this run, stored (with its

@@ -38,14 +38,16 @@ def breed(ranked, size: int, generation: int, config: BreedingConfig, rng, injec
 
 
 def test_every_breeding_method_names_a_breeder_and_no_other():
-    assert BREEDING_METHODS == tuple(BREEDERS) == ("ga", "random-search", "cma-es")
+    assert BREEDING_METHODS == tuple(BREEDERS) == ("ga", "random-search", "cma-es", "pbt-td")
     for method in BREEDING_METHODS:
         breeder = breeder_for(BreedingConfig(method=method))
-        assert breeder.name == method and breeder.breeds(FDMXCP) == (method != "cma-es")
-        assert breeder.breeds(parse_kind("all-2"))
+        assert breeder.name == method and breeder.breeds(FDMXCP) == (method not in ("cma-es", "pbt-td"))
+        # pbt-td learns values in discs: staged networks only.
+        assert breeder.breeds(parse_kind("all-2")) == (method != "pbt-td")
+        assert breeder.breeds(parse_kind("all-2-s8"))
     assert isinstance(breeder_for(BreedingConfig()), GeneticBreeder)
     assert isinstance(breeder_for(BreedingConfig(method="random-search")), RandomSearchBreeder)
-    with pytest.raises(ValueError, match=r"breeding\.method: 'annealing' is not one of ga, random-search, cma-es"):
+    with pytest.raises(ValueError, match=r"breeding\.method: 'annealing' is not one of ga, random-search, cma-es, pbt-td"):
         breeder_for(BreedingConfig(method="annealing"))
 
 

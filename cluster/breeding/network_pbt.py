@@ -1,0 +1,355 @@
+"""Learning inside evolution: population-based training of staged networks
+by temporal differences (``breeding.method = "pbt-td"``).
+
+Every generation each member learns a *slice*: ``learning_games`` ε-greedy
+self-play games at its own search depth, learned from by TD(λ)
+(:func:`genethello.core.learning.self_play.learn`, CTDL's learning:
+Szubert, Jaśkowski & Krawiec). Between slices the run's fitness ranks the
+members (at ``fitness.depth``: coevolution, fixed opponents or the hall),
+and selection works as in Jaderberg et al.'s population-based training:
+
+* **exploit**: each of the bottom ``exploit_fraction`` of the ranking
+  takes the weights and hyperparameters of a member drawn from the top
+  ``exploit_fraction``;
+* **explore**: a copied member's α, λ and ε are each multiplied by
+  ``perturb_factor`` or its inverse (a coin each; λ and ε kept within
+  [0, 1], α within (0, 1]) and its depth moved one ply up or down or kept
+  (within 1 .. ``learning_max_depth``);
+* every member then learns its slice, from its own or its copied weights.
+
+``exploit_fraction = 0`` is temporal-difference learning alone: every
+member learns from itself with its generation-1 hyperparameters and
+selection never acts (the baseline evolution must beat). Generation 1 is
+the start network (``learning_start``: zero weights, or a shipped network
+such as ``patterns-v2-net``) with N(0, ``start_sigma``²) discs of noise a
+member, so the members are distinct (``start_sigma = 0``: the start
+network itself, in slot k > 0 with one weight moved by k/64 disc: a large
+start is best kept as it is); with selection, slot 0 keeps the
+configured hyperparameters and every other slot's are perturbed once.
+
+**Where it runs.** Deciding (who copies whom, what is perturbed, every
+slice's seed) is :meth:`PbtTdBreeder.plan`, pure; the slices are
+:class:`LearningSlices` tasks the network run's breed step runs on the
+workers; :meth:`PbtTdBreeder.bred` turns their results into the next
+generation. :meth:`PbtTdBreeder.next_population` does the three in this
+process (serial runs and tests): the same members.
+
+**State.** The members' weights are the players' payloads; the
+hyperparameters of every slot, and what each copied slot's perturbation
+was, are the breeder state (JSON, sorted keys: equal states are equal
+bytes), kept with every generation (a few hundred bytes); every draw comes
+from the generation's Generator. A run stopped anywhere resumes to the same
+content: a breed step stopped mid-slice stores nothing and is redone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of
+from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
+from genethello.cluster.breeding.protocols import Bred, RatedGeneration
+from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
+from genethello.core.families.individual_names import looks_like_path, resolve_individual
+from genethello.core.families.network_family import NetworkIndividual, NetworkKind
+from genethello.core.families.networks import DISC_UNITS, Network
+from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
+from genethello.core.learning.self_play import LearningSettings, SliceReport, learn
+
+__all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
+           "check_learning_config", "dump_state", "learn_slice", "load_state", "start_network"]
+
+STATE_FORMAT = 1
+#: The largest stored state read (bytes): a slot's hyperparameters take
+#: about a hundred.
+MAX_STATE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Hyper:
+    """One member's learning hyperparameters (what PBT perturbs)."""
+
+    alpha: float
+    lam: float
+    epsilon: float
+    depth: int
+
+    def settings(self, config: BreedingConfig) -> LearningSettings:
+        """This member's slice settings under the run's ``config``."""
+        return LearningSettings(alpha=self.alpha, lam=self.lam, epsilon=self.epsilon, depth=self.depth,
+                                exact_empties=config.learning_exact, games=config.learning_games,
+                                batch_games=config.learning_batch, opening_plies=config.learning_opening_plies)
+
+    def perturbed(self, factor: float, max_depth: int, rng: np.random.Generator) -> tuple[Hyper, str]:
+        """PBT's explore: each of α, λ, ε times ``factor`` or divided by it
+        (a coin each), the depth one ply up, down or kept; with a line
+        saying what changed (``alpha x1.25 lambda /1.25 epsilon x1.25 depth 2``)."""
+        ups = rng.random(3) < 0.5
+        step = int(rng.integers(-1, 2))
+        alpha = min(1.0, self.alpha * factor if ups[0] else self.alpha / factor)
+        lam = min(1.0, self.lam * factor if ups[1] else self.lam / factor)
+        epsilon = min(1.0, self.epsilon * factor if ups[2] else self.epsilon / factor)
+        depth = min(max_depth, max(1, self.depth + step))
+        said = " ".join(f"{name} {'x' if up else '/'}{factor:g}" for name, up in zip(("alpha", "lambda", "epsilon"),
+                                                                                     ups, strict=True))
+        return Hyper(alpha, lam, epsilon, depth), f"{said} depth {depth}"
+
+    def as_json(self) -> dict[str, float | int]:
+        return {"alpha": self.alpha, "lambda": self.lam, "epsilon": self.epsilon, "depth": self.depth}
+
+
+def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None]) -> bytes:
+    """The breeder state of a generation: every slot's hyperparameters and,
+    for a copied slot, what its perturbation was (JSON, sorted keys)."""
+    slots = [{**h.as_json(), "perturbed": p} for h, p in zip(hypers, perturbed, strict=True)]
+    return json.dumps({"format": STATE_FORMAT, "method": PbtTdBreeder.name, "slots": slots},
+                      sort_keys=True, separators=(",", ":")).encode()
+
+
+def load_state(state: bytes | None, size: int) -> list[Hyper]:
+    """The hyperparameters of every slot of a stored state.
+
+    Raises:
+        ValueError: one line naming what is wrong (missing, too large, not
+            this breeder's, a slot count other than ``size``, a value out of range).
+    """
+    if state is None:
+        raise ValueError("pbt-td: the generation has no stored breeder state (its hyperparameters)")
+    if len(state) > MAX_STATE_BYTES:
+        raise ValueError(f"pbt-td: the stored breeder state is {len(state)} bytes, more than a pbt-td state holds")
+    try:
+        data = json.loads(state)
+        if data.get("format") != STATE_FORMAT or data.get("method") != PbtTdBreeder.name:
+            raise ValueError("not a pbt-td state of format 1")
+        hypers = [Hyper(float(s["alpha"]), float(s["lambda"]), float(s["epsilon"]), int(s["depth"]))
+                  for s in data["slots"]]
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise ValueError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
+    if len(hypers) != size:
+        raise ValueError(f"pbt-td: the stored breeder state has {len(hypers)} slots for {size} members")
+    for h in hypers:
+        if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1 and h.depth >= 1):
+            raise ValueError(f"pbt-td: the stored breeder state holds hyperparameters out of range: {h}")
+    return hypers
+
+
+def start_network(kind: NetworkKind, start: str) -> Network:
+    """Generation 1's network before its noise: zero weights (``""``), or
+    the shipped network ``start`` names (a name, never a file: the stored
+    config names it to every resume).
+
+    Raises:
+        ValueError: for a file, an unknown name, or a network of another kind.
+    """
+    if not start:
+        return Network(kind.architecture, np.zeros(kind.n_weights), kind.stages, kind.whole_disc_weight)
+    if looks_like_path(start):
+        raise ValueError(f"breeding.learning_start: {start!r} names a file, which a run's stored config may not "
+                         "(a database never makes genethello read a path it names): name a shipped network")
+    found = resolve_individual(start)
+    if not isinstance(found, NetworkIndividual) or found.type != kind:
+        raise ValueError(f"breeding.learning_start: {start} is not a {kind.name} network")
+    return found.network
+
+
+def check_learning_config(config: RunConfig) -> None:
+    """A pbt-td run's keys fit together (the run check calls this):
+    fitness with search (a staged network has no 1-ply fast loop), no League
+    measure on that loop, and a start network of the run's kind.
+
+    Raises:
+        ConfigError: naming the key.
+    """
+    if config.breeding.learning_games < 1:
+        raise ConfigError("breeding.learning_games: pbt-td learns from at least one game a generation (a copy "
+                          "that learned nothing would be its parent again)")
+    if not config.fitness.depth:
+        raise ConfigError("fitness.depth: pbt-td learns staged networks, whose fitness is played with search "
+                          "(fitness.depth >= 1; the 1-ply fast loop sums one set of LUTs)")
+    if config.yardstick.league_double_games and config.yardstick.every:
+        raise ConfigError("yardstick.league_double_games: the League measure plays on the 1-ply fast loop, which "
+                          "cannot play a staged network (set it to 0; genethello match measures a run's best)")
+    if not PbtTdBreeder(config.breeding).breeds(config.chromosome_type):
+        return                                  # the run check names population.type
+    try:
+        start_network(network_kind(config.chromosome_type), config.breeding.learning_start)
+    except ValueError as exc:
+        raise ConfigError(str(exc) if str(exc).startswith("breeding.") else f"breeding.learning_start: {exc}") \
+            from None
+
+
+@dataclass(frozen=True)
+class SliceSpec:
+    """One slot's slice of the next generation: the weights it starts from
+    (a member's text and payload), its hyperparameters and seed."""
+
+    slot: int
+    text: str
+    payload: bytes
+    hyper: Hyper
+    seed: int
+    birth: int
+
+
+@dataclass(frozen=True)
+class LearnedSlice:
+    """A slice's result: the learned member's text and payload, and its report."""
+
+    slot: int
+    text: str
+    payload: bytes
+    report: SliceReport
+
+
+@dataclass(frozen=True)
+class LearningSlices:
+    """The workers' task: learn each :class:`SliceSpec` (a pure function of it)."""
+
+    config: BreedingConfig
+
+    def run(self, items: Sequence[SliceSpec]) -> list[LearnedSlice]:
+        return [learn_slice(item, self.config) for item in items]
+
+
+def learn_slice(spec: SliceSpec, config: BreedingConfig) -> LearnedSlice:
+    """The member ``spec`` makes: its start weights after one slice."""
+    start = parse_individual(spec.text, spec.payload)
+    if not isinstance(start, NetworkIndividual):
+        raise ValueError(f"{spec.text} is not a network")
+    network, report = learn(start.network, spec.hyper.settings(config), spec.seed)
+    member = NetworkIndividual(start.type, spec.birth, network)
+    return LearnedSlice(spec.slot, str(member), family_of(member).storage(member).payload or b"", report)
+
+
+@dataclass(frozen=True)
+class LearningPlan:
+    """What :meth:`PbtTdBreeder.plan` decided: a slice a slot, and each
+    slot's origin and (for a copied slot) its perturbation."""
+
+    slices: tuple[SliceSpec, ...]
+    origins: tuple[Origin, ...]
+    perturbed: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class PbtTdBreeder:
+    """pbt-td (module docstring)."""
+
+    config: BreedingConfig
+    name: ClassVar[str] = "pbt-td"
+
+    def breeds(self, kind: Kind) -> bool:
+        """Staged networks only: their values are discs, which TD learns."""
+        try:
+            return network_kind(kind).stages > 1
+        except ValueError:
+            return False
+
+    def _hyper(self) -> Hyper:
+        c = self.config
+        return Hyper(c.learning_alpha, c.learning_lambda, c.learning_epsilon, c.learning_depth)
+
+    def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
+                         rng: np.random.Generator) -> Bred:
+        """The start network plus noise, ``size`` distinct members (with
+        ``start_sigma`` 0, the start network nudged by one weight a slot); slot 0 with the
+        configured hyperparameters, every other slot's perturbed once when
+        selection acts (module docstring)."""
+        kind = network_kind(kind)
+        if initial:
+            raise ValueError("pbt-td starts from breeding.learning_start, not population.initial")
+        start = start_network(kind, self.config.learning_start)
+        if self.config.start_sigma == 0:
+            # The start network itself, and in slot k > 0 with one weight
+            # moved by k/64 disc (the smallest step a search sees): distinct
+            # members that play as the start does.
+            members = [NetworkIndividual(kind, 1, start)]
+            for k in range(1, size):
+                weights = np.array(start.weights)
+                weights[int(rng.integers(kind.n_weights))] += k / DISC_UNITS
+                members.append(NetworkIndividual(kind, 1, Network(kind.architecture, weights, kind.stages,
+                                                                  kind.whole_disc_weight)))
+            return Bred(members, self._first_state(size, rng), [Origin(INITIAL)] * size)
+        members: list[NetworkIndividual] = []
+        seen: set[str] = set()
+        redraws = 0
+        while len(members) < size:
+            noise = rng.normal(0.0, self.config.start_sigma, kind.n_weights)
+            member = NetworkIndividual(kind, 1, Network(kind.architecture, start.weights + noise, kind.stages,
+                                                        kind.whole_disc_weight))
+            if str(member) in seen:
+                redraws += 1
+                if redraws > MAX_REDRAWS:
+                    raise ValueError(f"pbt-td: cannot draw {size} distinct members with breeding.start_sigma "
+                                     f"{self.config.start_sigma:g} (a larger noise makes them distinct)")
+                continue
+            seen.add(str(member))
+            members.append(member)
+        return Bred(members, self._first_state(size, rng), [Origin(INITIAL)] * size)
+
+    def _first_state(self, size: int, rng: np.random.Generator) -> bytes:
+        base = self._hyper()
+        hypers: list[Hyper] = [base]
+        perturbed: list[str | None] = [None]
+        for _ in range(1, size):
+            if self.config.exploit_fraction > 0:
+                hyper, said = base.perturbed(self.config.perturb_factor, self.config.learning_max_depth, rng)
+                hypers.append(hyper)
+                perturbed.append(said)
+            else:
+                hypers.append(base)
+                perturbed.append(None)
+        return dump_state(hypers, perturbed)
+
+    def plan(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> LearningPlan:
+        """Exploit and explore on ``rated``'s ranking, then a slice a slot:
+        slot k of the next generation descends from rank k (module docstring)."""
+        ranked = networks_of(rated.ranked)
+        if len(ranked) != size:
+            raise ValueError(f"pbt-td keeps its population size: {len(ranked)} ranked for {size} members")
+        by_slot = load_state(rated.state, size)
+        slots = list(rated.slots) if rated.slots else list(range(size))
+        hypers = [by_slot[slot] for slot in slots]            # in rank order
+        copies = int(self.config.exploit_fraction * size)
+        sources = list(range(size))
+        perturbed: list[str | None] = [None] * size
+        origins = [Origin(LEARNED, (k,)) for k in range(size)]
+        for k in range(size - copies, size):
+            top = int(rng.integers(copies))
+            sources[k] = top
+            hypers[k], perturbed[k] = hypers[top].perturbed(self.config.perturb_factor,
+                                                            self.config.learning_max_depth, rng)
+            origins[k] = Origin(COPIED, (top,), perturbed[k])
+        seeds = rng.integers(0, 2 ** 63, size=size)
+        slices = []
+        for k in range(size):
+            parent = ranked[sources[k]]
+            payload = family_of(parent).storage(parent).payload or b""
+            slices.append(SliceSpec(k, str(parent), payload, hypers[k], int(seeds[k]), rated.number + 1))
+        return LearningPlan(tuple(slices), tuple(origins), tuple(perturbed))
+
+    def bred(self, plan: LearningPlan, learned: Sequence[LearnedSlice]) -> Bred:
+        """The next generation from the plan and its slices' results (any order)."""
+        by_slot = {r.slot: r for r in learned}
+        if sorted(by_slot) != list(range(len(plan.slices))):
+            raise ValueError(f"pbt-td: {len(by_slot)} slices learned of {len(plan.slices)}")
+        members = [parse_individual(by_slot[k].text, by_slot[k].payload) for k in range(len(plan.slices))]
+        if len({str(m) for m in members}) != len(members):
+            raise ValueError("pbt-td: two members learned the same network (breeding.learning_games is too few "
+                             "to part a copy from its parent)")
+        state = dump_state([s.hyper for s in plan.slices], plan.perturbed)
+        return Bred(members, state, plan.origins)
+
+    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        """:meth:`plan`, every slice learned in this process, :meth:`bred`."""
+        plan = self.plan(rated, size, rng)
+        return self.bred(plan, LearningSlices(self.config).run(plan.slices))
+
+    def champion(self, rated: RatedGeneration) -> Individual:
+        """The top of the generation's ranking."""
+        return rated.ranked[0]

@@ -1,0 +1,208 @@
+"""pbt-td, the breeder that learns: exploit and explore decided purely,
+slices learned on the workers, state in the database, so that a learning
+run stores the same content serial, at 1 and 2 Ray workers, and after a
+SIGKILL mid-learning and a resume."""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.network_pbt import (
+    Hyper,
+    LearningSlices,
+    PbtTdBreeder,
+    dump_state,
+    learn_slice,
+    load_state,
+)
+from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED
+from genethello.cluster.config import BreedingConfig, ConfigError
+from genethello.cluster.run.executors import RayExecutor, SerialExecutor
+from genethello.cluster.run.run_check import config_from_mapping
+from genethello.core.families.network_family import NetworkIndividual
+from genethello.core.families.registry import parse_individual, parse_kind
+from genethello.core.learning.self_play import learn
+
+from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config
+from .test_cli_runs import Watcher, start_and_kill
+from .test_network_runs import drive
+
+KIND = parse_kind("all-2-s4")
+CONFIG = BreedingConfig(method="pbt-td", learning_games=12, learning_batch=4, learning_max_depth=3)
+
+LEARNING = dict(name="learning", population__type="all-2-s4", population__size=4, breeding__method="pbt-td",
+                breeding__learning_games=30, breeding__learning_batch=10, breeding__learning_max_depth=2,
+                fitness__kind="coevolution", fitness__games_per_pair=2, fitness__depth=1,
+                fitness__openings="distinct-4", fitness__batch_games=4, hall__games_per_member=4, hall__every=2,
+                yardstick__league_double_games=0, stop__max_generations=4)
+
+
+def _rated(breeder: PbtTdBreeder, size: int = 8, seed: int = 1) -> RatedGeneration:
+    first = breeder.first_population(KIND, size, (), np.random.default_rng(seed))
+    ranked = list(reversed(first.members))            # rank k holds slot size-1-k
+    return RatedGeneration(1, KIND, ranked, (), first.state, [float(size - k) for k in range(size)],
+                           list(reversed(range(size))))
+
+
+def test_the_first_population_is_the_start_network_with_distinct_noise():
+    bred = PbtTdBreeder(CONFIG).first_population(KIND, 6, (), np.random.default_rng(3))
+    assert len({str(m) for m in bred.members}) == 6 and all(o.kind == INITIAL for o in bred.origins)
+    weights = np.array([m.network.weights for m in bred.members])
+    assert np.abs(weights).max() < 0.5 and weights.std() == pytest.approx(CONFIG.start_sigma, rel=0.1)
+    hypers = load_state(bred.state, 6)
+    assert hypers[0] == Hyper(CONFIG.learning_alpha, CONFIG.learning_lambda, CONFIG.learning_epsilon, 1)
+    assert len(set(hypers[1:])) > 1                    # selection's explore starts at once
+
+
+def test_exploit_copies_the_top_into_the_bottom_and_explore_perturbs_within_range():
+    breeder = PbtTdBreeder(CONFIG)
+    rated = _rated(breeder)
+    plan = breeder.plan(rated, 8, np.random.default_rng(7))
+    by_slot = load_state(rated.state, 8)
+    ranked_hypers = [by_slot[s] for s in rated.slots]
+    copies = int(CONFIG.exploit_fraction * 8)
+    for k, (spec, origin) in enumerate(zip(plan.slices, plan.origins, strict=True)):
+        if k < 8 - copies:
+            assert origin.kind == LEARNED and origin.parents == (k,)
+            assert spec.text == str(rated.ranked[k]) and spec.hyper == ranked_hypers[k]
+        else:
+            top = origin.parents[0]
+            assert origin.kind == COPIED and top < copies and origin.detail
+            assert spec.text == str(rated.ranked[top])
+            parent, child = ranked_hypers[top], spec.hyper
+            for name in ("alpha", "lam", "epsilon"):
+                ratio = getattr(child, name) / getattr(parent, name)
+                assert ratio == pytest.approx(1.25) or ratio == pytest.approx(0.8) or getattr(child, name) == 1.0
+            assert abs(child.depth - parent.depth) <= 1 and 1 <= child.depth <= 3
+    assert len({s.seed for s in plan.slices}) == 8
+    assert breeder.plan(rated, 8, np.random.default_rng(7)) == plan
+
+
+def test_td_alone_never_selects():
+    breeder = PbtTdBreeder(replace(CONFIG, exploit_fraction=0.0))
+    rated = _rated(breeder)
+    plan = breeder.plan(rated, 8, np.random.default_rng(7))
+    assert all(o.kind == LEARNED for o in plan.origins)
+    assert {s.hyper for s in plan.slices} == {Hyper(CONFIG.learning_alpha, CONFIG.learning_lambda,
+                                                     CONFIG.learning_epsilon, 1)}
+
+
+def test_a_slice_is_the_core_learning_of_the_parent_and_the_serial_breed_equals_the_planned_one():
+    breeder = PbtTdBreeder(CONFIG)
+    rated = _rated(breeder, size=4)
+    plan = breeder.plan(rated, 4, np.random.default_rng(2))
+    spec = plan.slices[0]
+    parent = parse_individual(spec.text, spec.payload)
+    assert isinstance(parent, NetworkIndividual)
+    network, _ = learn(parent.network, spec.hyper.settings(CONFIG), spec.seed)
+    learned = learn_slice(spec, CONFIG)
+    assert np.array_equal(parse_individual(learned.text, learned.payload).network.weights, network.weights)
+    assert learned.report.games == CONFIG.learning_games and learned.report.positions > 0
+    serial = breeder.next_population(rated, 4, np.random.default_rng(2))
+    planned = breeder.bred(plan, list(reversed(LearningSlices(CONFIG).run(plan.slices))))
+    assert [str(m) for m in serial.members] == [str(m) for m in planned.members]
+    assert serial.state == planned.state and serial.origins == planned.origins
+    assert all(m.birth == 2 for m in serial.members)
+
+
+def test_the_state_reads_back_and_a_bad_one_is_one_line():
+    hypers = [Hyper(0.1, 0.5, 0.2, 2), Hyper(1.0, 0.0, 0.0, 1)]
+    state = dump_state(hypers, [None, "alpha x1.25 lambda /1.25 epsilon x1.25 depth 1"])
+    assert load_state(state, 2) == hypers and dump_state(hypers, [None, None]) == dump_state(hypers, [None, None])
+    for bad, said in ((None, "no stored breeder state"), (b"\xff", "cannot be read"), (state, "2 slots for 3"),
+                      (b'{"format":1,"method":"cma-es","slots":[]}', "cannot be read"),
+                      (dump_state([Hyper(2.0, 0.5, 0.2, 1)], [None]), "out of range")):
+        with pytest.raises(ValueError) as caught:
+            load_state(bad, 3 if bad is state else 1)
+        assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def _mapping(**breeding: object) -> dict[str, object]:
+    return {"population": {"type": "all-2-s4", "size": 4},
+            "breeding": {"method": "pbt-td", **breeding},
+            "fitness": {"depth": 1}, "yardstick": {"league_double_games": 0}}
+
+
+def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
+    config = config_from_mapping(_mapping(learning_start="", learning_alpha=0.2))
+    assert isinstance(breeder_for(config.breeding), PbtTdBreeder) and config.breeding.learning_alpha == 0.2
+    cases = [
+        ({"population": {"type": "all-2"}}, "breeding.method"),
+        ({"fitness": {"depth": 0}}, "fitness.depth"),
+        ({"yardstick": {"league_double_games": 10}}, "yardstick.league_double_games"),
+        ({"breeding": {"method": "pbt-td", "learning_start": "/etc/passwd"}}, "breeding.learning_start"),
+        ({"breeding": {"method": "pbt-td", "learning_start": "patterns-v2-net"}}, "breeding.learning_start"),
+        ({"breeding": {"method": "pbt-td", "learning_alpha": 0.0}}, "breeding.learning_alpha"),
+        ({"breeding": {"method": "pbt-td", "learning_depth": 3, "learning_max_depth": 2}}, "breeding.learning_depth"),
+        ({"breeding": {"method": "pbt-td", "exploit_fraction": 0.9}}, "breeding.exploit_fraction"),
+    ]
+    for change, key in cases:
+        data = _mapping()
+        for section, values in change.items():
+            data[section] = {**data[section], **values}   # type: ignore[dict-item]
+        with pytest.raises(ConfigError) as caught:
+            config_from_mapping(data)
+        assert str(caught.value).startswith(key) and "\n" not in str(caught.value), (change, caught.value)
+
+
+def test_the_pattern_table_network_is_a_start():
+    config = config_from_mapping({**_mapping(learning_start="patterns-v2-net"),
+                                  "population": {"type": "patterns-v2-s30-w10", "size": 2}})
+    bred = PbtTdBreeder(config.breeding).first_population(config.chromosome_type, 2, (), np.random.default_rng(1))
+    assert all(m.type.name == "patterns-v2-s30-w10" for m in bred.members)
+
+
+# --------------------------------------------------------------------------- #
+# Whole runs
+
+
+@pytest.fixture(scope="module")
+def learning_reference(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("learning-reference")
+    config = write_config(folder, **LEARNING)
+    assert drive(folder / "ref.db", config, SerialExecutor(0.001)) == "finished"
+    return db_snapshot(folder / "ref.db", "learning")
+
+
+def test_a_learning_run_at_one_or_two_workers_stores_what_a_serial_run_stores(ray_cluster, tmp_path,
+                                                                               learning_reference):
+    config = write_config(tmp_path, **LEARNING)
+    for workers in (1, 2):
+        db = tmp_path / f"w{workers}.db"
+        assert drive(db, config, RayExecutor(workers, 0.001, 2)) == "finished"
+        snap = db_snapshot(db, "learning")
+        assert snap == learning_reference, snapshot_diff(snap, learning_reference)
+    snap = learning_reference
+    origins = [row for row in snap["population"]]
+    assert len(origins) == 4 * 4
+    states = query(tmp_path / "w1.db", "SELECT number, length(breeder_state) FROM generations ORDER BY number")
+    assert [n for n, size in states if size] == [1, 2, 3, 4]   # the hyperparameters of every generation kept
+
+
+def test_a_learning_run_killed_mid_learning_and_resumed_stores_the_same(ray_cluster, tmp_path: Path,
+                                                                        learning_reference):
+    home = tmp_path / "home"
+    home.mkdir()
+    config = write_config(tmp_path, **{**LEARNING, "breeding__learning_games": 400})
+    db = tmp_path / "killed.db"
+
+    def learning(w: Watcher) -> bool:
+        state = w.state()
+        return state is not None and state[0] >= 2 and state[1] == "rated" and not w.writing()
+
+    proc, (g, status, _, _) = start_and_kill(
+        ["evolve", "--config", str(config), "--db", str(db), "--workers", "1", "--quiet"], db,
+        learning, "a kill while the members learn", home, tmp_path)
+    assert proc.returncode == -signal.SIGKILL and session_pids(proc.pid) == []
+    assert status == "rated" and query(db, "SELECT max(number) FROM generations")[0][0] == g
+    assert drive(db, config, RayExecutor(2, 0.001, 2), create=False) == "finished"
+    reference_config = write_config(tmp_path, "reference.toml", **{**LEARNING, "breeding__learning_games": 400})
+    assert drive(tmp_path / "reference.db", reference_config, SerialExecutor(0.001)) == "finished"
+    snap, reference = db_snapshot(db, "learning"), db_snapshot(tmp_path / "reference.db", "learning")
+    assert snap == reference, snapshot_diff(snap, reference)
