@@ -62,7 +62,7 @@ from genethello.core.families.registry import Individual, Kind, family_of, parse
 from genethello.core.learning.self_play import LearningSettings, SliceReport, learn
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
-           "check_learning_config", "dump_state", "learn_slice", "load_state", "start_network"]
+           "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
 
 STATE_FORMAT = 1
 #: The largest stored state read (bytes): a slot's hyperparameters take
@@ -136,6 +136,27 @@ def load_state(state: bytes | None, size: int) -> list[Hyper]:
         if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1 and h.depth >= 1):
             raise ValueError(f"pbt-td: the stored breeder state holds hyperparameters out of range: {h}")
     return hypers
+
+
+def slot_learning(state: bytes | None, slot: int) -> str | None:
+    """How slot ``slot`` of a generation learned, in words, from the
+    generation's stored state (``alpha 0.05 lambda 0.7 epsilon 0.1 depth 1``,
+    then ``; perturbed alpha x1.25 ...`` for a copied slot); None for a state
+    that is not pbt-td's or does not hold the slot. Never raises: the read
+    side shows what a database holds, however it was altered."""
+    if state is None or len(state) > MAX_STATE_BYTES:
+        return None
+    try:
+        data = json.loads(state)
+        entry = data["slots"][slot] if data.get("method") == PbtTdBreeder.name and slot >= 0 else None
+        if not isinstance(entry, dict):
+            return None
+        said = (f"alpha {float(entry['alpha']):.4g} lambda {float(entry['lambda']):.4g} "
+                f"epsilon {float(entry['epsilon']):.4g} depth {int(entry['depth'])}")
+        perturbed = entry.get("perturbed")
+        return f"{said}; perturbed {str(perturbed)[:200]}" if perturbed else said
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
 
 
 def start_network(kind: NetworkKind, start: str) -> Network:

@@ -18,12 +18,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from sqlalchemy import select
+from sqlalchemy import select, tuple_
 from sqlalchemy.orm import Session
 
+from genethello.cluster.breeding.network_pbt import slot_learning
 from genethello.cluster.breeding.origins import ORIGIN_KINDS
 from genethello.cluster.db import Database, row_id
-from genethello.cluster.db.models import HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
+from genethello.cluster.db.models import Generation, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
 
 __all__ = ["UNKNOWN", "CMA_MEAN", "TOP_FRACTION", "LineageNode", "OperatorCount", "GenerationOperators",
            "OperatorStats", "lineage", "origins_of", "find_player", "operator_stats"]
@@ -66,6 +67,10 @@ class LineageNode:
             only, which keeps a tree's size linear in the ancestors shown.
         cycle: it is its own ancestor (a cycle, which no run breeds: only
             an altered database holds one): named here, not expanded.
+        learning: in a learning run (pbt-td), the hyperparameters it
+            learned with and, copied, what was perturbed
+            (:func:`~genethello.cluster.breeding.network_pbt.slot_learning`);
+            None elsewhere.
     """
 
     player_id: int
@@ -86,6 +91,7 @@ class LineageNode:
     rating: float | None = None
     repeated: bool = False
     cycle: bool = False
+    learning: str | None = None
 
     @property
     def unexpanded(self) -> bool:
@@ -106,7 +112,12 @@ class LineageNode:
         if kind == CMA_MEAN:
             return f"CMA-ES distribution mean after generation {self.birth} (not a member)"
         if kind == "initial":
-            return "from the initial file"
+            return f"the run's start network ({self.learning})" if self.learning else "from the initial file"
+        if kind == "learned":
+            return f"{name(a)} after learning from its own games ({self.learning or 'hyperparameters not stored'})"
+        if kind == "copied":
+            return (f"the weights of {name(a)}, copied into a bottom slot, then learned "
+                    f"({self.learning or 'hyperparameters not stored'})")
         if kind == "random":
             return "drawn at random"
         if kind == "cma-sample":
@@ -162,23 +173,23 @@ class OperatorStats:
 
 
 # ------------------------------------------------------------ in a session
-_Slot = tuple[int, str | None, int | None, int | None, int | None, int | None]
+_Slot = tuple[int, str | None, int | None, int | None, int | None, int | None, int]
 
 
 def _first_slots(s: Session, ids: Iterable[int]) -> dict[int, _Slot]:
     """player id -> (generation, origin, parent_a, parent_b, source_generation,
-    source_run) of the first slot each player held in its run."""
+    source_run, slot) of the first slot each player held in its run."""
     found: dict[int, _Slot] = {}
     ids = list(ids)
     if not ids:
         return found
     for row in s.execute(select(PopulationSlot.player_id, PopulationSlot.generation, PopulationSlot.origin,
                                 PopulationSlot.parent_a, PopulationSlot.parent_b,
-                                PopulationSlot.source_generation, PopulationSlot.source_run)
+                                PopulationSlot.source_generation, PopulationSlot.source_run, PopulationSlot.slot)
                          .join(PlayerRow, PlayerRow.id == PopulationSlot.player_id)
                          .where(PopulationSlot.player_id.in_(ids), PopulationSlot.run_id == PlayerRow.run_id)
                          .order_by(PopulationSlot.generation)).all():
-        found.setdefault(row[0], (row[1], row[2], row[3], row[4], row[5], row[6]))
+        found.setdefault(row[0], (row[1], row[2], row[3], row[4], row[5], row[6], row[7]))
     return found
 
 
@@ -203,16 +214,24 @@ def _nodes(s: Session, ids: list[int]) -> dict[int, LineageNode]:
                 .where(RatingRecord.player_id.in_([p for p, _ in wanted]))).all():
             if (pid, g) in wanted:
                 records[(pid, g)] = (wins, draws, losses, elo)
+    # A learning run (pbt-td) keeps every slot's hyperparameters, and a
+    # copied slot's perturbation, in the breeder state of each generation.
+    states = {(run_id, g): state for run_id, g, state in s.execute(
+        select(Generation.run_id, Generation.number, Generation.breeder_state)
+        .where(tuple_(Generation.run_id, Generation.number).in_(
+            sorted({(players[pid][1], slot[0]) for pid, slot in slots.items()})))).all()} if slots else {}
     nodes = {}
     for pid, (_, run_id, run_name, text, birth) in players.items():
         slot = slots.get(pid)
         generation: int | None
         source_generation: int | None
         parents: tuple[int, ...]
+        learning = None
         if slot is None:
             generation, origin, parents, source_generation, source_run = None, CMA_MEAN, (), birth, None
         else:
-            generation, kind, a, b, source_generation, source = slot
+            generation, kind, a, b, source_generation, source, index = slot
+            learning = slot_learning(states.get((run_id, generation)), index)
             origin = kind if kind in ORIGIN_KINDS else UNKNOWN
             parents = tuple(p for p in (a, b) if p is not None)
             source_run = run_names.get(source) if source is not None else None
@@ -222,7 +241,7 @@ def _nodes(s: Session, ids: list[int]) -> dict[int, LineageNode]:
         nodes[pid] = LineageNode(pid, run_id, run_name, text, birth, generation, origin, source_generation,
                                  source_run, parents, (), hall[0] if hall else None, hall[1] if hall else None,
                                  wins + draws / 2 if record else None, wins + draws + losses,
-                                 elo if record else None)
+                                 elo if record else None, learning=learning)
     return nodes
 
 

@@ -23,6 +23,8 @@ from genethello.cluster.breeding.network_pbt import (
 )
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED
 from genethello.cluster.config import BreedingConfig, ConfigError
+from genethello.cluster.db import Database
+from genethello.cluster.reads.lineage import lineage
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
 from genethello.cluster.run.run_check import config_from_mapping
 from genethello.core.families.network_family import NetworkIndividual
@@ -168,6 +170,25 @@ def learning_reference(tmp_path_factory):
     config = write_config(folder, **LEARNING)
     assert drive(folder / "ref.db", config, SerialExecutor(0.001)) == "finished"
     return db_snapshot(folder / "ref.db", "learning")
+
+
+def test_the_lineage_says_who_learned_who_was_copied_from_whom_and_what_was_perturbed(tmp_path):
+    config = write_config(tmp_path, **{**LEARNING, "stop__max_generations": 3, "hall__games_per_member": 0})
+    db_path = tmp_path / "lineage.db"
+    assert drive(db_path, config, SerialExecutor(0.001)) == "finished"
+    slots = query(db_path, "SELECT slot, origin, parent_a, player_id FROM population WHERE generation = 3 "
+                  "ORDER BY slot")
+    assert [row[1] for row in slots] == ["learned"] * 3 + ["copied"]
+    db = Database.open(db_path, create=False)
+    try:
+        nodes = {row[3]: lineage(db, row[3], 2) for row in slots}
+    finally:
+        db.dispose()
+    learned, copied = nodes[slots[0][3]], nodes[slots[3][3]]
+    assert learned.parent_ids == (slots[0][2],) and "after learning from its own games (alpha " in learned.describe()
+    how = copied.describe()
+    assert copied.parent_ids == (slots[3][2],) and "copied into a bottom slot" in how and "; perturbed alpha " in how
+    assert copied.parents[0].parents[0].describe().startswith("the run's start network (alpha")
 
 
 def test_a_learning_run_at_one_or_two_workers_stores_what_a_serial_run_stores(ray_cluster, tmp_path,
