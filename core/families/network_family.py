@@ -19,7 +19,11 @@ them beside it as the individual's payload, and a user names a network by
 its text in a database, by a file, or by the name of a shipped network.
 
 The payload is the real weights, float64 little-endian, ``n_weights * 8``
-bytes and nothing else: the games play the integers quantized from them
+bytes and nothing else (a network of more than 100,000 weights, such as a
+pattern-table network's 5 million, stores them packed: ``GTNWZ1`` and a
+newline, then the same bytes through zlib; a learning run writes one a
+member a generation, 40 MB unpacked, a few MB packed; unpacking is bounded by
+the kind's size): the games play the integers quantized from them
 (deterministically, so every machine plays the same values), and keeping
 the reals lets a breeder go on from exactly where the optimizer was. Parsing
 a text with its payload checks that the payload quantizes to the digest the
@@ -29,6 +33,7 @@ text names, so a text can never be paired with another network's weights.
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,7 +49,7 @@ if TYPE_CHECKING:
     from genethello.core.evaluation.ntuple import NTupleEvaluator
 
 __all__ = ["FAMILY_NAME", "NETWORKS", "NetworkError", "NetworkFamily", "NetworkIndividual", "NetworkKind",
-           "network_payload", "weights_from_payload"]
+           "PACK_PAYLOAD_ABOVE", "PACKED_PAYLOAD_MAGIC", "network_payload", "weights_from_payload"]
 
 FAMILY_NAME = "ntuple"
 
@@ -140,10 +145,36 @@ class NetworkIndividual:
         return hash(str(self))
 
 
+#: Payloads of more weights than this are stored packed (module docstring).
+PACK_PAYLOAD_ABOVE = 100_000
+#: What a packed payload starts with: the version, then zlib's stream.
+PACKED_PAYLOAD_MAGIC = b"GTNWZ1\n"
+_PACK_LEVEL = 1
+
+
 def network_payload(network: Network) -> bytes:
     """The payload stored beside a network's text: its real weights as
-    float64 little-endian bytes."""
-    return np.ascontiguousarray(network.weights, dtype="<f8").tobytes()
+    float64 little-endian bytes, packed (zlib, after
+    :data:`PACKED_PAYLOAD_MAGIC`) for networks of more than
+    :data:`PACK_PAYLOAD_ABOVE` weights."""
+    raw = np.ascontiguousarray(network.weights, dtype="<f8").tobytes()
+    if network.weights.size <= PACK_PAYLOAD_ABOVE:
+        return raw
+    return PACKED_PAYLOAD_MAGIC + zlib.compress(raw, _PACK_LEVEL)
+
+
+def _unpacked(payload: bytes, expected: int, text: str) -> bytes:
+    """A packed payload's float64 bytes, never more than ``expected`` + 1
+    unpacked (a crafted stream cannot fill the memory)."""
+    unpacker = zlib.decompressobj()
+    try:
+        raw = unpacker.decompress(payload[len(PACKED_PAYLOAD_MAGIC):], expected + 1)
+    except zlib.error as exc:
+        raise NetworkError(f"{text!r}: the stored weights are packed and cannot be unpacked ({exc})") from None
+    if len(raw) != expected or unpacker.unconsumed_tail or not unpacker.eof:
+        raise NetworkError(f"{text!r}: the stored weights unpack to {'more than ' if len(raw) > expected else ''}"
+                           f"{len(raw)} bytes, not the {expected} of the network")
+    return raw
 
 
 def weights_from_payload(kind: NetworkKind, payload: bytes, text: str) -> np.ndarray:
@@ -153,6 +184,9 @@ def weights_from_payload(kind: NetworkKind, payload: bytes, text: str) -> np.nda
         NetworkError: a payload of the wrong size or with values that are not finite.
     """
     expected = kind.n_weights * 8
+    if isinstance(payload, bytes | bytearray | memoryview) and bytes(payload[:len(PACKED_PAYLOAD_MAGIC)]) == \
+            PACKED_PAYLOAD_MAGIC and len(payload) != expected:
+        payload = _unpacked(bytes(payload), expected, text)
     if not isinstance(payload, bytes | bytearray | memoryview) or len(payload) != expected:
         size = len(payload) if isinstance(payload, bytes | bytearray | memoryview) else type(payload).__name__
         raise NetworkError(f"{text!r}: a {kind.name} network's weights are {expected} bytes "

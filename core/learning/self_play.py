@@ -21,7 +21,8 @@ The slice is a pure function of the network, the settings and the seed:
 game j's ε stream and random opening come from ``SeedSequence([seed, j])``,
 so a worker, a machine or a resumed run learns the same weights. Weights
 are kept within ±:data:`MAX_LEARNED_DISCS` (a staged network's weights
-are discs; a search clamps values at ±62.5 anyway).
+are discs; a search clamps values at ±62.5 anyway) and, at the slice's
+end, on a grid of 2**-16 disc (:data:`LEARNED_GRID`).
 """
 
 from __future__ import annotations
@@ -35,10 +36,12 @@ from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.families.networks import Network
 from genethello.core.learning.td import TupleReader, td_lambda_game
 
-__all__ = ["MAX_LEARNED_DISCS", "LearningSettings", "SliceReport", "learn"]
+__all__ = ["LEARNED_GRID", "MAX_LEARNED_DISCS", "LearningSettings", "SliceReport", "learn"]
 
 #: The largest |weight| (discs) learning leaves in a network.
 MAX_LEARNED_DISCS = 256.0
+#: A slice's weights are multiples of 1 / LEARNED_GRID disc.
+LEARNED_GRID = 65536.0
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,11 @@ def learn(network: Network, settings: LearningSettings, seed: int) -> tuple[Netw
             squared += error
             points += result.black_points
         np.clip(weights, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS, out=weights)
+    # The slice's weights on a grid of 2**-16 disc (far finer than the
+    # 1/64 disc a search plays): few mantissa bits, so a large network's
+    # stored weights pack small (network_family), exactly what the next
+    # slice learns from.
+    np.multiply(np.rint(weights * LEARNED_GRID), 1.0 / LEARNED_GRID, out=weights)
     return _network(network, weights), SliceReport(settings.games, positions, squared, points)
 
 
