@@ -47,7 +47,8 @@ def test_every_breeding_method_names_a_breeder_and_no_other():
         assert breeder.breeds(parse_kind("all-2-s8"))
     assert isinstance(breeder_for(BreedingConfig()), GeneticBreeder)
     assert isinstance(breeder_for(BreedingConfig(method="random-search")), RandomSearchBreeder)
-    with pytest.raises(ValueError, match=r"breeding\.method: 'annealing' is not one of ga, random-search, cma-es, pbt-td"):
+    with pytest.raises(ValueError,
+                       match=r"breeding\.method: 'annealing' is not one of ga, random-search, cma-es, pbt-td"):
         breeder_for(BreedingConfig(method="annealing"))
 
 

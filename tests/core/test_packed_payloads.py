@@ -10,6 +10,7 @@ import zlib
 import numpy as np
 import pytest
 
+from genethello.core.families.individual_names import resolve_individual
 from genethello.core.families.network_family import (
     NETWORKS,
     PACK_PAYLOAD_ABOVE,
@@ -19,7 +20,6 @@ from genethello.core.families.network_family import (
     weights_from_payload,
 )
 from genethello.core.families.networks import Network, pattern_table_network
-from genethello.core.families.individual_names import resolve_individual
 from genethello.core.families.registry import family_of, parse_individual
 
 
