@@ -29,11 +29,11 @@ def transform_board(bits: int, sym: Symmetry) -> int:
     return sum(1 << image(s, sym) for s in range(64) if bits >> s & 1)
 
 
-def reference_value(arch: Architecture, weights: Sequence[int], mine: int, theirs: int) -> int:
-    """The plain sum: every base tuple's distinct ordered images, each
-    reading the base LUT with digit 0 empty, 1 mine, 2 theirs, first square
-    least significant."""
-    total, offset = 0, 0
+def reference_reads(arch: Architecture, mine: int, theirs: int) -> list[int]:
+    """The LUT entry (into one stage's weights) that every base tuple's
+    distinct ordered images read, digit 0 empty, 1 mine, 2 theirs, first
+    square least significant."""
+    reads, offset = [], 0
     for t in arch.tuples:
         images: list[tuple[int, ...]] = []
         for sym in SYMMETRIES:
@@ -41,7 +41,12 @@ def reference_value(arch: Architecture, weights: Sequence[int], mine: int, their
             if im not in images:
                 images.append(im)
         for im in images:
-            index = sum((1 if mine >> s & 1 else 2 if theirs >> s & 1 else 0) * 3 ** k for k, s in enumerate(im))
-            total += int(weights[offset + index])
+            reads.append(offset + sum((1 if mine >> s & 1 else 2 if theirs >> s & 1 else 0) * 3 ** k
+                                      for k, s in enumerate(im)))
         offset += 3 ** len(t)
-    return total
+    return reads
+
+
+def reference_value(arch: Architecture, weights: Sequence[int], mine: int, theirs: int) -> int:
+    """The plain sum of the entries :func:`reference_reads` names (each as an int)."""
+    return sum(int(weights[j]) for j in reference_reads(arch, mine, theirs))

@@ -20,13 +20,14 @@ from genethello.cluster.breeding.network_pbt import (
     dump_state,
     learn_slice,
     load_state,
+    start_network,
 )
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED
 from genethello.cluster.config import BreedingConfig, ConfigError
 from genethello.cluster.db import Database
 from genethello.cluster.reads.lineage import lineage
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
-from genethello.cluster.run.run_check import config_from_mapping
+from genethello.cluster.run.run_check import config_from_mapping, load_config
 from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.registry import parse_individual, parse_kind
 from genethello.core.learning.self_play import learn
@@ -227,3 +228,20 @@ def test_a_learning_run_killed_mid_learning_and_resumed_stores_the_same(ray_clus
     assert drive(tmp_path / "reference.db", reference_config, SerialExecutor(0.001)) == "finished"
     snap, reference = db_snapshot(db, "learning"), db_snapshot(tmp_path / "reference.db", "learning")
     assert snap == reference, snapshot_diff(snap, reference)
+
+
+def test_the_search_player_config_learns_at_depth_against_the_measured_opponents():
+    """config/search-player.toml, the README's config that breeds a search
+    player: pbt-td with selection, from zero weights, fitness against the
+    two opponents the experiment measures, at depth, never stopped early
+    for a best that stands still."""
+    config = load_config(Path(__file__).parents[2] / "config" / "search-player.toml")
+    b, f = config.breeding, config.fitness
+    assert (b.method, b.learning_start, config.chromosome_type.name) == ("pbt-td", "", "all-4+2x2-s8")
+    assert b.exploit_fraction > 0 and config.stop.converge_generations == 0
+    assert f.kind == "fixed" and f.depth >= 2 and set(f.opponents) == {"p_1_10", "fdmxcp_52_2:0:6:9:4:5"}
+    first = PbtTdBreeder(b).first_population(config.chromosome_type, config.population_size, (),
+                                             np.random.default_rng(config.seed))
+    weights = np.array([m.network.weights for m in first.members])
+    assert len({str(m) for m in first.members}) == 8 and np.count_nonzero(weights) == 7
+    assert not start_network(config.chromosome_type, "").weights.any()

@@ -19,7 +19,7 @@ from genethello.core.evaluation.ntuple_shapes import Architecture, architecture
 from genethello.core.families.networks import Network
 from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, LearningSettings, learn
 from genethello.core.learning.td import TupleReader, game_positions, position_value, td_lambda_game
-from tests.ntuple_reference import SYMMETRIES, image, reference_value
+from tests.ntuple_reference import reference_reads, reference_value
 
 # Two base tuples: a corner pair (8 distinct images, all empty at the start,
 # so one weight is read 8 times) and one centre square (4 images).
@@ -38,19 +38,8 @@ def stage_of(mine: int, theirs: int, stages: int) -> int:
 def read_counts(arch: Architecture, stages: int, mine: int, theirs: int) -> Counter:
     """n_j: how many expanded tuples read weight j (stage included), by the
     plain symmetry of tests/ntuple_reference.py."""
-    counts: Counter = Counter()
     offset = stage_of(mine, theirs, stages) * arch.n_weights
-    for t in arch.tuples:
-        images: list[tuple[int, ...]] = []
-        for sym in SYMMETRIES:
-            im = tuple(image(s, sym) for s in t)
-            if im not in images:
-                images.append(im)
-        for im in images:
-            counts[offset + sum((1 if mine >> s & 1 else 2 if theirs >> s & 1 else 0) * 3 ** k
-                                for k, s in enumerate(im))] += 1
-        offset += 3 ** len(t)
-    return counts
+    return Counter(offset + j for j in reference_reads(arch, mine, theirs))
 
 
 def plain_value(arch: Architecture, stages: int, weights: np.ndarray, mine: int, theirs: int) -> float:
