@@ -60,18 +60,38 @@ def is_network(run: RunInfo) -> bool:
     return traits_of_family(run_family(run)).fitness_as_points
 
 
+def network_yardstick(run: RunInfo) -> str:
+    """What a network run's yardstick column holds: the League measure, or
+    nothing where the run measures none (a staged network's run: the
+    League plays at 1 ply)."""
+    ys = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}").yardstick
+    if not (ys.every and ys.league_double_games):
+        return "none (yardstick.league_double_games = 0; genethello match measures the best at depth)"
+    return f"the League measure ({league_fast_label()})"
+
+
 def hall_description(run: RunInfo, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line."""
     config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
-    if is_network(run):
+    f = config.fitness
+    scale = "Elo relative to generation 1's champion = 0"
+    if is_network(run) and f.depth:
+        # A hall at depth (network_run.hall_step): distinct openings of the
+        # measured series; a fixed-opponent run's opponents anchor the scale.
+        how = (f"each entrant {config.hall.games_per_member} games, both colours, "
+               f"{measured_openings(config, f.start_plies)}; depth {f.depth}, exact at {f.exact_empties} empties")
+        if f.kind == "fixed":
+            how += f", against the members and the fitness opponents ({', '.join(f.opponents)})"
+            scale = f"Elo against {f.opponents[0]} = 0"
+    elif is_network(run):
         how = (f"each entrant {config.hall.games_per_member} games, both colours, from the standard start; "
-               f"1 ply, each side's move random with probability ε = {config.fitness.epsilon:g}")
+               f"1 ply, each side's move random with probability ε = {f.epsilon:g}")
     else:
         g = config.games
         how = (f"each entrant {config.hall.games_per_member} games, both colours, "
                f"{measured_openings(config, g.random_plies)}; depth {g.depth}, exact at {g.exact_empties} empties")
     return (f"hall of fame: a Bradley-Terry fit of {hall_games} games among the generations' champions "
-            f"({how}), Elo relative to generation 1's champion = 0, ± one standard error")
+            f"({how}), {scale}, ± one standard error")
 
 
 def run_best(args: argparse.Namespace) -> int:
@@ -104,7 +124,7 @@ def run_best(args: argparse.Namespace) -> int:
     network = is_network(run)
     if network:
         print("Elo: a member's performance rating from its fitness points (W/D/L: not kept, the fitness games "
-              f"return points only); yardstick: the League measure ({league_fast_label()})")
+              f"return points only); yardstick: {network_yardstick(run)}")
     elif ranking.hall_rated:
         print("hall, games: the hall of fame's rating above and its games; Elo, W/D/L: the player's round "
               "robins, on the population's own Elo scale (1500 at the start)")
@@ -144,7 +164,7 @@ def run_history(args: argparse.Namespace) -> int:
     if is_network(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
               f"{config.fitness.kind} fitness "
-              f"games, which are not stored one by one; yardstick: the League measure ({league_fast_label()})")
+              f"games, which are not stored one by one; yardstick: {network_yardstick(run)}")
     print(f"{'gen':>4} {'status':<8} {'games':>13} {'gen best':>8} {'mean':>7} {'hall (Elo)':>11} "
           f"{'yardstick, pooled':>17}  best so far")
     def fmt(value: float | None, spec: str) -> str:

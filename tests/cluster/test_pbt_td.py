@@ -23,9 +23,11 @@ from genethello.cluster.breeding.network_pbt import (
     start_network,
 )
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED
+from genethello.cluster.cli.report_commands import hall_description, network_yardstick
 from genethello.cluster.config import BreedingConfig, ConfigError
 from genethello.cluster.db import Database
 from genethello.cluster.reads.lineage import lineage
+from genethello.cluster.reads.runs import find_run
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
 from genethello.cluster.run.run_check import config_from_mapping, load_config
 from genethello.core.families.network_family import NetworkIndividual
@@ -245,3 +247,20 @@ def test_the_search_player_config_learns_at_depth_against_the_measured_opponents
     weights = np.array([m.network.weights for m in first.members])
     assert len({str(m) for m in first.members}) == 8 and np.count_nonzero(weights) == 7
     assert not start_network(config.chromosome_type, "").weights.any()
+
+
+def test_best_and_history_say_how_a_hall_at_depth_measured_and_that_no_league_was_played(tmp_path):
+    config = write_config(tmp_path, **{**LEARNING, "stop__max_generations": 2, "fitness__kind": "fixed",
+                                       "fitness__opponents": ["p_1_10"], "fitness__games_per_opponent": 2,
+                                       "hall__every": 1})
+    db_path = tmp_path / "fixed.db"
+    assert drive(db_path, config, SerialExecutor(0.001)) == "finished"
+    db = Database.open(db_path, create=False)
+    try:
+        run = find_run(db, None)
+        said = hall_description(run, 10)
+        assert "depth 1, exact at 0 empties, against the members and the fitness opponents (p_1_10)" in said
+        assert "Elo against p_1_10 = 0" in said and "1 ply" not in said
+        assert network_yardstick(run).startswith("none")
+    finally:
+        db.dispose()
