@@ -285,6 +285,7 @@ class PbtTdBreeder:
         if initial:
             raise ValueError("pbt-td starts from breeding.learning_start, not population.initial")
         start = start_network(kind, self.config.learning_start)
+        members: list[NetworkIndividual]
         if self.config.start_sigma == 0:
             # The start network itself, and in slot k > 0 with one weight
             # moved by k/64 disc (the smallest step a search sees): distinct
@@ -296,7 +297,7 @@ class PbtTdBreeder:
                 members.append(NetworkIndividual(kind, 1, Network(kind.architecture, weights, kind.stages,
                                                                   kind.whole_disc_weight)))
             return Bred(members, self._first_state(size, rng), [Origin(INITIAL)] * size)
-        members: list[NetworkIndividual] = []
+        members = []
         seen: set[str] = set()
         redraws = 0
         while len(members) < size:
