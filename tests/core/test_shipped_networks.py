@@ -4,6 +4,8 @@ play as their docs say (README's best network, docs/networks.md)."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from genethello.core.families.individual_names import shipped_network, shipped_networks
@@ -27,3 +29,17 @@ def test_the_readmes_best_network_is_shipped_and_beats_the_league_heuristic():
     assert network is not None
     score = league_score(network.network, 2000, seed=5)       # 4,000 games at 1 ply, ε = 0.1
     assert score.interval[0] > 0.9, score
+
+
+def test_the_readmes_strongest_player_is_named_and_plays_by_that_name():
+    """README names the strongest player genethello has bred on a line with
+    the words "strongest player", in backticks, so that `genethello gtp
+    --player NAME` plays it at once: a real GTP session with that name
+    answers genmove with a legal first move."""
+    line = next(line for line in README.read_text().splitlines() if "strongest player" in line)
+    name = re.search(r"`([^`]+)`", line).group(1)
+    done = subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", "gtp", "--player", name,
+                           "--depth", "2"], input="genmove black\nquit\n", capture_output=True, text=True,
+                          timeout=120)
+    answer = done.stdout.split("\n\n")[0].strip()
+    assert done.returncode == 0 and answer.lower() in {"= d3", "= c4", "= f5", "= e6"}, (done.stdout, done.stderr)
