@@ -40,6 +40,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 GENETHELLO = [sys.executable, "-m", "genethello.cluster.cli.main"]
 
+#: config/search-player.toml's keys for learning from the pattern table (its comment says so).
+PATTERN_START: dict[str, dict[str, Any]] = {
+    "population": {"type": "patterns-v2-s30-w10", "size": 4},
+    "breeding": {"learning_start": "patterns-v2-net", "learning_alpha": 0.02, "learning_batch": 400,
+                 "learning_depth": 2, "learning_max_depth": 3}}
+
 #: (label, base config, overrides) of each arm.
 ARMS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "cma-es 1-ply (all-2)": ("league.toml", {"yardstick": {"every": 0}}),
@@ -47,13 +53,17 @@ ARMS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "pbt-td from zero (all-2-s8)": ("search-player.toml", {
         "population": {"type": "all-2-s8", "size": 8},
         "breeding": {"learning_start": "", "start_sigma": 0.05, "learning_batch": 25, "learning_alpha": 0.05,
-                     "learning_games": 400}}),
+                     "learning_games": 400, "learning_depth": 2, "learning_max_depth": 3}}),
     "td alone from zero (all-2-s8)": ("search-player.toml", {
         "population": {"type": "all-2-s8", "size": 8},
         "breeding": {"learning_start": "", "start_sigma": 0.05, "learning_batch": 25, "learning_alpha": 0.05,
-                     "learning_games": 400, "exploit_fraction": 0.0}}),
-    "pbt-td from patterns-v2-net": ("search-player.toml", {}),
-    "td alone from patterns-v2-net": ("search-player.toml", {"breeding": {"exploit_fraction": 0.0}}),
+                     "learning_games": 400, "learning_depth": 2, "learning_max_depth": 3, "exploit_fraction": 0.0}}),
+    "pbt-td from zero (all-4+2x2-s8)": ("search-player.toml", {}),
+    "td alone from zero (all-4+2x2-s8)": ("search-player.toml", {"breeding": {"exploit_fraction": 0.0}}),
+    "pbt-td from patterns-v2-net": ("search-player.toml", PATTERN_START),
+    "td alone from patterns-v2-net": ("search-player.toml", {
+        "population": PATTERN_START["population"],
+        "breeding": {**PATTERN_START["breeding"], "exploit_fraction": 0.0}}),
 }
 
 OPPONENTS = ("fdmxcp_52_2:0:6:9:4:5", "p_1_10")
@@ -75,7 +85,7 @@ def write_config(base: str, overrides: dict[str, dict[str, Any]], seed: int, pat
     for section, values in overrides.items():
         data.setdefault(section, {}).update(values)
     data["seed"] = seed
-    data.setdefault("stop", {})["max_generations"] = 100_000
+    data.setdefault("stop", {}).update(max_generations=100_000, converge_generations=0)   # the budget ends it
     lines = [f"{k} = {_toml(v)}" for k, v in data.items() if not isinstance(v, dict)]
     for section, values in data.items():
         if isinstance(values, dict):
