@@ -44,7 +44,9 @@ def networks_of(individuals: Sequence[Individual]) -> list[NetworkIndividual]:
 
 
 def new_individual(kind: NetworkKind, birth: int, weights: np.ndarray) -> NetworkIndividual:
-    return NetworkIndividual(kind, birth, Network(kind.architecture, np.asarray(weights, dtype=np.float64)))
+    """A member of ``kind`` (its architecture, stages and whole-disc weight) with real ``weights``."""
+    return NetworkIndividual(kind, birth, Network(kind.architecture, np.asarray(weights, dtype=np.float64),
+                                                  kind.stages, kind.whole_disc_weight))
 
 
 def first_networks(kind: NetworkKind, size: int, initial: Sequence[Individual],

@@ -47,11 +47,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
-from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of
+from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
 from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
@@ -111,6 +111,24 @@ def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None]) -> byte
                       sort_keys=True, separators=(",", ":")).encode()
 
 
+def _stored_slots(state: bytes) -> list[dict[str, Any]]:
+    """The slots of a stored pbt-td state, as JSON objects.
+
+    Raises:
+        ValueError: too large, not JSON, or not a pbt-td state of this format.
+        TypeError, AttributeError: JSON of another shape.
+    """
+    if len(state) > MAX_STATE_BYTES:
+        raise ValueError(f"it is {len(state)} bytes, more than a pbt-td state holds")
+    data = json.loads(state)
+    if data.get("format") != STATE_FORMAT or data.get("method") != PbtTdBreeder.name:
+        raise ValueError("not a pbt-td state of format 1")
+    slots = data["slots"]
+    if not isinstance(slots, list) or not all(isinstance(entry, dict) for entry in slots):
+        raise TypeError("its slots are not a list of objects")
+    return slots
+
+
 def load_state(state: bytes | None, size: int) -> list[Hyper]:
     """The hyperparameters of every slot of a stored state.
 
@@ -120,14 +138,9 @@ def load_state(state: bytes | None, size: int) -> list[Hyper]:
     """
     if state is None:
         raise ValueError("pbt-td: the generation has no stored breeder state (its hyperparameters)")
-    if len(state) > MAX_STATE_BYTES:
-        raise ValueError(f"pbt-td: the stored breeder state is {len(state)} bytes, more than a pbt-td state holds")
     try:
-        data = json.loads(state)
-        if data.get("format") != STATE_FORMAT or data.get("method") != PbtTdBreeder.name:
-            raise ValueError("not a pbt-td state of format 1")
         hypers = [Hyper(float(s["alpha"]), float(s["lambda"]), float(s["epsilon"]), int(s["depth"]))
-                  for s in data["slots"]]
+                  for s in _stored_slots(state)]
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise ValueError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
     if len(hypers) != size:
@@ -144,13 +157,10 @@ def slot_learning(state: bytes | None, slot: int) -> str | None:
     then ``; perturbed alpha x1.25 ...`` for a copied slot); None for a state
     that is not pbt-td's or does not hold the slot. Never raises: the read
     side shows what a database holds, however it was altered."""
-    if state is None or len(state) > MAX_STATE_BYTES:
+    if state is None or slot < 0:
         return None
     try:
-        data = json.loads(state)
-        entry = data["slots"][slot] if data.get("method") == PbtTdBreeder.name and slot >= 0 else None
-        if not isinstance(entry, dict):
-            return None
+        entry = _stored_slots(state)[slot]
         said = (f"alpha {float(entry['alpha']):.4g} lambda {float(entry['lambda']):.4g} "
                 f"epsilon {float(entry['epsilon']):.4g} depth {int(entry['depth'])}")
         perturbed = entry.get("perturbed")
@@ -294,16 +304,14 @@ class PbtTdBreeder:
             for k in range(1, size):
                 weights = np.array(start.weights)
                 weights[int(rng.integers(kind.n_weights))] += k / DISC_UNITS
-                members.append(NetworkIndividual(kind, 1, Network(kind.architecture, weights, kind.stages,
-                                                                  kind.whole_disc_weight)))
+                members.append(new_individual(kind, 1, weights))
             return Bred(members, self._first_state(size, rng), [Origin(INITIAL)] * size)
         members = []
         seen: set[str] = set()
         redraws = 0
         while len(members) < size:
             noise = rng.normal(0.0, self.config.start_sigma, kind.n_weights)
-            member = NetworkIndividual(kind, 1, Network(kind.architecture, start.weights + noise, kind.stages,
-                                                        kind.whole_disc_weight))
+            member = new_individual(kind, 1, start.weights + noise)
             if str(member) in seen:
                 redraws += 1
                 if redraws > MAX_REDRAWS:
@@ -348,11 +356,10 @@ class PbtTdBreeder:
                                                             self.config.learning_max_depth, rng)
             origins[k] = Origin(COPIED, (top,), perturbed[k])
         seeds = rng.integers(0, 2 ** 63, size=size)
-        slices = []
-        for k in range(size):
-            parent = ranked[sources[k]]
-            payload = family_of(parent).storage(parent).payload or b""
-            slices.append(SliceSpec(k, str(parent), payload, hypers[k], int(seeds[k]), rated.number + 1))
+        # A copied parent's payload once (a large network's packing costs a fraction of a second).
+        payloads = {i: family_of(ranked[i]).storage(ranked[i]).payload or b"" for i in set(sources)}
+        slices = [SliceSpec(k, str(ranked[sources[k]]), payloads[sources[k]], hypers[k], int(seeds[k]),
+                            rated.number + 1) for k in range(size)]
         return LearningPlan(tuple(slices), tuple(origins), tuple(perturbed))
 
     def bred(self, plan: LearningPlan, learned: Sequence[LearnedSlice]) -> Bred:

@@ -60,19 +60,23 @@ def is_network(run: RunInfo) -> bool:
     return traits_of_family(run_family(run)).fitness_as_points
 
 
-def network_yardstick(run: RunInfo) -> str:
+def stored_config(run: RunInfo) -> RunConfig:
+    """The config stored with ``run``, read once per report."""
+    return RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
+
+
+def network_yardstick(config: RunConfig) -> str:
     """What a network run's yardstick column holds: the League measure, or
     nothing where the run measures none (a staged network's run: the
     League plays at 1 ply)."""
-    ys = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}").yardstick
+    ys = config.yardstick
     if not (ys.every and ys.league_double_games):
         return "none (yardstick.league_double_games = 0; genethello match measures the best at depth)"
     return f"the League measure ({league_fast_label()})"
 
 
-def hall_description(run: RunInfo, hall_games: int) -> str:
-    """How the hall's ratings were measured, in one line."""
-    config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
+def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
+    """How the hall's ratings were measured, in one line (``config``: the run's stored one)."""
     f = config.fitness
     scale = "Elo relative to generation 1's champion = 0"
     if is_network(run) and f.depth:
@@ -117,14 +121,15 @@ def run_best(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     print(f"run {run.name} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
+    config = stored_config(run)
     if ranking.by == "hall":
-        print(hall_description(run, ranking.hall_games))
+        print(hall_description(run, config, ranking.hall_games))
     elif not ranking.hall_rated:
         print("this run has no hall of fame (hall.games_per_member = 0): Elo is relative to the population")
     network = is_network(run)
     if network:
         print("Elo: a member's performance rating from its fitness points (W/D/L: not kept, the fitness games "
-              f"return points only); yardstick: {network_yardstick(run)}")
+              f"return points only); yardstick: {network_yardstick(config)}")
     elif ranking.hall_rated:
         print("hall, games: the hall of fame's rating above and its games; Elo, W/D/L: the player's round "
               "robins, on the population's own Elo scale (1500 at the start)")
@@ -159,12 +164,12 @@ def run_history(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     rows = generation_rows(db, run.id)
-    config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
+    config = stored_config(run)
     print(f"run {run.name}: {run.status}")
     if is_network(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
               f"{config.fitness.kind} fitness "
-              f"games, which are not stored one by one; yardstick: {network_yardstick(run)}")
+              f"games, which are not stored one by one; yardstick: {network_yardstick(config)}")
     print(f"{'gen':>4} {'status':<8} {'games':>13} {'gen best':>8} {'mean':>7} {'hall (Elo)':>11} "
           f"{'yardstick, pooled':>17}  best so far")
     def fmt(value: float | None, spec: str) -> str:

@@ -23,7 +23,7 @@ from genethello.cluster.breeding.network_pbt import (
     start_network,
 )
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED
-from genethello.cluster.cli.report_commands import hall_description, network_yardstick
+from genethello.cluster.cli.report_commands import hall_description, network_yardstick, stored_config
 from genethello.cluster.config import BreedingConfig, ConfigError
 from genethello.cluster.db import Database
 from genethello.cluster.reads.lineage import lineage
@@ -258,9 +258,10 @@ def test_best_and_history_say_how_a_hall_at_depth_measured_and_that_no_league_wa
     db = Database.open(db_path, create=False)
     try:
         run = find_run(db, None)
-        said = hall_description(run, 10)
+        config = stored_config(run)
+        said = hall_description(run, config, 10)
         assert "depth 1, exact at 0 empties, against the members and the fitness opponents (p_1_10)" in said
         assert "Elo against p_1_10 = 0" in said and "1 ply" not in said
-        assert network_yardstick(run).startswith("none")
+        assert network_yardstick(config).startswith("none")
     finally:
         db.dispose()
