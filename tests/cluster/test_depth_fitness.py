@@ -28,7 +28,7 @@ from genethello.cluster.fitness.network_depth_fitness import (
     wpc_evaluator,
 )
 from genethello.cluster.fitness.network_fitness import NetworkFitnessTask, fitness_tasks
-from genethello.cluster.run.executors import RayExecutor, SerialExecutor
+from genethello.cluster.run.executors import RayExecutor
 from genethello.cluster.run.run_check import config_from_json, config_from_mapping, load_config
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.evaluation.evaluation import BaseEvaluator
@@ -38,7 +38,7 @@ from genethello.core.play.league import wpc_hundredths
 
 from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config
 from .test_cli_runs import Watcher, start_and_kill
-from .test_network_runs import drive
+from .test_network_runs import assert_workers_store, drive, serial_reference
 
 #: A tiny depth-2 CMA-ES run on all-2: 6 members against the WPC heuristic
 #: and p_1_10 from distinct-4 openings, 144 games a generation in 18 tasks,
@@ -171,20 +171,12 @@ def test_bad_depth_keys_are_one_line_naming_the_key(fitness, key):
 
 @pytest.fixture(scope="module")
 def depth_reference(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("depth-reference")
-    config = write_config(folder, **DEPTH)
-    assert drive(folder / "ref.db", config, SerialExecutor(0.001)) == "finished"
-    return db_snapshot(folder / "ref.db", "deep")
+    return serial_reference(tmp_path_factory.mktemp("depth-reference"), "deep", **DEPTH)
 
 
 def test_a_depth_run_at_one_or_two_workers_stores_what_a_serial_run_stores(ray_cluster, tmp_path,
                                                                             depth_reference):
-    config = write_config(tmp_path, **DEPTH)
-    for workers in (1, 2):
-        db = tmp_path / f"w{workers}.db"
-        assert drive(db, config, RayExecutor(workers, 0.001, 2)) == "finished"
-        snap = db_snapshot(db, "deep")
-        assert snap == depth_reference, snapshot_diff(snap, depth_reference)
+    assert_workers_store(tmp_path, "deep", depth_reference, **DEPTH)
     snap = depth_reference
     assert len(snap["fitness"]) == 4 * DEPTH_TASKS and len(snap["population"]) == 4 * 6
     assert [m[1] for m in snap["hall_members"]] == [1, 2, 4]

@@ -56,6 +56,25 @@ def drive(db_path: Path, config: Path, executor, create: bool = True) -> str:
         db.dispose()
 
 
+def serial_reference(folder: Path, run: str, **overrides: object) -> dict:
+    """The snapshot of run ``run`` (a small config with ``overrides``) driven
+    serially: what every worker count and interruption must store."""
+    config = write_config(folder, **overrides)
+    assert drive(folder / "ref.db", config, SerialExecutor(0.001)) == "finished"
+    return db_snapshot(folder / "ref.db", run)
+
+
+def assert_workers_store(folder: Path, run: str, reference: dict, **overrides: object) -> None:
+    """Run ``run`` (as :func:`serial_reference`) on 1 and 2 Ray workers:
+    each stores ``reference``."""
+    config = write_config(folder, **overrides)
+    for workers in (1, 2):
+        db = folder / f"w{workers}.db"
+        assert drive(db, config, RayExecutor(workers, 0.001, 2)) == "finished"
+        snap = db_snapshot(db, run)
+        assert snap == reference, snapshot_diff(snap, reference)
+
+
 @pytest.fixture
 def home(tmp_path):
     path = tmp_path / "home"
@@ -65,10 +84,7 @@ def home(tmp_path):
 
 @pytest.fixture(scope="module")
 def net_reference(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("net-reference")
-    config = write_config(folder, **NET)
-    assert drive(folder / "ref.db", config, SerialExecutor(0.001)) == "finished"
-    return db_snapshot(folder / "ref.db", "net")
+    return serial_reference(tmp_path_factory.mktemp("net-reference"), "net", **NET)
 
 
 # --------------------------------------------------------------------------- #
@@ -106,12 +122,7 @@ def test_a_state_is_never_unpickled_and_bad_bytes_are_refused():
 
 
 def test_one_or_two_workers_store_what_a_serial_run_stores(ray_cluster, tmp_path, net_reference):
-    config = write_config(tmp_path, **NET)
-    for workers in (1, 2):
-        db = tmp_path / f"w{workers}.db"
-        assert drive(db, config, RayExecutor(workers, 0.001, 2)) == "finished"
-        snap = db_snapshot(db, "net")
-        assert snap == net_reference, snapshot_diff(snap, net_reference)
+    assert_workers_store(tmp_path, "net", net_reference, **NET)
     snap = net_reference
     assert len(snap["fitness"]) == 4 * NET_TASKS and len(snap["population"]) == 4 * 6
     assert all(p[-1] is not None for p in snap["players"])          # every network's weights are stored

@@ -36,7 +36,7 @@ from genethello.core.learning.self_play import learn
 
 from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config
 from .test_cli_runs import Watcher, start_and_kill
-from .test_network_runs import drive
+from .test_network_runs import assert_workers_store, drive, serial_reference
 
 KIND = parse_kind("all-2-s4")
 CONFIG = BreedingConfig(method="pbt-td", learning_games=12, learning_batch=4, learning_max_depth=3)
@@ -169,10 +169,7 @@ def test_the_pattern_table_network_is_a_start():
 
 @pytest.fixture(scope="module")
 def learning_reference(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("learning-reference")
-    config = write_config(folder, **LEARNING)
-    assert drive(folder / "ref.db", config, SerialExecutor(0.001)) == "finished"
-    return db_snapshot(folder / "ref.db", "learning")
+    return serial_reference(tmp_path_factory.mktemp("learning-reference"), "learning", **LEARNING)
 
 
 def test_the_lineage_says_who_learned_who_was_copied_from_whom_and_what_was_perturbed(tmp_path):
@@ -196,12 +193,7 @@ def test_the_lineage_says_who_learned_who_was_copied_from_whom_and_what_was_pert
 
 def test_a_learning_run_at_one_or_two_workers_stores_what_a_serial_run_stores(ray_cluster, tmp_path,
                                                                                learning_reference):
-    config = write_config(tmp_path, **LEARNING)
-    for workers in (1, 2):
-        db = tmp_path / f"w{workers}.db"
-        assert drive(db, config, RayExecutor(workers, 0.001, 2)) == "finished"
-        snap = db_snapshot(db, "learning")
-        assert snap == learning_reference, snapshot_diff(snap, learning_reference)
+    assert_workers_store(tmp_path, "learning", learning_reference, **LEARNING)
     snap = learning_reference
     origins = [row for row in snap["population"]]
     assert len(origins) == 4 * 4
