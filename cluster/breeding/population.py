@@ -19,6 +19,7 @@ from genethello.cluster.breeding.operators import breed_with_origins, mutate_at_
 from genethello.cluster.breeding.origins import ELITE, INITIAL, RANDOM, REENTERED, Origin
 from genethello.cluster.config import BreedingConfig
 from genethello.core.families.chromosome import Chromosome, ChromosomeType, random_chromosome
+from genethello.core.play.seeds import derive_seed
 
 # Re-draws allowed when a newborn duplicates a member; only a gene space
 # smaller than the population can exhaust it.
@@ -28,7 +29,7 @@ MAX_REDRAWS = 1000
 def generation_rng(seed: int, generation: int) -> np.random.Generator:
     """The Generator of one generation's decisions: a function of the run's
     seed and the generation only, so an interrupted run breeds the same."""
-    return np.random.default_rng(np.random.SeedSequence([seed, generation]))
+    return np.random.default_rng(derive_seed(seed, "generation", generation))
 
 
 def rank_key(elo: float, birth: int, text: str) -> tuple[float, int, str]:

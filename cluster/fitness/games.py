@@ -49,7 +49,7 @@ from genethello.core.play.players import (
 class GameSettings:
     """How every game of a run is played (from the run's config)."""
 
-    run_seed: int
+    seed: int                 # its openings derive from it: the run's seed, or the hall's (hall_settings)
     depth: int
     exact_empties: int
     random_plies: int
@@ -61,7 +61,7 @@ class GameSettings:
     def for_run(cls, seed: int, games: GamesConfig, patterns: str = "") -> GameSettings:
         """The settings of a run's games: its seed, its config's ``[games]``
         by name, and the version of the pattern table the run keeps."""
-        return cls(run_seed=seed, depth=games.depth, exact_empties=games.exact_empties,
+        return cls(seed=seed, depth=games.depth, exact_empties=games.exact_empties,
                    random_plies=games.random_plies, algorithm=games.algorithm, tt_bits=games.tt_bits,
                    patterns=patterns)
 
@@ -144,7 +144,7 @@ class RoundRobinGames:
         runner = runner_for(self.settings)
         out = []
         for spec in specs:
-            seed = opening_seed(self.settings.run_seed, spec.generation, spec.black_slot, spec.white_slot)
+            seed = opening_seed(self.settings.seed, spec.generation, spec.black_slot, spec.white_slot)
             result = runner.play(spec.black, spec.white, random_opening(self.settings.random_plies, seed))
             out.append(GameOutcome(spec.generation, spec.pair_index, result.score, result.black_discs,
                                    result.white_discs, result.move_list(), result.nodes))

@@ -68,6 +68,7 @@ from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS
 from genethello.core.play.openings import opening_set
 from genethello.core.play.scoring import points_from_margin
+from genethello.core.play.seeds import series_name
 
 __all__ = ["WPC", "DepthContestant", "DepthFitnessTask", "NetworkDepthFitnessGames", "NetworkDepthGameSpec",
            "NetworkDepthGames", "depth_contestant", "depth_fitness_tasks", "fitness_openings", "forget_engines",
@@ -186,7 +187,7 @@ def fitness_openings(config: FitnessConfig, seed: int, generation: int, kind: st
     the generation and the kind); () without a set."""
     if not config.openings:
         return ()
-    series = opening_set(config.openings).series(f"network-fitness/{seed}/{generation}/{kind}", count)
+    series = opening_set(config.openings).series(series_name(seed, "network-fitness", generation, kind), count)
     return tuple(tuple(moves) for moves in series)
 
 

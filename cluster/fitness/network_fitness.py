@@ -41,7 +41,6 @@ its games; a generation ranks its members by points, then by slot.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -56,6 +55,7 @@ from genethello.core.evaluation.ntuple_shapes import Architecture
 from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.ntuple_games import play_games, points_from_margins
+from genethello.core.play.seeds import derive_seed
 
 __all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
            "NetworkWeights", "GameBatch", "fitness_games", "game_batches", "fitness_seed", "fitness_tasks",
@@ -195,8 +195,7 @@ class NetworkFitnessGames:
 def fitness_seed(seed: int, generation: int, kind: str, purpose: str) -> int:
     """A 64-bit key of (seed, generation, kind, purpose): BLAKE2b, the same
     in every process."""
-    text = f"genethello-network-fitness:{seed}:{generation}:{kind}:{purpose}"
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+    return derive_seed(seed, "network-fitness", generation, kind, purpose)
 
 
 def _double_games(first: np.ndarray, second: np.ndarray, per_pair: int) -> tuple[np.ndarray, np.ndarray]:

@@ -15,6 +15,8 @@ from typing import TypeVar, overload
 
 import numpy as np
 
+from genethello.core.play.seeds import derive_seed
+
 ContestantT = TypeVar("ContestantT", bound=Hashable)
 T = TypeVar("T")
 
@@ -177,7 +179,4 @@ def opening_seed(run_seed: int, generation: int, black_index: int, white_index: 
     for name, value in zip(names, values):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"{name}={value!r} must be a non-negative int")
-    sequence = np.random.SeedSequence(
-        entropy=int(run_seed), spawn_key=(int(generation), int(black_index), int(white_index))
-    )
-    return int(sequence.generate_state(1, dtype=np.uint64)[0])
+    return derive_seed(run_seed, "game-opening", generation, black_index, white_index)

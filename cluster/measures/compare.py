@@ -34,6 +34,7 @@ from genethello.cluster.fitness.games import CompareGameSpec, PlayerSettings
 from genethello.cluster.fitness.tournament_rating import fit_bradley_terry
 from genethello.core.play.openings import TooFewOpeningsError, opening_set
 from genethello.core.play.scoring import points_from_margin
+from genethello.core.play.seeds import series_name
 
 
 class CompareInputError(ValueError):
@@ -127,7 +128,7 @@ def compare_openings(set_name: str, seed: int, games_per_pair: int) -> list[tupl
     check_games_per_pair(games_per_pair)
     openings = opening_set(set_name)
     try:
-        series = openings.series(f"compare/{seed}", games_per_pair // 2)
+        series = openings.series(series_name(seed, "compare"), games_per_pair // 2)
     except TooFewOpeningsError as exc:
         raise CompareInputError(f"--games {games_per_pair}: each pair plays {games_per_pair // 2} distinct "
                                 f"openings, more than {openings.name} offers ({exc}); ask for fewer games or "

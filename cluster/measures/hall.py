@@ -21,28 +21,24 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from genethello.cluster.fitness.games import GameSettings, HallGameSpec
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.fitness.tournament_rating import RatingEstimate, fit_bradley_terry
 from genethello.cluster.measures.measured_series import draw_series
 from genethello.core.play.scoring import points_from_margin
-
-#: SeedSequence spawn key of the hall's openings (apart from the round robin's).
-_HALL_KEY = 0x4841_4C4C  # "HALL"
+from genethello.core.play.seeds import derive_seed, series_name
 
 
 def hall_seed(run_seed: int) -> int:
     """The seed of the hall's openings: a function of the run seed alone,
     unrelated to the seeds of the round-robin openings."""
-    return int(np.random.SeedSequence(entropy=run_seed, spawn_key=(_HALL_KEY,)).generate_state(1, np.uint64)[0])
+    return derive_seed(run_seed, "hall")
 
 
 def hall_settings(settings: GameSettings) -> GameSettings:
     """The run's game settings (depth, exact endgame, openings' length) with
     the hall's opening seed."""
-    return dataclasses.replace(settings, run_seed=hall_seed(settings.run_seed))
+    return dataclasses.replace(settings, seed=hall_seed(settings.seed))
 
 
 @dataclass(frozen=True)
@@ -94,8 +90,9 @@ def entry_openings(settings: GameSettings, series: str, generation: int, schedul
         pairs[p.opponent] = max(pairs.get(p.opponent, 0), p.pair + 1)
     openings: dict[tuple[int, int], tuple[int, ...]] = {}
     for member, count in pairs.items():
-        seeds = [opening_seed(settings.run_seed, generation, member, pair) for pair in range(count)]
-        drawn = draw_series(series, settings.random_plies, seeds, f"hall/{settings.run_seed}/{generation}/{member}")
+        seeds = [opening_seed(settings.seed, generation, member, pair) for pair in range(count)]
+        name = series_name(settings.seed, "hall", generation, member)
+        drawn = draw_series(series, settings.random_plies, seeds, name)
         openings.update(((member, pair), moves) for pair, moves in enumerate(drawn))
     return openings
 

@@ -12,6 +12,7 @@ from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.run.executors import Executor, batches_of
 from genethello.core.engine.game import random_opening
 from genethello.core.play.openings import RANDOM_WITH_REPLACEMENT, opening_set
+from genethello.core.play.seeds import series_name
 
 __all__ = ["draw_series", "play_specs", "series_openings"]
 
@@ -26,7 +27,7 @@ def series_openings(config: RunConfig, key: int, pairs: int) -> list[tuple[int, 
     ``yardstick.random_plies`` that the seed draws."""
     seeds = [opening_seed(config.seed, 0, key, pair) for pair in range(pairs)]
     drawn = draw_series(config.openings.series, config.yardstick.random_plies, seeds,
-                        f"yardstick/{config.seed}/{key}")
+                        series_name(config.seed, "yardstick", key))
     return list(zip(seeds, drawn, strict=True))
 
 

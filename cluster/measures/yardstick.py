@@ -25,8 +25,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from genethello.cluster.config import RunConfig
 from genethello.cluster.fitness.games import BUILT_IN_OPPONENTS, GameSettings, GauntletOutcome, GauntletSpec
 from genethello.cluster.measures.measured_series import play_specs, series_openings
@@ -37,6 +35,7 @@ from genethello.core.gtp.client import ProtocolError
 from genethello.core.play.league import league_schedule
 from genethello.core.play.players import ChromosomePlayer, GtpPlayer, Player, play
 from genethello.core.play.scoring import MatchScore
+from genethello.core.play.seeds import derive_seed
 
 #: The stored name of the Othello League measure.
 LEAGUE = "othello-league"
@@ -45,8 +44,6 @@ LEAGUE = "othello-league"
 #: display name is the spec's name; the order fixes each opponent's seeds.
 BUILT_IN = tuple((name, name) for name in BUILT_IN_OPPONENTS)
 FIRST_CHAMPION = "generation-1 champion"
-
-_LEAGUE_KEY = 0x4C45_4147  # "LEAG": SeedSequence key of the League's seed
 
 
 @dataclass(frozen=True)
@@ -74,8 +71,7 @@ class YardstickScore:
 
 def league_seed(run_seed: int) -> int:
     """The League measure's match seed: the run seed's, apart from openings."""
-    return int(np.random.SeedSequence(entropy=run_seed, spawn_key=(_LEAGUE_KEY,)).generate_state(1, np.uint64)[0]
-               >> 1)
+    return derive_seed(run_seed, "league")
 
 
 def gauntlet_specs(config: RunConfig, candidate: str, first_champion: str,

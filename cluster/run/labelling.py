@@ -37,6 +37,7 @@ from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.pattern_learning import GameSet
 from genethello.core.pattern_learning.label_file import LabelSettings, format_line
 from genethello.core.pattern_learning.position_labels import Labeller
+from genethello.core.play.seeds import derive_seed
 
 if TYPE_CHECKING:
     from genethello.core.engine.search import Searcher
@@ -113,7 +114,7 @@ def _draw(rng: np.random.Generator, candidates: np.ndarray, count: int) -> np.nd
 def _pick(settings: LabelSettings, kind: int, number: int, empties: np.ndarray) -> np.ndarray:
     """Indices (into one game's positions, in move order) of the positions
     drawn from a game with these empties counts."""
-    rng = np.random.default_rng([settings.seed, kind, number])
+    rng = np.random.default_rng(derive_seed(settings.seed, "label-positions", kind, number))
     exact = _draw(rng, np.nonzero(empties <= settings.exact_empties)[0], settings.exact_per_game)
     deep = _draw(rng, np.nonzero(empties > settings.exact_empties)[0], settings.search_per_game)
     return np.sort(np.concatenate([exact, deep]))
@@ -124,7 +125,7 @@ def selfplay_game(seed: int, number: int, patterns: str | None = None) -> list[t
     from genethello.core.engine.board import Board
     from genethello.core.engine.squares import PASS
 
-    rng = random.Random(f"selfplay:{seed}:{number}")
+    rng = random.Random(derive_seed(seed, "selfplay", number))
     searcher = _selfplay_searcher(patterns)
     board = Board()
     opening = rng.randint(4, 20)

@@ -89,6 +89,7 @@ from genethello.core.families.registry import Individual, parse_individual
 from genethello.core.frontend.wording import counted
 from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 from genethello.core.play.scoring import MatchScore
+from genethello.core.play.seeds import derive_seed
 
 __all__ = ["LEAGUE_FAST", "LEAGUE_EPSILON", "NetworkSteps"]
 
@@ -98,14 +99,6 @@ LEAGUE_FAST = LEAGUE_FAST_OPPONENT
 
 #: The League's ε (both sides), whatever the run's fitness uses.
 LEAGUE_EPSILON = 0.1
-
-_HALL_KEY = 0x4E48_414C   # "NHAL": SeedSequence key of a network hall entry's games
-_LEAGUE_KEY = 0x4E4C_4541  # "NLEA": of the fast League measure's games
-
-
-def _seed(run_seed: int, *key: int) -> int:
-    return int(np.random.SeedSequence([run_seed, *key]).generate_state(1, np.uint64)[0])
-
 
 class NetworkSteps:
     """A network run's steps, on its run's store, executor and progress."""
@@ -271,7 +264,7 @@ class NetworkSteps:
             else:
                 specs = [NetworkGameSpec(i, b, w) for i, b, w in places]
                 task = NetworkGames((contestant(champion), *(self._contestant(m.chromosome()) for m in others)),
-                                    _seed(self.config.seed, _HALL_KEY, g), f.epsilon)
+                                    derive_seed(self.config.seed, "network-hall", g), f.epsilon)
             ids = [pid, *(m.player_id for m in others), *anchors]
             played = self.store.played_hall_games(g)
             by_index = {s.game_index: s for s in specs}
@@ -331,8 +324,8 @@ class NetworkSteps:
             return True
         n = self.config.yardstick.league_double_games
         specs = [NetworkGameSpec(i, i % 2, 1 - i % 2) for i in range(2 * n)]
-        task = NetworkGames((self._contestant(best.chromosome()), "wpc"), _seed(self.config.seed, _LEAGUE_KEY),
-                            LEAGUE_EPSILON)
+        seed = derive_seed(self.config.seed, "network-league")
+        task = NetworkGames((self._contestant(best.chromosome()), "wpc"), seed, LEAGUE_EPSILON)
         margins: dict[int, int] = {}
         for outcomes in self.run.executor_now().run(task, batches_of(specs), self.run.should_stop):
             for o in outcomes:

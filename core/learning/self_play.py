@@ -35,6 +35,7 @@ from genethello.core.engine.game import Engine, play_game, random_opening
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.families.networks import Network
 from genethello.core.learning.td import TupleReader, td_lambda_game
+from genethello.core.play.seeds import derive_seed
 
 __all__ = ["LEARNED_GRID", "MAX_LEARNED_DISCS", "LearningSettings", "SliceReport", "learn"]
 
@@ -99,8 +100,7 @@ class SliceReport:
 
 
 def _game_seeds(seed: int, game: int) -> tuple[int, int]:
-    stream, opening = np.random.SeedSequence([seed, game]).generate_state(2, np.uint64)
-    return int(stream), int(opening)
+    return derive_seed(seed, "self-play-stream", game), derive_seed(seed, "self-play-opening", game)
 
 
 def learn(network: Network, settings: LearningSettings, seed: int) -> tuple[Network, SliceReport]:

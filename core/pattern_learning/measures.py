@@ -20,6 +20,7 @@ from genethello.core.evaluation import patterns as pt
 from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.pattern_learning.fit import pairwise_dot
 from genethello.core.pattern_learning.games import GameSet
+from genethello.core.play.seeds import derive_seed
 
 #: ``progress(done, total)`` as exact solves finish.
 SolveProgress = Callable[[int, int], None]
@@ -190,7 +191,7 @@ def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = S
             raise ValueError(f"score errors are measured at 0..{PERFECT_MAX_EMPTIES} empties, not {count}")
         where = np.nonzero(games.move_numbers == 60 - count)[0]
         if where.size > sample:
-            rng = np.random.default_rng([seed, count])
+            rng = np.random.default_rng(derive_seed(seed, "score-error-sample", count))
             where = np.sort(rng.choice(where, size=sample, replace=False))
         m, o = games.movers[where], games.others[where]
         score = pt.scores(table, m, o, games.move_numbers[where]).astype(np.float64) / pt.TABLE_SCALE_

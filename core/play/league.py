@@ -40,12 +40,12 @@ decide a tie.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.play.players import ChromosomePlayer, EpsilonPlayer, Player, WeightedSquaresPlayer, play
 from genethello.core.play.scoring import MatchScore
+from genethello.core.play.seeds import derive_seed
 
 __all__ = [
     "LEAGUE_EPSILON",
@@ -146,8 +146,7 @@ def league_game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of the match seeded ``seed``: a 63-bit hash
     of the two numbers alone (BLAKE2b, not Python's salted ``hash``), the same
     in every process."""
-    digest = hashlib.blake2b(f"genethello-league:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+    return derive_seed(seed, "league-game", index)
 
 
 @dataclass(frozen=True)

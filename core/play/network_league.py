@@ -30,8 +30,6 @@ the same measure on different games.
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from genethello.core.evaluation.ntuple import NTupleEvaluator
@@ -39,6 +37,7 @@ from genethello.core.families.networks import Network
 from genethello.core.play.league import LEAGUE_EPSILON
 from genethello.core.play.ntuple_games import play_games
 from genethello.core.play.scoring import MatchScore
+from genethello.core.play.seeds import derive_seed
 
 __all__ = ["LEAGUE_FAST_OPPONENT", "LEAGUE_FAST_VERSION", "league_fast_label", "league_fast_seed", "league_score"]
 
@@ -56,8 +55,7 @@ def league_fast_label() -> str:
 
 def league_fast_seed(seed: int) -> int:
     """The fast loop's batch seed of the match seeded ``seed`` (BLAKE2b, 64 bits)."""
-    digest = hashlib.blake2b(f"genethello-{LEAGUE_FAST_VERSION}:{seed}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    return derive_seed(seed, LEAGUE_FAST_VERSION)
 
 
 def league_score(network: Network | NTupleEvaluator, double_games: int, seed: int,

@@ -34,6 +34,7 @@ from functools import cache
 from genethello.core.engine.board import Board
 from genethello.core.engine.game import random_opening
 from genethello.core.engine.squares import PASS
+from genethello.core.play.seeds import derive_seed
 
 __all__ = ["DEFAULT_SET", "ENUMERATED_PLIES", "RANDOM_WITH_REPLACEMENT", "BadOpeningSetError", "OpeningSet",
            "TooFewOpeningsError", "canonical_key", "distinct_openings", "opening_set"]
@@ -167,7 +168,7 @@ class OpeningSet:
         if count > len(listed):
             raise TooFewOpeningsError(f"{count} openings were asked of {self.name}, which holds {len(listed)}")
         order = list(range(len(listed)))
-        random.Random(f"openings/{seed}").shuffle(order)
+        random.Random(derive_seed(seed, "openings")).shuffle(order)
         return [list(listed[i]) for i in order[:count]]
 
 
@@ -179,7 +180,7 @@ def _sampled_series(plies: int, seed: int | str, count: int) -> list[list[int]]:
     openings: list[list[int]] = []
     for i in range(count):
         for attempt in range(ATTEMPTS_PER_OPENING):
-            moves = random_opening(plies, f"{seed}/{i}" if attempt == 0 else f"{seed}/{i}/{attempt}")
+            moves = random_opening(plies, derive_seed(seed, "sampled-opening", i, *([attempt] if attempt else [])))
             key = canonical_key(Board.from_moves(moves))
             if key not in seen:
                 seen.add(key)

@@ -16,7 +16,7 @@ from genethello.cluster.fitness.games import GameSettings, GameSpec, RoundRobinG
 from genethello.cluster.run.executors import RayExecutor, WorkerLostError
 
 PLAYERS = ("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "oe_fmc_2_20:44:1:6:2:3:2:4:2:8:1", "fmc_0_5:3:1")
-SETTINGS = GameSettings(run_seed=5, depth=5, exact_empties=8, random_plies=2, tt_bits=14)
+SETTINGS = GameSettings(seed=5, depth=5, exact_empties=8, random_plies=2, tt_bits=14)
 PAIRS = [(b, w) for b in range(3) for w in range(3) if b != w]
 SPECS = [GameSpec(1, i, PLAYERS[b], PLAYERS[w], b, w) for i, (b, w) in enumerate(PAIRS * 2)]   # 12 games
 

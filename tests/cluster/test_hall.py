@@ -81,13 +81,13 @@ def test_each_members_series_is_drawn_from_the_set_without_replacement():
 def test_runs_made_before_draw_each_pairs_opening_with_replacement_as_they_did():
     hall = hall_settings(GameSettings(11, 4, 8, 4))
     openings = entry_openings(hall, "random", 5, entry_schedule(members=1, games_per_member=4))
-    assert openings == {(0, p): tuple(random_opening(4, opening_seed(hall.run_seed, 5, 0, p))) for p in (0, 1)}
+    assert openings == {(0, p): tuple(random_opening(4, opening_seed(hall.seed, 5, 0, p))) for p in (0, 1)}
 
 
 def test_hall_openings_differ_from_the_round_robins_and_depend_on_the_seed_only():
     settings = GameSettings(11, 4, 8, 4)
     hall = hall_settings(settings)
-    assert hall.run_seed == hall_seed(11) != 11
+    assert hall.seed == hall_seed(11) != 11
     assert (hall.depth, hall.exact_empties, hall.random_plies) == (4, 8, 4)
     assert hall_seed(11) == hall_seed(11) != hall_seed(12)
 
