@@ -26,14 +26,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from genethello.cluster.config import RunConfig
+from genethello.cluster.db.sprt_record import SprtRecord
 from genethello.cluster.fitness.games import BUILT_IN_OPPONENTS, GameSettings, GauntletOutcome, GauntletSpec
 from genethello.cluster.measures.measured_series import play_specs, series_openings
-from genethello.cluster.measures.yardstick_sprt import SprtRecord, measure_sprt, sprt_name
+from genethello.cluster.measures.yardstick_sprt import measure_sprt, sprt_name
 from genethello.cluster.run.executors import Executor
 from genethello.core.families.registry import Individual
 from genethello.core.gtp.client import ProtocolError
+from genethello.core.gtp.gtp_player import GtpPlayer
 from genethello.core.play.league import league_schedule
-from genethello.core.play.players import ChromosomePlayer, GtpPlayer, Player, play
+from genethello.core.play.players import ChromosomePlayer, Player, play
 from genethello.core.play.scoring import MatchScore
 from genethello.core.play.seeds import derive_seed
 

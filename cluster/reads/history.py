@@ -9,8 +9,8 @@ from sqlalchemy import select
 
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Generation, HallRating, PlayerRow, YardstickResult
+from genethello.cluster.db.sprt_record import SprtRecord
 from genethello.cluster.measures.intervals import wilson_interval
-from genethello.cluster.measures.yardstick_sprt import SprtRecord
 
 
 @dataclass(frozen=True)

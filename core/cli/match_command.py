@@ -42,8 +42,9 @@ from genethello.core.engine.game import Engine, play_game
 from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.wording import counted, duration, game_line
+from genethello.core.gtp.gtp_player import GtpPlayer
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
-from genethello.core.play.players import ChromosomePlayer, GtpPlayer, Player, play
+from genethello.core.play.players import ChromosomePlayer, Player, play
 from genethello.core.play.scoring import MatchScore
 from genethello.core.play.sprt import SprtOutcome
 

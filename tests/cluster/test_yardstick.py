@@ -29,8 +29,9 @@ from genethello.cluster.run.run_check import config_from_mapping
 from genethello.core import PASS, Board, split_move_list
 from genethello.core.engine.game import random_opening
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.gtp.gtp_player import GtpPlayer
 from genethello.core.play.openings import canonical_key
-from genethello.core.play.players import ChromosomePlayer, GtpPlayer, play
+from genethello.core.play.players import ChromosomePlayer, play
 
 BEST = Chromosome.parse("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3")
 FIRST = Chromosome.parse("oe_fmc_1_12:51:4:0:0:3:7:5:4:6:0")

@@ -10,8 +10,9 @@ import json
 import pytest
 
 from genethello.cluster.db import Database
+from genethello.cluster.db.sprt_record import SprtRecord
 from genethello.cluster.measures.yardstick import measure
-from genethello.cluster.measures.yardstick_sprt import WAVE_PAIRS, SprtRecord, decide, measure_sprt, sprt_specs
+from genethello.cluster.measures.yardstick_sprt import WAVE_PAIRS, decide, measure_sprt, sprt_specs
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
 from genethello.cluster.run.progress import Progress
