@@ -138,7 +138,7 @@ def open_read_only(target: str) -> Database:
     is older than this genethello's (which opening would upgrade, a write)
     is refused, with what to type to upgrade it."""
     from genethello.cluster.db import head_revision
-    from genethello.cluster.db.engine import check_database_file, sqlite_path
+    from genethello.cluster.db.database import check_database_file, sqlite_path
 
     path = sqlite_path(target)
     if path.is_file():

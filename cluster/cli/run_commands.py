@@ -15,7 +15,7 @@ from genethello.cluster import reads
 from genethello.cluster.breeding.numerics import numeric_versions_json, version_mismatch
 from genethello.cluster.config import RANGES, ClusterConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError
-from genethello.cluster.db.engine import sqlite_path
+from genethello.cluster.db.database import sqlite_path
 from genethello.cluster.family_traits import traits_of, traits_of_family
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run, stop_file

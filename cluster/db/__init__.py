@@ -5,7 +5,7 @@ Open a database with :meth:`Database.open`; guard a run with
 :func:`acquire_lease` / :func:`renew_lease` / :func:`release_lease`.
 """
 
-from genethello.cluster.db.engine import (
+from genethello.cluster.db.database import (
     DEFAULT_BUSY_TIMEOUT,
     MAX_ROW_ID,
     Database,

@@ -1,6 +1,6 @@
 """How a transaction begins: SQLite's DEFERRED (the default), IMMEDIATE or
 EXCLUSIVE, chosen per engine view by an execution option that the engine's
-``begin`` listener reads (:func:`~genethello.cluster.db.engine.make_engine`).
+``begin`` listener reads (:func:`~genethello.cluster.db.database.make_engine`).
 
 A leaf of the database layer: the engine and the migrations both begin
 transactions this way, and neither imports the other for it.

@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from sqlalchemy import CursorResult, Table, select, update
 
-from genethello.cluster.db.engine import Database, RunNotFoundError
+from genethello.cluster.db.database import Database, RunNotFoundError
 from genethello.cluster.db.models import Run
 
 _runs = cast(Table, Run.__table__)

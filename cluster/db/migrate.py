@@ -63,7 +63,7 @@ def upgrade_to_head(engine: Engine) -> None:
     upgrade leaves the database as it was, and two processes upgrading at
     once serialise (the second finds the work done).
 
-    ``engine`` should come from :func:`~genethello.cluster.db.engine.make_engine`
+    ``engine`` should come from :func:`~genethello.cluster.db.database.make_engine`
     (its ``begin`` listener honours the IMMEDIATE option)."""
     with immediate(engine).begin() as conn:
         command.upgrade(alembic_config(conn), "head")

@@ -16,7 +16,7 @@ from genethello.core.cli.arguments import (
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.families.registry import evaluator_of
-from genethello.core.gtp.engine import GtpFrontend
+from genethello.core.gtp.gtp_server import GtpFrontend
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -27,7 +27,7 @@ from genethello.core.gtp.protocol import (
 )
 
 if TYPE_CHECKING:   # what __getattr__ hands out, as the type checker should see it
-    from genethello.core.gtp.engine import GtpFrontend
+    from genethello.core.gtp.gtp_server import GtpFrontend
     from genethello.core.gtp.referee import GtpProcess, Referee
 
 __all__ = [
@@ -41,7 +41,7 @@ def __getattr__(name: str) -> object:
     # The engine and referee pull in the Cython core; import them on demand so
     # that the pure framing stays importable on its own.
     if name == "GtpFrontend":
-        from genethello.core.gtp.engine import GtpFrontend
+        from genethello.core.gtp.gtp_server import GtpFrontend
         return GtpFrontend
     if name in ("Referee", "GtpProcess"):
         from genethello.core.gtp import referee

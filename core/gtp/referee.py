@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from genethello.core.engine.board import Board
 from genethello.core.engine.squares import BLACK, PASS, WHITE, Colour, square_name
 from genethello.core.gtp.client import GtpProcess, ProtocolError
-from genethello.core.gtp.engine import parse_vertex, score_text
+from genethello.core.gtp.gtp_server import parse_vertex, score_text
 from genethello.core.gtp.protocol import GtpError
 from genethello.core.play.players import BasePlayer, play
 

@@ -6,7 +6,7 @@
 See docs/engines.md.
 """
 
-from genethello.core.nboard.engine import (
+from genethello.core.nboard.nboard_server import (
     NBoardFrontend,
     format_eval,
     format_pv,

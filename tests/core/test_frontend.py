@@ -92,8 +92,8 @@ def test_the_web_page_and_the_engines_start_from_the_same_defaults():
     import inspect
 
     from genethello.cluster.web import play
-    from genethello.core.gtp.engine import GtpFrontend
-    from genethello.core.nboard.engine import NBoardFrontend
+    from genethello.core.gtp.gtp_server import GtpFrontend
+    from genethello.core.nboard.nboard_server import NBoardFrontend
 
     assert play.EXACT_EMPTIES == defaults.EXACT_EMPTIES
     gtp = inspect.signature(GtpFrontend).parameters

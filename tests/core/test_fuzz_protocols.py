@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.families.chromosome import Chromosome
-from genethello.core.gtp.engine import GtpFrontend
+from genethello.core.gtp.gtp_server import GtpFrontend
 from genethello.core.gtp.protocol import LINE_TOO_LONG, read_commands
-from genethello.core.nboard.engine import NBoardFrontend, _Job
+from genethello.core.nboard.nboard_server import NBoardFrontend, _Job
 from genethello.core.records import (
     RecordError,
     read_ggf,

@@ -114,7 +114,7 @@ def test_malformed_session(data_dir):
 def engine(**kw):
     from genethello.core.evaluation.evaluation import Evaluator
     from genethello.core.families.chromosome import Chromosome
-    from genethello.core.gtp.engine import GtpFrontend
+    from genethello.core.gtp.gtp_server import GtpFrontend
 
     kw.setdefault("depth", 3)
     return GtpFrontend(Evaluator.from_chromosome(Chromosome.parse(PLAYER)), tt_bits=12, **kw)
@@ -204,7 +204,7 @@ def test_oracle_commands():
 def test_oracle_scores_are_exact_discs_near_the_end():
     from genethello.core import Board
     from genethello.core.engine.search import Searcher
-    from genethello.core.gtp.engine import score_text
+    from genethello.core.gtp.gtp_server import score_text
 
     eng = engine(depth=2, exact_empties=12)
     board = Board()

@@ -18,7 +18,7 @@ from genethello.core.engine.board import Board
 from genethello.core.engine.game import random_opening
 from genethello.core.engine.squares import square_name
 from genethello.core.gtp.client import GtpProcess
-from genethello.core.gtp.engine import parse_vertex
+from genethello.core.gtp.gtp_server import parse_vertex
 from genethello.core.metamachine.oracles import CommandLog, missing_commands, parse_estimate, parse_top_moves
 from tests.signals import ignore_sigint, sigint_not_ignored
 

@@ -14,7 +14,7 @@ import pytest
 
 from genethello.core.engine.board import Board
 from genethello.core.engine.squares import PASS, parse_square
-from genethello.core.nboard.engine import (
+from genethello.core.nboard.nboard_server import (
     format_pv,
     format_square,
     load_ggf_board,

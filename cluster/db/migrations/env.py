@@ -4,7 +4,7 @@ Run from code (:mod:`genethello.cluster.db.migrate`), not from an
 alembic.ini: the caller passes an open connection, already inside the
 transaction the upgrade should run in, as ``config.attributes["connection"]``.
 Without one, env.py opens the ``sqlalchemy.url`` main option through
-:func:`~genethello.cluster.db.engine.make_engine`. ``render_as_batch`` makes
+:func:`~genethello.cluster.db.database.make_engine`. ``render_as_batch`` makes
 autogenerate write SQLite-safe batch operations (table rebuilds) for ALTERs.
 """
 
@@ -55,7 +55,7 @@ def run_migrations_online() -> None:
             context.run_migrations()
         return
 
-    from genethello.cluster.db.engine import immediate, make_engine
+    from genethello.cluster.db.database import immediate, make_engine
 
     url = config.get_main_option("sqlalchemy.url")
     if not url:
