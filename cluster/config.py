@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from genethello.core.families.registry import Kind, parse_individual, parse_kind
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.contestants import BUILT_IN_CONTESTANTS
 
 #: ``openings.series`` of a new run (:data:`genethello.core.play.openings.DEFAULT_SET`;
@@ -38,7 +39,7 @@ DEFAULT_OPENING_SET = "distinct-6"
 RANDOM_OPENINGS = "random"
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError):
     """A configuration value that is missing, unknown, mistyped or out of range."""
 
 

@@ -9,6 +9,7 @@ says where each file came from). Only the full 89,940-game file stays outside:
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,10 @@ settings.register_profile("dev", derandomize=True, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# An internal error a test provokes logs its traceback here (inherited by the
+# commands the tests start), never in the user's cache.
+os.environ.setdefault("GENETHELLO_ERROR_LOGS", tempfile.mkdtemp(prefix="genethello-test-errors-"))
 
 
 TEST_DATA = Path(__file__).resolve().parent / "data"

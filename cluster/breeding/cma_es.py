@@ -70,6 +70,7 @@ from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import BreedingConfig
 from genethello.core.families.network_family import NetworkIndividual, NetworkKind
 from genethello.core.families.registry import Individual, Kind
+from genethello.core.frontend.errors import UserError
 
 __all__ = ["FULL_CMA_MAX_WEIGHTS", "CmaEsBreeder", "CmaStateError", "Optimizer", "VARIANTS", "cma_variant",
            "dump_state", "load_state", "new_optimizer"]
@@ -93,7 +94,7 @@ _JSON_KEY = "__state__"
 _RNG_KEYS = "__rng_keys__"
 
 
-class CmaStateError(ValueError):
+class CmaStateError(UserError):
     """A stored CMA-ES state that cannot be restored (the message says why)."""
 
 

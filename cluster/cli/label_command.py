@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from genethello.core.cli.arguments import non_negative_int, positive_int
+from genethello.core.frontend.errors import UserError
 from genethello.core.pattern_learning.position_labels import DEFAULT_EXACT_EMPTIES, DEFAULT_SEARCH_DEPTH
 
 if TYPE_CHECKING:
@@ -101,9 +102,9 @@ def run_label(args: argparse.Namespace) -> int:
     from genethello.core.pattern_learning.label_file import LabelSettings
 
     if args.exact_empties > 24:
-        raise ValueError(f"--exact-empties must be at most 24, got {args.exact_empties}")
+        raise UserError(f"--exact-empties must be at most 24, got {args.exact_empties}")
     if args.search_depth > 20:
-        raise ValueError(f"--search-depth must be at most 20, got {args.search_depth}")
+        raise UserError(f"--search-depth must be at most 20, got {args.search_depth}")
     games = pl.read_games(args.games, skip_bad=args.skip_bad)
     version = shared_table(resolve_version(args.patterns)).version
     settings = LabelSettings(args.games.name, games.sha256, args.holdout, args.seed, args.exact_empties,

@@ -21,6 +21,7 @@ from genethello.cluster.reads import (
     operator_stats,
 )
 from genethello.core.cli.arguments import number_type
+from genethello.core.frontend.errors import UserError
 
 #: Generations of ancestry shown unless ``--depth`` says otherwise.
 DEFAULT_DEPTH = 4
@@ -140,7 +141,7 @@ def run_operators(args: argparse.Namespace) -> int:
 def run_lineage(args: argparse.Namespace) -> int:
     if args.operators:
         if args.player is not None:
-            raise ValueError("give a chromosome (its tree) or --operators (the run's table), not both")
+            raise UserError("give a chromosome (its tree) or --operators (the run's table), not both")
         return run_operators(args)
     db = open_existing(args.db)
     try:
@@ -148,7 +149,7 @@ def run_lineage(args: argparse.Namespace) -> int:
             run = find_run(db, args.run)
             top = best(db, run.id)
             if top is None:
-                raise ValueError(f"run {run.name} has no player yet: no lineage to show")
+                raise UserError(f"run {run.name} has no player yet: no lineage to show")
             player_id = top.player_id
         else:
             run_id = find_run(db, args.run).id if args.run is not None else None

@@ -25,6 +25,12 @@ import sys
 from collections.abc import Sequence
 
 from genethello.core.cli.context import CommandContext, call_handler
+from genethello.core.frontend.errors import (
+    INTERNAL_ERROR_STATUS,
+    USER_ERROR_STATUS,
+    UserError,
+    write_internal_error_log,
+)
 
 _CORE = "genethello.core.cli."
 _CLUSTER = "genethello.cluster.cli."
@@ -65,8 +71,8 @@ EXTRA_ACTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-class CommandError(Exception):
-    """A user-facing failure: printed as one line, exit status 2."""
+class CommandError(UserError):
+    """A user-facing failure of a command: printed as one line, exit status 2."""
 
 
 def command_in(argv: Sequence[str]) -> str | None:
@@ -140,10 +146,11 @@ CONTEXT = CommandContext(start_ray=start_ray_for_engines, player_from_database=p
 
 def user_errors() -> tuple[type[BaseException], ...]:
     """Failures caused by input, files, databases or the cluster (not bugs):
-    each becomes one line on stderr. The cluster's error classes count only
-    once their modules are loaded (a command that never loaded them cannot
-    raise them)."""
-    errors: list[type[BaseException]] = [ValueError, OSError, CommandError]
+    each becomes one line on stderr. A plain ValueError is none of them: it
+    is a check of genethello's own failing (core/frontend/errors.py). The
+    cluster's error classes count only once their modules are loaded (a
+    command that never loaded them cannot raise them)."""
+    errors: list[type[BaseException]] = [UserError, OSError]
     if "genethello.cluster.db" in sys.modules:
         from sqlalchemy.exc import DBAPIError
 
@@ -184,8 +191,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except user_errors() as exc:
         print(f"genethello {args.command}: error: {one_line(exc)}", file=sys.stderr)
-        return 2
+        return USER_ERROR_STATUS
+    except Exception as exc:  # noqa: BLE001 - a bug: one line and a log, never a traceback on screen
+        return internal_error(args.command, exc, argv)
     return int(status or 0)
+
+
+def internal_error(command: str, exc: Exception, argv: list[str]) -> int:
+    """Report a bug: one line naming the log that holds its traceback (and
+    the error's own words, in case it is the user's after all); status 70."""
+    log = write_internal_error_log(exc, argv)
+    where = f"the traceback is in {log}" if log else "no log could be written"
+    print(f"genethello {command}: internal error ({type(exc).__name__}: {one_line(exc)}); {where}; "
+          "please report it", file=sys.stderr)
+    return INTERNAL_ERROR_STATUS
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from genethello.cluster.reads import (
 )
 from genethello.core.cli.arguments import positive_int
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 
 
@@ -227,7 +228,7 @@ def run_plot(args: argparse.Namespace) -> int:
     run = find_run(db, args.run)
     rows = [r for r in generation_rows(db, run.id) if r.mean_elo is not None]
     if not rows:
-        raise ValueError(f"run {run.name} has no rated generation to plot yet")
+        raise UserError(f"run {run.name} has no rated generation to plot yet")
     gens = [r.generation for r in rows]
     fig, axes = plt.subplots(4, 1, figsize=(9, 13), sharex=True)
     rated = [r for r in rows if r.hall_rating is not None]

@@ -23,6 +23,7 @@ from genethello.cluster.run.engine_consent import decide_engines
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_check import config_from_json, load_config
 from genethello.core.engine.build_info import core_hash
+from genethello.core.frontend.errors import UserError
 
 DEFAULT_DB = "genethello.db"
 
@@ -166,7 +167,7 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
 def check_workers(workers: int | None) -> None:
     """--workers, for evolve and resume alike: absent (every core) or >= 1."""
     if workers is not None and workers < 1:
-        raise ValueError(f"--workers must be >= 1, got {workers}")
+        raise UserError(f"--workers must be >= 1, got {workers}")
 
 
 def run_evolve(args: argparse.Namespace) -> int:
@@ -186,12 +187,12 @@ def run_resume(args: argparse.Namespace) -> int:
     check_workers(args.workers)
     low, high = RANGES["stop.max_generations"]
     if args.max_generations is not None and not low <= args.max_generations <= high:
-        raise ValueError(f"--max-generations must be in {low}..{high:,}, got {args.max_generations}")
+        raise UserError(f"--max-generations must be in {low}..{high:,}, got {args.max_generations}")
     db = open_existing(args.db, writable=True)
     run = find_run(db, args.run)
     if args.max_generations is not None and args.max_generations < run.generation:
         # Stored, it would read "generation 4 of 2": the run has played past it.
-        raise ValueError(f"--max-generations {args.max_generations}: run {run.name!r} is at generation "
+        raise UserError(f"--max-generations {args.max_generations}: run {run.name!r} is at generation "
                          f"{run.generation} already (give {run.generation} or more)")
     state = reads.run_state(db, run.id)     # a stored config that does not parse is one line, finished or not
     if run.status == "finished" and (args.max_generations is None or args.max_generations <= run.generation):
@@ -201,18 +202,18 @@ def run_resume(args: argparse.Namespace) -> int:
         db.dispose()
         return 0
     if args.gtp_engine and not traits_of(state.config.chromosome_type).yardstick_plays_players:
-        raise ValueError(f"--gtp: run {run.name!r} breeds networks, whose yardstick is the Othello League "
+        raise UserError(f"--gtp: run {run.name!r} breeds networks, whose yardstick is the Othello League "
                          "measure alone; 'genethello match' plays its best against an engine")
     decision = decide_engines(run.name, state.config.yardstick.gtp_engines, state.dropped_engines,
                               args.gtp_engine, args.drop_engine)
     installed = core_hash()
     if state.core_hash != installed and not args.allow_core_change:
-        raise ValueError(f"run {run.name!r} was played by genethello core {state.core_hash[:12]}, this install "
+        raise UserError(f"run {run.name!r} was played by genethello core {state.core_hash[:12]}, this install "
                          f"has core {installed[:12]}: its games may differ from an uninterrupted run's; "
                          "--allow-core-change goes on and records the change")
     numerics = version_mismatch(state.numeric_versions)
     if numerics and not args.allow_numeric_change:
-        raise ValueError(f"run {run.name!r} was bred with other numeric libraries ({numerics}): its breeding "
+        raise UserError(f"run {run.name!r} was bred with other numeric libraries ({numerics}): its breeding "
                          "may differ from an uninterrupted run's; --allow-numeric-change goes on and records "
                          "the change")
     return drive(db, run.id, args, engines=decision.engines, extend_to=args.max_generations,

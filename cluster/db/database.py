@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from genethello.cluster.db import migrate
 from genethello.cluster.db.begin_modes import begin_with_mode, immediate
 from genethello.cluster.db.models import Base
+from genethello.core.frontend.errors import UserError
 
 #: Seconds a connection waits for another's lock before giving up.
 DEFAULT_BUSY_TIMEOUT = 10.0
@@ -57,11 +58,11 @@ def row_id(text: object) -> int | None:
     return value if value <= MAX_ROW_ID else None
 
 
-class DatabaseTargetError(ValueError):
+class DatabaseTargetError(UserError):
     """The target names no SQLite file (another backend, in-memory, ...)."""
 
 
-class RunNotFoundError(ValueError):
+class RunNotFoundError(UserError):
     """No run matches the given name or id (the one class for every lookup:
     the lease, the coordinator and the commands raise it alike)."""
 

@@ -28,12 +28,14 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from genethello.core.frontend.errors import UserError
+
 __all__ = ["ExistingFileError", "check_targets", "write_file_atomically"]
 
 _LISTED = 5       # names quoted in a refusal; the rest are counted
 
 
-class ExistingFileError(ValueError):
+class ExistingFileError(UserError):
     """A target name is taken and may not (or cannot) be replaced."""
 
 

@@ -49,6 +49,7 @@ from pathlib import Path
 from genethello.cluster.db import Database
 from genethello.cluster.export.files import check_targets, write_file_atomically
 from genethello.cluster.reads import RunInfo, StoredGame, select_games
+from genethello.core.frontend.errors import UserError
 from genethello.core.records import GameRecord, RecordError, read_moves, result_from_score, write_record
 
 __all__ = ["EXPORT_FORMATS", "ExportSummary", "export_games", "game_record", "time_settings", "file_stem"]
@@ -104,7 +105,7 @@ def game_record(run: RunInfo, game: StoredGame) -> GameRecord:
         RecordError: if the stored moves do not replay.
     """
     if game.moves is None:
-        raise ValueError(f"game {game.id}: its moves were dropped by retention")
+        raise UserError(f"game {game.id}: its moves were dropped by retention")
     try:
         moves = read_moves(game.moves)[0].moves
     except RecordError as exc:
@@ -140,7 +141,7 @@ def export_games(db: Database, run: RunInfo, out: Path, fmt: str, generation: in
         OSError: if the folder or a file cannot be written.
     """
     if fmt not in EXPORT_FORMATS:
-        raise ValueError(f"unknown export format {fmt!r}; known: {', '.join(EXPORT_FORMATS)}")
+        raise UserError(f"unknown export format {fmt!r}; known: {', '.join(EXPORT_FORMATS)}")
     games = select_games(db, run, generation, game_id, pair)
     out = Path(out)
     stem = file_stem(run.name)

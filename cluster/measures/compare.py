@@ -32,12 +32,13 @@ from pathlib import PurePath
 from genethello.cluster.config import RunConfig
 from genethello.cluster.fitness.games import CompareGameSpec, PlayerSettings
 from genethello.cluster.fitness.tournament_rating import fit_bradley_terry
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.openings import TooFewOpeningsError, opening_set
 from genethello.core.play.scoring import points_from_margin
 from genethello.core.play.seeds import series_name
 
 
-class CompareInputError(ValueError):
+class CompareInputError(UserError):
     """A comparison that cannot be played as asked (its message names why)."""
 
 

@@ -19,9 +19,10 @@ from genethello.cluster.db import Database
 from genethello.cluster.db.models import Generation
 from genethello.cluster.reads.ranking import standings
 from genethello.cluster.reads.runs import RunInfo, player_record, run_state
+from genethello.core.frontend.errors import UserError
 
 
-class NoFinishedGenerationError(ValueError):
+class NoFinishedGenerationError(UserError):
     """A run has no finished (rated) generation: it has no champion yet."""
 
 

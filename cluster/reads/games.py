@@ -10,6 +10,7 @@ from sqlalchemy import select
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import Game, Generation, PlayerRow
 from genethello.cluster.reads.runs import RunInfo
+from genethello.core.frontend.errors import UserError
 
 
 @dataclass(frozen=True)
@@ -43,17 +44,17 @@ def select_games(db: Database, run: RunInfo, generation: int | None = None, game
             or a pair without its generation.
     """
     if pair is not None and generation is None:
-        raise ValueError("--pair needs --generation: a game's stable key is its generation and pair")
+        raise UserError("--pair needs --generation: a game's stable key is its generation and pair")
     with db.session() as s:
         if game_id is not None:
             row = s.get(Game, game_id)
             if row is None or row.run_id != run.id:
-                raise ValueError(f"run {run.name} holds no game with id {game_id}")
+                raise UserError(f"run {run.name} holds no game with id {game_id}")
             if generation is not None and row.generation != generation:
-                raise ValueError(f"game {game_id} is from generation {row.generation}, not {generation}")
+                raise UserError(f"game {game_id} is from generation {row.generation}, not {generation}")
         if generation is not None and s.get(Generation, (run.id, generation)) is None and not s.scalar(
                 select(Game.id).where(Game.run_id == run.id, Game.generation == generation).limit(1)):
-            raise ValueError(f"run {run.name} has no generation {generation}")
+            raise UserError(f"run {run.name} has no generation {generation}")
         query = select(Game).where(Game.run_id == run.id)
         if generation is not None:
             query = query.where(Game.generation == generation)
@@ -63,7 +64,7 @@ def select_games(db: Database, run: RunInfo, generation: int | None = None, game
             query = query.where(Game.pair_index == pair)
         rows = s.scalars(query.order_by(Game.generation, Game.pair_index)).all()
         if pair is not None and not rows:
-            raise ValueError(f"run {run.name} holds no game of pair {pair} in generation {generation}")
+            raise UserError(f"run {run.name} holds no game of pair {pair} in generation {generation}")
         players = dict(s.execute(select(PlayerRow.id, PlayerRow.text).where(
             PlayerRow.id.in_({r.black_id for r in rows} | {r.white_id for r in rows}))).all())
         dates = {g.number: _day(g.finished_at or g.started_at) for g in s.scalars(

@@ -25,6 +25,7 @@ from genethello.cluster.breeding.network_pbt import slot_learning
 from genethello.cluster.breeding.origins import ORIGIN_KINDS
 from genethello.cluster.db import Database, row_id
 from genethello.cluster.db.models import Generation, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
+from genethello.core.frontend.errors import UserError
 
 __all__ = ["UNKNOWN", "CMA_MEAN", "TOP_FRACTION", "LineageNode", "OperatorCount", "GenerationOperators",
            "OperatorStats", "lineage", "origins_of", "find_player", "operator_stats"]
@@ -297,11 +298,11 @@ def lineage(db: Database, player_id: int, depth: int = 4) -> LineageNode:
         ValueError: no player has that id, or ``depth`` is negative.
     """
     if depth < 0:
-        raise ValueError(f"depth {depth} must be >= 0")
+        raise UserError(f"depth {depth} must be >= 0")
     with db.session() as s:
         nodes = _nodes(s, [player_id])
         if player_id not in nodes:
-            raise ValueError(f"no chromosome with id {player_id} in {db.path}")
+            raise UserError(f"no chromosome with id {player_id} in {db.path}")
         # Breadth first, each player read once: a generation's frontier holds
         # only the players first met there (their parents are all that is new).
         frontier = [player_id]
@@ -337,9 +338,9 @@ def find_player(db: Database, key: str, run_id: int | None = None) -> int:
             row = None if number is None else s.execute(
                 select(PlayerRow.id, PlayerRow.run_id).where(PlayerRow.id == number)).first()
             if row is None:
-                raise ValueError(f"no chromosome with id {key} in {db.path}")
+                raise UserError(f"no chromosome with id {key} in {db.path}")
             if run_id is not None and row[1] != run_id:
-                raise ValueError(f"chromosome {key} belongs to another run than the one given (--run)")
+                raise UserError(f"chromosome {key} belongs to another run than the one given (--run)")
             return int(row[0])
         query = select(PlayerRow.id, Run.name).join(Run, Run.id == PlayerRow.run_id).where(PlayerRow.text == key)
         if run_id is not None:
@@ -347,9 +348,9 @@ def find_player(db: Database, key: str, run_id: int | None = None) -> int:
         rows = s.execute(query.order_by(PlayerRow.run_id)).all()
     if not rows:
         where = "that run" if run_id is not None else str(db.path)
-        raise ValueError(f"no chromosome {key!r} in {where} (give an id or a text as 'genethello best' prints it)")
+        raise UserError(f"no chromosome {key!r} in {where} (give an id or a text as 'genethello best' prints it)")
     if len(rows) > 1:
-        raise ValueError(f"chromosome {key!r} is in {len(rows)} runs ({', '.join(r[1] for r in rows)}): a text "
+        raise UserError(f"chromosome {key!r} is in {len(rows)} runs ({', '.join(r[1] for r in rows)}): a text "
                          "is unique only within a run, so pass --run or give its id")
     return int(rows[0][0])
 
@@ -363,7 +364,7 @@ def operator_stats(db: Database, run_id: int, top_fraction: float = TOP_FRACTION
         ValueError: ``top_fraction`` outside (0, 1].
     """
     if not 0 < top_fraction <= 1:
-        raise ValueError(f"top fraction {top_fraction!r} must lie in (0, 1]")
+        raise UserError(f"top fraction {top_fraction!r} must lie in (0, 1]")
     points = (RatingRecord.wins + 0.5 * RatingRecord.draws)
     with db.session() as s:
         slots = s.execute(select(PopulationSlot.generation, PopulationSlot.player_id, PopulationSlot.origin)

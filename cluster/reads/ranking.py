@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import HallGame, HallMember, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
 from genethello.core.families.registry import Individual, parse_individual
+from genethello.core.frontend.errors import UserError
 
 #: The rankings ``best --by`` offers (hall: members only; yardstick: measured players only).
 RANKINGS = ("hall", "elo", "yardstick")
@@ -142,7 +143,7 @@ def _records(s: Session, run_id: int, by: str, hall: list[HallEntry], limit: int
     elif by == "elo":
         query = query.order_by(*BEST_FIRST)
     else:
-        raise ValueError(f"unknown ranking {by!r}; known: {', '.join(RANKINGS)}")
+        raise UserError(f"unknown ranking {by!r}; known: {', '.join(RANKINGS)}")
     return [_record(row) for row in s.execute(query.limit(limit)).all()]
 
 

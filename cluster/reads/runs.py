@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from genethello.cluster.config import RunConfig, stored_json
 from genethello.cluster.db import MAX_ROW_ID, Database, RunNotFoundError, row_id
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run, YardstickResult
+from genethello.core.frontend.errors import UserError
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def run_state(db: Database, run_id: int) -> RunState:
         config = RunConfig.from_json(run.config_json, source=f"the stored config of run {run.name!r}")
         dropped = stored_json(run.dropped_engines, f"the dropped engines of run {run.name!r}")
         if not isinstance(dropped, list) or not all(isinstance(e, str) for e in dropped):
-            raise ValueError(f"run {run.name!r}'s dropped engines: expected a list of engine commands")
+            raise UserError(f"run {run.name!r}'s dropped engines: expected a list of engine commands")
         return RunState(config, tuple(dropped), run.core_hash, run.pattern_version or "", run.numeric_versions)
 
 
@@ -187,7 +188,7 @@ def player_text(db: Database, player_id: int) -> str:
         text = s.scalar(select(PlayerRow.text).where(PlayerRow.id == player_id)) if 0 <= player_id <= MAX_ROW_ID \
             else None
     if text is None:
-        raise ValueError(f"no chromosome with id {player_id} in {db.path}")
+        raise UserError(f"no chromosome with id {player_id} in {db.path}")
     return text
 
 
@@ -208,5 +209,5 @@ def player_record(db: Database, key: int | str) -> tuple[str, bytes | None]:
             select(PlayerRow.text, PlayerRow.payload).where(where).order_by(PlayerRow.id).limit(1)).first()
     if row is None:
         what = f"id {key}" if isinstance(key, int) else f"text {key!r}"
-        raise ValueError(f"no player with {what} in {db.path}")
+        raise UserError(f"no player with {what} in {db.path}")
     return row[0], bytes(row[1]) if row[1] is not None else None

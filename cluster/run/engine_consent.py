@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from genethello.core.frontend.errors import UserError
 
-class EngineConsentError(ValueError):
+
+class EngineConsentError(UserError):
     """The user has not said what to do with a run's external engines."""
 
 

@@ -49,6 +49,7 @@ from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
 from genethello.cluster.reads.ranking import BEST_FIRST
 from genethello.cluster.run.run_check import check_run_config
 from genethello.core.families.registry import Individual, family_of
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.scoring import MatchScore
 
 
@@ -149,7 +150,7 @@ def _not_stored(rows: Sequence[RowT], stored: set[int], key: Callable[[RowT], in
     return list(fresh.values())
 
 
-class RunExistsError(ValueError):
+class RunExistsError(UserError):
     """A new run was asked for under a name that is taken."""
 
 

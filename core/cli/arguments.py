@@ -7,6 +7,8 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from genethello.core.frontend.errors import UserError
+
 if TYPE_CHECKING:   # annotations only: a command's parser loads no compiled module
     from genethello.core.evaluation.evaluation import BaseEvaluator
 
@@ -78,7 +80,7 @@ def check_range(option: str, value: int, low: int, high: int) -> None:
         ValueError: naming the option, the value and the range.
     """
     if not low <= value <= high:
-        raise ValueError(f"{option} must be in {low}..{high}, got {value}")
+        raise UserError(f"{option} must be in {low}..{high}, got {value}")
 
 
 def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_help: str) -> None:

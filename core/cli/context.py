@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from genethello.core.frontend.errors import UserError
+
 if TYPE_CHECKING:
     from genethello.core.families.registry import Individual
 
@@ -43,13 +45,13 @@ class CommandContext:
     def ray(self) -> Callable[[str], int]:
         """``start_ray``, or a one-line ValueError where it is missing."""
         if self.start_ray is None:
-            raise ValueError("--address needs genethello's cluster part (run it through the genethello command)")
+            raise UserError("--address needs genethello's cluster part (run it through the genethello command)")
         return self.start_ray
 
     def player_lookup(self) -> Callable[[str, int | str], tuple[str, bytes | None]]:
         """``player_from_database``, or a one-line ValueError where it is missing."""
         if self.player_from_database is None:
-            raise ValueError("players by database id need genethello's cluster part "
+            raise UserError("players by database id need genethello's cluster part "
                              "(run this through the genethello command)")
         return self.player_from_database
 
@@ -63,7 +65,7 @@ class CommandContext:
 
         if db is None and spec.strip().isdigit():
             if not Path(DEFAULT_DATABASE).is_file():
-                raise ValueError(f"player {spec.strip()} looks like a database id and there is no "
+                raise UserError(f"player {spec.strip()} looks like a database id and there is no "
                                  f"./{DEFAULT_DATABASE} here: give --db FILE")
             db = DEFAULT_DATABASE
         return resolve_individual(spec, db, self.player_lookup() if db is not None else None)

@@ -26,6 +26,7 @@ from genethello.core.engine.search import Searcher
 from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.families.registry import evaluator_of
 from genethello.core.frontend import defaults
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.wording import counted, duration, game_line, rate
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 
@@ -124,7 +125,7 @@ def run_selfplay(args: argparse.Namespace, context: CommandContext) -> int:
     if args.depth is not None:
         check_range("--depth", args.depth, 1, MAX_PLIES)
     if args.time is not None and not math.isfinite(args.time):
-        raise ValueError(f"--time must be a finite number of seconds, got {args.time}")
+        raise UserError(f"--time must be a finite number of seconds, got {args.time}")
     check_range("--exact", args.exact, 0, MAX_PLIES)
     check_range("--random-plies", args.random_plies, 0, MAX_PLIES)
     limits = {"depth": args.depth, "time": args.time, "exact_empties": args.exact}
@@ -137,7 +138,7 @@ def run_selfplay(args: argparse.Namespace, context: CommandContext) -> int:
     try:
         openings = distinct_openings(args.games, args.random_plies, args.seed)
     except TooFewOpeningsError:
-        raise ValueError(f"--games {args.games} needs {args.games} different openings and --random-plies "
+        raise UserError(f"--games {args.games} needs {args.games} different openings and --random-plies "
                          f"{args.random_plies} does not give that many: the games would repeat each other "
                          f"(use --random-plies {defaults.RANDOM_PLIES}, or --games 1)") from None
     points = 0.0

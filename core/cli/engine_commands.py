@@ -19,6 +19,7 @@ from genethello.core.cli.arguments import (
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.frontend import defaults
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.interrupts import interruptible
 
 
@@ -62,9 +63,9 @@ def run_nboard(args: argparse.Namespace, context: CommandContext) -> int:
     from genethello.core.nboard import NBoardFrontend
 
     if args.depth > 60:
-        raise ValueError(f"--depth must be in 1..60, got {args.depth}")
+        raise UserError(f"--depth must be in 1..60, got {args.depth}")
     if not 0 <= args.tt_bits <= 28:
-        raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
+        raise UserError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
     evaluator = evaluator_of(context.individual(args.player, args.db), args.patterns)
     if patterns_note(evaluator):
         print(f"genethello nboard: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)
@@ -79,7 +80,7 @@ def run_metamachine(args: argparse.Namespace, context: CommandContext) -> int:
     if oracle and oracle[0] == "--":
         oracle = oracle[1:]
     if not oracle:
-        raise ValueError("no oracle command: genethello metamachine [options] -- ORACLE COMMAND...")
+        raise UserError("no oracle command: genethello metamachine [options] -- ORACLE COMMAND...")
     make_helpers = None if args.address is None else ray_helpers(args, context)
     pool = OraclePool(oracle, workers=args.workers, stderr=sys.stderr, make_helpers=make_helpers)
     with interruptible():          # exit 130 on SIGINT even when started with it ignored

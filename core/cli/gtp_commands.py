@@ -16,6 +16,7 @@ from genethello.core.cli.arguments import (
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.families.registry import evaluator_of
+from genethello.core.frontend.errors import UserError
 from genethello.core.gtp.gtp_server import GtpFrontend
 
 
@@ -40,9 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run_gtp(args: argparse.Namespace, context: CommandContext) -> int:
     if args.depth is not None and args.depth > 60:
-        raise ValueError(f"--depth must be in 1..60, got {args.depth}")
+        raise UserError(f"--depth must be in 1..60, got {args.depth}")
     if not 0 <= args.tt_bits <= 28:
-        raise ValueError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
+        raise UserError(f"--tt-bits must be in 0..28, got {args.tt_bits}")
     evaluator = evaluator_of(context.individual(args.player, args.db), args.patterns)
     if patterns_note(evaluator):
         print(f"genethello gtp: {args.player}{patterns_note(evaluator)}", file=sys.stderr, flush=True)

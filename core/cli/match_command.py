@@ -41,6 +41,7 @@ from genethello.core.engine.board import Board
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend import defaults
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.wording import counted, duration, game_line
 from genethello.core.gtp.gtp_player import GtpPlayer
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
@@ -90,7 +91,7 @@ def match_openings(args: argparse.Namespace) -> list[list[int]]:
     try:
         return distinct_openings(pairs, args.random_plies, args.seed)
     except TooFewOpeningsError:
-        raise ValueError(
+        raise UserError(
             f"--games {args.games} needs {pairs} different openings and --random-plies {args.random_plies} "
             f"does not give that many: the games would repeat each other and their interval would claim "
             f"more than they show (use --random-plies {defaults.RANDOM_PLIES}, or --games 2)") from None
@@ -144,7 +145,7 @@ class MatchOutput:
 
     def __init__(self, verbose: bool, out: Path | None, force: bool, total: int) -> None:
         if out is not None and out.exists() and not force:
-            raise ValueError(f"{out} exists: give --force to replace it")
+            raise UserError(f"{out} exists: give --force to replace it")
         self.verbose = verbose
         self.total = total
         self.live = sys.stderr.isatty()
@@ -210,11 +211,11 @@ def gtp_games(me: Player, engine: Player) -> Callable[[int, list[int], bool], Ga
 
 def run_match(args: argparse.Namespace, context: CommandContext) -> int:
     if args.gtp is not None and args.b is not None:
-        raise ValueError("give either B or --gtp, not both")
+        raise UserError("give either B or --gtp, not both")
     if args.gtp is None and args.b is None:
-        raise ValueError("give B (a chromosome or database id) or --gtp COMMAND")
+        raise UserError("give B (a chromosome or database id) or --gtp COMMAND")
     if args.gtp is not None and args.depth is None:
-        raise ValueError("--gtp needs --depth (the engine keeps its own time)")
+        raise UserError("--gtp needs --depth (the engine keeps its own time)")
     if args.depth is not None:
         check_range("--depth", args.depth, 1, MAX_PLIES)
     sprt = sprt_from_args(args)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 
 from genethello.core.cli.arguments import number_type
 from genethello.core.frontend import defaults
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.wording import signed
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.play.scoring import MatchScore, points_from_margin
@@ -71,13 +72,13 @@ def sprt_from_args(args: argparse.Namespace) -> Sprt | None:
     if args.sprt is None:
         given = [name for name in ("alpha", "beta", "max_games") if getattr(args, name) is not None]
         if given:
-            raise ValueError(f"--{given[0].replace('_', '-')} goes with --sprt ELO0 ELO1")
+            raise UserError(f"--{given[0].replace('_', '-')} goes with --sprt ELO0 ELO1")
         return None
     if args.games != defaults.GAMES:
-        raise ValueError("--games does not apply to --sprt, which plays pairs until the test decides: "
+        raise UserError("--games does not apply to --sprt, which plays pairs until the test decides: "
                          "cap it with --max-games")
     if args.max_games is not None and args.max_games % 2:
-        raise ValueError(f"--max-games must be even (games come in pairs, one opening with each colour), "
+        raise UserError(f"--max-games must be even (games come in pairs, one opening with each colour), "
                          f"got {args.max_games}")
     alpha = DEFAULT_ERROR_RATE if args.alpha is None else args.alpha
     beta = DEFAULT_ERROR_RATE if args.beta is None else args.beta
@@ -98,7 +99,7 @@ def sprt_openings(args: argparse.Namespace) -> list[list[int]]:
     try:
         return distinct_openings(pairs, args.random_plies, args.seed)
     except TooFewOpeningsError:
-        raise ValueError(
+        raise UserError(
             f"--max-games {max_games(args)} needs {pairs} different openings and --random-plies "
             f"{args.random_plies} does not give that many (use --random-plies 7, or fewer --max-games)") from None
 

@@ -24,6 +24,7 @@ from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.network_files import write_network_file
 from genethello.core.families.networks import scale
+from genethello.core.frontend.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,14 +55,14 @@ def network_named(spec: str, db: str | None, context: CommandContext) -> Network
     """The network ``spec`` names; a one-line ValueError for a chromosome."""
     individual = context.individual(spec, db)
     if not isinstance(individual, NetworkIndividual):
-        raise ValueError(f"{spec!r} is a GeneThello chromosome, not a network")
+        raise UserError(f"{spec!r} is a GeneThello chromosome, not a network")
     return individual
 
 
 def write(individual: NetworkIndividual, out: str, force: bool) -> None:
     """Write the file, refusing to replace one unless ``force``."""
     if Path(out).exists() and not force:
-        raise ValueError(f"{out} exists: give --force to replace it")
+        raise UserError(f"{out} exists: give --force to replace it")
     write_network_file(individual, out)
     print(f"wrote {individual} to {out}")
 

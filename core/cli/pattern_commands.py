@@ -14,6 +14,7 @@ from genethello.core import pattern_learning as pl
 from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core.evaluation import pattern_table as ptab
 from genethello.core.evaluation import patterns as pt
+from genethello.core.frontend.errors import UserError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]
@@ -118,13 +119,13 @@ def run_learn_labels(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     if args.out is None:
-        raise ValueError("--labels needs --out (the table file to write)")
+        raise UserError("--labels needs --out (the table file to write)")
     if args.out.exists():
         raise FileExistsError(f"{args.out} exists; choose another --out or remove it first")
     ridge = pl.LABEL_RIDGE if args.ridge is None else args.ridge
     labels = read_labels(args.labels)
     if labels.values.size == 0:
-        raise ValueError(f"{args.labels}: no labelled positions")
+        raise UserError(f"{args.labels}: no labelled positions")
     prior = None
     prior_version = "none"
     if args.prior.lower() != "none":
@@ -185,7 +186,7 @@ def run_learn(args: argparse.Namespace) -> int:
     _report_skipped(games)
     train = games.slice("training", args.holdout)
     if train.games == 0:
-        raise ValueError(f"{args.games}: no games to learn from")
+        raise UserError(f"{args.games}: no games to learn from")
     print(f"{games.games} games read, training on {train.games} ({train.movers.size} positions), "
           f"holding out every {args.holdout}th line" if args.holdout else
           f"{games.games} games read, training on all of them ({train.movers.size} positions)", flush=True)
@@ -240,9 +241,9 @@ def _int_list(text: str, option: str, what: str, low: int, high: int) -> list[in
     try:
         values = [int(x) for x in text.split(",")]
     except ValueError:
-        raise ValueError(f"{option} must be comma-separated {what}, got {text!r}") from None
+        raise UserError(f"{option} must be comma-separated {what}, got {text!r}") from None
     if any(not low <= v <= high for v in values):
-        raise ValueError(f"{option} must be in {low}..{high}, got {text!r}")
+        raise UserError(f"{option} must be in {low}..{high}, got {text!r}")
     return values
 
 
@@ -301,11 +302,11 @@ def _print_perfect_play(games: pl.GameSet, table: ptab.PatternTable, moves: list
 
 def run_show(args: argparse.Namespace) -> int:
     if args.count < 1:
-        raise ValueError(f"--count must be positive, got {args.count}")
+        raise UserError(f"--count must be positive, got {args.count}")
     table = _table(args.table, args.patterns)
     stages = table.array.shape[0]
     if not 0 <= args.stage < stages:
-        raise ValueError(f"--stage must be in 0..{stages - 1} for {table.version}, got {args.stage}")
+        raise UserError(f"--stage must be in 0..{stages - 1} for {table.version}, got {args.stage}")
     first, last = pt.stage_moves(args.stage, table.geometry_id)
     best, worst = pl.edge_extremes(table.array, args.stage, args.count)
     print(f"table {table.version}, stage {args.stage} (moves {first}-{last}): edge a1..h1 with X-squares b2, g2;")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from genethello.core.cli.arguments import non_negative_float, positive_int
 from genethello.core.engine.squares import BLACK, PASS, WHITE, opponent, square_name
+from genethello.core.frontend.errors import UserError
 from genethello.core.records import GameRecord, RecordError, read_record, result_from_score
 
 if TYPE_CHECKING:   # annotations only: the board is built when the command runs
@@ -41,9 +42,9 @@ def load_game(path: Path, number: int) -> tuple[GameRecord, int]:
     try:
         records = read_record(path)
     except RecordError as exc:
-        raise ValueError(f"{path}: {_one_line(exc)}") from None
+        raise UserError(f"{path}: {_one_line(exc)}") from None
     if number > len(records):
-        raise ValueError(f"{path} holds {len(records)} game{'s' * (len(records) != 1)}, not game {number}")
+        raise UserError(f"{path} holds {len(records)} game{'s' * (len(records) != 1)}, not game {number}")
     return records[number - 1], len(records)
 
 
@@ -91,7 +92,7 @@ def run_replay(args: argparse.Namespace) -> int:
         board = rec.start_board()
         moves = rec.normalized().moves
     except RecordError as exc:
-        raise ValueError(f"{args.file}: {_one_line(exc)}") from None
+        raise UserError(f"{args.file}: {_one_line(exc)}") from None
     total = len(moves)
     out = sys.stdout
     print(_header(rec, args.game, count, args.file), file=out)

@@ -34,6 +34,8 @@ cdef extern from *:
     #define GT_INNER_FILES 0x7E7E7E7E7E7E7E7EULL
     #define GT_CORNERS 0x8100000000000081ULL
     #define GT_X_SQUARES 0x0042000000004200ULL
+    #define GT_START_BLACK 0x0000000810000000ULL
+    #define GT_START_WHITE 0x0000001008000000ULL
     """
     # Masks: columns a and h, columns b..g, the four corners, and the
     # X-squares b2, g2, b7, g7.
@@ -44,6 +46,10 @@ cdef extern from *:
     const uint64_t INNER_FILES "GT_INNER_FILES"
     const uint64_t CORNERS "GT_CORNERS"
     const uint64_t X_SQUARES "GT_X_SQUARES"
+    # The standard start, the one definition (board.START_BLACK/WHITE for
+    # Python): Black (to move) on d5 e4, White on d4 e5.
+    const uint64_t START_BLACK "GT_START_BLACK"
+    const uint64_t START_WHITE "GT_START_WHITE"
     int gt_popcount(uint64_t x) noexcept nogil
     int gt_lowest_square(uint64_t x) noexcept nogil
     int gt_highest_square(uint64_t x) noexcept nogil

@@ -3,13 +3,14 @@
 from collections.abc import Iterable
 
 from genethello.core.engine.squares import Colour
+from genethello.core.frontend.errors import UserError
 
 START_BLACK: int
 START_WHITE: int
 COLOR_NAMES: tuple[Colour, Colour]
 
-class IllegalMoveError(ValueError): ...
-class BadPositionError(ValueError): ...
+class IllegalMoveError(UserError): ...
+class BadPositionError(UserError): ...
 
 #: A move as the Board takes it: a square index (PASS included) or a name
 #: like 'f5' / 'pass'.

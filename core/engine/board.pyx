@@ -9,23 +9,26 @@ neither side can move. The final score gives the empty squares to the winner
 from libc.stdint cimport uint64_t
 from genethello.core.engine.bitboard cimport (
     PASS, legal_moves, flips, popcount, square_bit, gt_lowest_square,
+    START_BLACK as BITBOARD_START_BLACK, START_WHITE as BITBOARD_START_WHITE,
 )
 from genethello.core.engine.move cimport Child, make_move
 
 from genethello.core.engine.squares import (
     BadSquareError, parse_square, square_name, split_move_list,
 )
+from genethello.core.frontend.errors import UserError
 
-START_BLACK = 0x0000000810000000   # d5, e4
-START_WHITE = 0x0000001008000000   # d4, e5
+#: The standard start as Python ints (defined once, in bitboard.pxd).
+START_BLACK = BITBOARD_START_BLACK   # d5, e4
+START_WHITE = BITBOARD_START_WHITE   # d4, e5
 COLOR_NAMES = ("black", "white")
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(UserError):
     """A move that the rules do not allow in the given position."""
 
 
-class BadPositionError(ValueError):
+class BadPositionError(UserError):
     """Position text (OBF, move list) that does not describe a position."""
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from genethello.core.frontend.errors import UserError
+
 #: One side of the board, in the board's own words.
 Colour = Literal["black", "white"]
 BLACK: Colour = "black"
@@ -35,11 +37,11 @@ SQUARE_WEIGHTS = (
 )
 
 
-class BadSquareError(ValueError):
+class BadSquareError(UserError):
     """A square name that is not a1..h8 (or pass)."""
 
 
-class BadColorError(ValueError):
+class BadColorError(UserError):
     """A colour name that is not b, black, w or white."""
 
 

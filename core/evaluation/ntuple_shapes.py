@@ -60,6 +60,7 @@ from functools import cached_property
 from pathlib import Path
 
 from genethello.core.engine.squares import COLUMNS, square_name
+from genethello.core.frontend.errors import UserError
 
 __all__ = [
     "ARCHITECTURES",
@@ -81,7 +82,7 @@ __all__ = [
 MAX_TUPLE_LENGTH = 10
 
 
-class BadTuplesError(ValueError):
+class BadTuplesError(UserError):
     """A tuples file or architecture name that cannot be used (one line)."""
 
 

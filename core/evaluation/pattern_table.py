@@ -29,6 +29,7 @@ import numpy as np
 
 from genethello.core.engine.squares import square_name
 from genethello.core.evaluation import patterns as pt
+from genethello.core.frontend.errors import UserError
 
 MAGIC = b"GTPATTN\n"
 FORMAT = 1
@@ -43,7 +44,7 @@ VERSION = "patterns-v1"          # the version ``learn`` writes (geometry v1)
 DEFAULT_TABLE_PATH = DATA_DIR / "patterns-v1.bin"
 
 
-class PatternFileError(ValueError):
+class PatternFileError(UserError):
     """A pattern table file that is missing, damaged or does not match this build."""
 
 

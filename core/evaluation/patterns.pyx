@@ -10,7 +10,7 @@ with. See ``patterns.pxd`` for the shapes, the index rule and the stages.
 import numpy as np
 
 from libc.stdint cimport uint64_t, int16_t, int8_t, uint8_t, int32_t, int64_t
-from genethello.core.engine.bitboard cimport PASS, legal_moves, flips, popcount, square_bit
+from genethello.core.engine.bitboard cimport PASS, START_BLACK, START_WHITE, legal_moves, flips, popcount, square_bit
 from genethello.core.engine.move cimport Child, make_move
 
 SHAPES = (
@@ -254,8 +254,8 @@ def replay_games(list games):
     cdef int bad
     errors = []
     for g in games:
-        player = 0x0000000810000000ULL   # black to move: d5, e4
-        opponent = 0x0000001008000000ULL   # white: d4, e5
+        player = START_BLACK     # black to move
+        opponent = START_WHITE
         side = 0                    # colour of player: 0 black, 1 white
         start = n
         bad = 0

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from genethello.core.families.interface import StoredIndividual
+from genethello.core.frontend.errors import UserError
 
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import Evaluator
@@ -92,7 +93,7 @@ _TYPE_RULE = (
 )
 
 
-class ChromosomeError(ValueError):
+class ChromosomeError(UserError):
     """A chromosome or chromosome type that is malformed or out of range."""
 
 

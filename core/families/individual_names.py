@@ -27,6 +27,7 @@ from pathlib import Path
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.network_files import read_network_file
 from genethello.core.families.registry import Individual, family_of_text, parse_individual
+from genethello.core.frontend.errors import UserError
 
 __all__ = ["SHIPPED_DIR", "DatabaseLookup", "looks_like_path", "resolve_individual", "shipped_network",
            "shipped_networks"]
@@ -86,10 +87,10 @@ def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup 
     """
     spec = spec.strip()
     if not spec:
-        raise ValueError("a player name is empty")
+        raise UserError("a player name is empty")
     if spec.isascii() and spec.isdigit():       # isdigit alone takes superscripts, which int() refuses
         if db is None:
-            raise ValueError(f"player {spec} looks like a database id: give --db")
+            raise UserError(f"player {spec} looks like a database id: give --db")
         return _from_database(int(spec), db, lookup)
     if looks_like_path(spec):
         return read_network_file(spec)
@@ -103,7 +104,7 @@ def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup 
 
 def _from_database(key: int | str, db: str, lookup: DatabaseLookup | None) -> Individual:
     if lookup is None:
-        raise ValueError("players from a database need genethello's cluster part "
+        raise UserError("players from a database need genethello's cluster part "
                          "(run this through the genethello command)")
     text, payload = lookup(db, key)
     return parse_individual(text, payload)

@@ -43,6 +43,7 @@ from genethello.core.evaluation.ntuple import MAX_STAGES
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, PATTERN_ARCHITECTURES, Architecture, architecture
 from genethello.core.families.interface import StoredIndividual
 from genethello.core.families.networks import Network
+from genethello.core.frontend.errors import UserError
 
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import BaseEvaluator
@@ -65,7 +66,7 @@ _DIGEST = re.compile(r"^[0-9a-f]{12}$")
 _STAGED = re.compile(r"^(?P<arch>.+?)-s(?P<stages>[1-9][0-9]*)(?:-w(?P<weight>[1-9][0-9]*))?$")
 
 
-class NetworkError(ValueError):
+class NetworkError(UserError):
     """A network's text, payload or kind is not valid (the message names it)."""
 
 

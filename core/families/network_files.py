@@ -64,6 +64,7 @@ import numpy as np
 
 from genethello.core.families.network_family import NETWORKS, NetworkError, NetworkIndividual
 from genethello.core.families.networks import DISC_UNITS, MAX_WEIGHT
+from genethello.core.frontend.errors import UserError
 
 __all__ = ["FORMAT", "VERSION", "STAGED_VERSION", "MAX_FILE_BYTES", "PACKED_ABOVE", "NetworkFileError",
            "network_document", "network_file_text", "parse_network_file", "read_network_file", "write_network_file"]
@@ -82,7 +83,7 @@ STAGED_VALUE = f"discs for the side to move, 1/{DISC_UNITS} disc"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-class NetworkFileError(ValueError):
+class NetworkFileError(UserError):
     """A network file cannot be read or is not a valid network (one line)."""
 
 

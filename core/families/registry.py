@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from genethello.core.families.chromosome import GENETHELLO
 from genethello.core.families.interface import ChromosomeFamily, Individual, Kind, StoredIndividual
 from genethello.core.families.network_family import NETWORKS
+from genethello.core.frontend.errors import UserError
 
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import BaseEvaluator
@@ -55,7 +56,7 @@ def family_named(name: str) -> ChromosomeFamily[Any, Any]:
     for family in FAMILIES:
         if family.name == name:
             return family
-    raise ValueError(f"no chromosome family named {name!r} (known: {', '.join(f.name for f in FAMILIES)})")
+    raise UserError(f"no chromosome family named {name!r} (known: {', '.join(f.name for f in FAMILIES)})")
 
 
 def family_of_kind(name: str) -> ChromosomeFamily[Any, Any]:

@@ -10,6 +10,7 @@ import shutil
 
 from genethello.core.engine.board import Board
 from genethello.core.engine.squares import BLACK, PASS, parse_square, square_name
+from genethello.core.frontend.errors import UserError
 from genethello.core.gtp.client import GtpProcess
 from genethello.core.play.players import BasePlayer
 
@@ -25,13 +26,13 @@ class GtpPlayer(BasePlayer):
         self.name = command
         argv = shlex.split(command)
         if not argv:
-            raise ValueError("GTP engine: an empty command")
+            raise UserError("GTP engine: an empty command")
         # Debian installs games (gtp-rhino) in /usr/games, often not on PATH.
         found = shutil.which(argv[0]) or shutil.which(argv[0], path="/usr/games")
         if found is None:
             hint = ("; it is Debian's grhino: sudo apt install grhino, or sudo bash tests/install_system_packages.sh"
                     if argv[0] == "gtp-rhino" else "")
-            raise ValueError(f"GTP engine {argv[0]!r} is not installed (not on PATH or in /usr/games){hint}")
+            raise UserError(f"GTP engine {argv[0]!r} is not installed (not on PATH or in /usr/games){hint}")
         self.proc = GtpProcess([found] + argv[1:], name=command)
         for cmd in ("boardsize 8", "clear_board"):
             self._ok(cmd)

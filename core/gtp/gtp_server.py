@@ -41,6 +41,7 @@ from genethello.core.engine.squares import BLACK, COLUMNS, PASS, WHITE, BadColor
 from genethello.core.engine.squares import parse_color as color_name
 from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.frontend import defaults
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, GtpError, read_commands, write_response
@@ -282,13 +283,13 @@ class GtpFrontend:
                  tt_bits: int = defaults.TT_BITS,
                  log: TextIO | None = None, verbose: bool = False) -> None:
         if depth is None and time is None:
-            raise ValueError("the GTP engine needs --depth or --time")
+            raise UserError("the GTP engine needs --depth or --time")
         if depth is not None and not 1 <= depth <= 60:
-            raise ValueError(f"depth must be in 1..60, got {depth}")
+            raise UserError(f"depth must be in 1..60, got {depth}")
         if time is not None and not time > 0:
-            raise ValueError(f"time must be positive seconds per game, got {time}")
+            raise UserError(f"time must be positive seconds per game, got {time}")
         if not 0 <= exact_empties <= 60:
-            raise ValueError(f"exact empties must be in 0..60, got {exact_empties}")
+            raise UserError(f"exact empties must be in 0..60, got {exact_empties}")
         self.searcher = Searcher(evaluator, tt_bits=tt_bits)
         self.depth = depth
         self.oracle_depth = depth if depth is not None else defaults.DEPTH

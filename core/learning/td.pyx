@@ -40,7 +40,7 @@ from libc.stdint cimport uint64_t, int32_t, int64_t
 
 import numpy as np
 
-from genethello.core.engine.bitboard cimport PASS, legal_moves, flips, popcount
+from genethello.core.engine.bitboard cimport PASS, START_BLACK, START_WHITE, legal_moves, flips, popcount
 from genethello.core.engine.move cimport Child, make_move
 from genethello.core.evaluation.ntuple import stage_of_move
 
@@ -48,9 +48,6 @@ cdef enum:
     MAX_LENGTH = 10     # ntuple_shapes.MAX_TUPLE_LENGTH
     MAX_POSITIONS = 61  # a game has at most 60 moves, so at most 60 positions with a move
 
-# The standard start (a1 = bit 0): Black to move on d5 e4, White on d4 e5.
-cdef uint64_t START_BLACK = (<uint64_t>1 << 35) | (<uint64_t>1 << 28)
-cdef uint64_t START_WHITE = (<uint64_t>1 << 27) | (<uint64_t>1 << 36)
 
 
 cdef class TupleReader:

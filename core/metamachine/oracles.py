@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from genethello.core.engine.squares import BLACK, Colour
+from genethello.core.frontend.errors import UserError
 from genethello.core.gtp.client import GtpProcess, ProtocolError, Response
 
 # Commands that change an oracle's game state; a helper replays them.
@@ -68,9 +69,9 @@ def start_oracle(argv: Sequence[str], name: str | None = None, stderr: IO[Any] |
     """
     argv = list(argv)
     if not argv:
-        raise ValueError("no oracle command given (genethello metamachine -- ORACLE COMMAND...)")
+        raise UserError("no oracle command given (genethello metamachine -- ORACLE COMMAND...)")
     if shutil.which(argv[0]) is None:
-        raise ValueError(f"oracle command not found: {argv[0]}")
+        raise UserError(f"oracle command not found: {argv[0]}")
     wrapped = [sys.executable, "-S", "-c", _LAUNCHER, str(os.getpid())] + argv
     return GtpProcess(wrapped, name=name or os.path.basename(argv[0]), stderr=stderr, timeout=NO_TIMEOUT)
 
@@ -84,7 +85,7 @@ def oracle_commands(proc: GtpProcess) -> set[str]:
     try:
         r = proc.send("list_commands", timeout=60)
     except ProtocolError as exc:
-        raise ValueError(f"the oracle did not answer list_commands: {exc}") from None
+        raise UserError(f"the oracle did not answer list_commands: {exc}") from None
     return set(r.text.split()) if r.ok else set()
 
 
@@ -305,7 +306,7 @@ class OraclePool:
     def __init__(self, argv: Sequence[str], workers: int = 0, stderr: IO[Any] | None = None,
                  make_helpers: Callable[[list[str]], list[Any]] | None = None) -> None:
         if workers < 0:
-            raise ValueError(f"--workers must be >= 0, got {workers}")
+            raise UserError(f"--workers must be >= 0, got {workers}")
         self.argv = list(argv)
         self.main = start_oracle(self.argv, stderr=stderr)
         self.commands: set[str] = set()
@@ -316,7 +317,7 @@ class OraclePool:
             self.commands = oracle_commands(self.main)
             missing = missing_commands(self.commands)
             if missing:
-                raise ValueError(
+                raise UserError(
                     f"the oracle {self.main.name!r} lacks {', '.join(missing)}: the metamachine needs "
                     f"GNU Go's oracle commands top_moves (or top_moves_black/top_moves_white) and "
                     f"estimate_score, and play/undo to try the candidates")

@@ -33,6 +33,7 @@ from types import FrameType
 from typing import BinaryIO, NoReturn, TextIO
 
 from genethello.core.engine.squares import COLORS
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.safety import internal_error
 from genethello.core.gtp.protocol import Command, read_commands, write_response
 from genethello.core.metamachine.oracles import OracleError, OraclePool, Trial, parse_top_moves
@@ -63,7 +64,7 @@ class MetaMachine:
     def __init__(self, pool: OraclePool, top: int = DEFAULT_TOP, debug: bool = False,
                  log: TextIO | None = None):
         if top < 1:
-            raise ValueError(f"--top must be >= 1, got {top}")
+            raise UserError(f"--top must be >= 1, got {top}")
         self.pool = pool
         self.top = top
         self.debug = debug

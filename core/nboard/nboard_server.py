@@ -35,6 +35,7 @@ from genethello.core.engine.search import Searcher, SearchResult, disc_score
 from genethello.core.engine.squares import BLACK, PASS, square_name
 from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.frontend import defaults
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.lines import LINE_TOO_LONG, MAX_LINE_BYTES, read_lines
 from genethello.core.frontend.safety import internal_error, one_line
 
@@ -147,9 +148,9 @@ class NBoardFrontend:
                  exact_empties: int = defaults.EXACT_EMPTIES, tt_bits: int = defaults.TT_BITS,
                  out: TextIO | None = None, log: TextIO | None = None, name: str = ENGINE_NAME) -> None:
         if not 1 <= depth <= 60:
-            raise ValueError(f"depth must be in 1..60, got {depth}")
+            raise UserError(f"depth must be in 1..60, got {depth}")
         if not 0 <= exact_empties <= 60:
-            raise ValueError(f"exact empties must be in 0..60, got {exact_empties}")
+            raise UserError(f"exact empties must be in 0..60, got {exact_empties}")
         self.searcher = Searcher(evaluator, tt_bits=tt_bits)
         self.depth = depth
         self.exact_empties = exact_empties

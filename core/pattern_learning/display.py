@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from genethello.core.evaluation import patterns as pt
+from genethello.core.frontend.errors import UserError
 from genethello.core.pattern_learning.fit import canonical_map
 from genethello.core.pattern_learning.measures import PREDICTORS
 
@@ -51,7 +52,7 @@ def edge_index(edge: str, b2: str = "-", g2: str = "-") -> int:
     'X--OO---' (a1..h1) with b2 and g2 (X mover, O other, - empty)."""
     text = edge + b2 + g2
     if len(text) != 10 or any(ch not in "-XO" for ch in text):
-        raise ValueError(f"edge configuration must be 8+1+1 characters of X, O, -: {text!r}")
+        raise UserError(f"edge configuration must be 8+1+1 characters of X, O, -: {text!r}")
     return sum("-XO".index(ch) * 3 ** i for i, ch in enumerate(text))
 
 

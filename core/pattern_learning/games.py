@@ -17,12 +17,13 @@ import numpy as np
 
 from genethello.core.engine.squares import square_name
 from genethello.core.evaluation import patterns as pt
+from genethello.core.frontend.errors import UserError
 from genethello.core.records import RecordError, parse_move_line, read_maybe_gzipped
 
 HOLDOUT = 10          # every HOLDOUT-th line is validation, never trained on
 
 
-class GameFileError(ValueError):
+class GameFileError(UserError):
     """A games file line that is not a legal, finished game."""
 
 
@@ -61,13 +62,13 @@ class GameSet:
         if which == "all" or (holdout == 0 and which == "training"):
             return self
         if holdout < 1:
-            raise ValueError(f"no {which} slice without a holdout (holdout={holdout})")
+            raise UserError(f"no {which} slice without a holdout (holdout={holdout})")
         held = (self.lines % holdout) == 0
         if which == "validation":
             return self.select(held)
         if which == "training":
             return self.select(~held)
-        raise ValueError(f"slice must be 'training', 'validation' or 'all', not {which!r}")
+        raise UserError(f"slice must be 'training', 'validation' or 'all', not {which!r}")
 
 
 

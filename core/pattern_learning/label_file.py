@@ -22,10 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
+from genethello.core.frontend.errors import UserError
+
 FILE_MAGIC = "# genethello position labels 1 "
 
 
-class LabelFileError(ValueError):
+class LabelFileError(UserError):
     """A labels file that is damaged or was made with other settings."""
 
 

@@ -18,6 +18,7 @@ from genethello.core.engine.search import Searcher
 from genethello.core.engine.squares import BLACK
 from genethello.core.evaluation import patterns as pt
 from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.frontend.errors import UserError
 from genethello.core.pattern_learning.fit import pairwise_dot
 from genethello.core.pattern_learning.games import GameSet
 from genethello.core.play.seeds import derive_seed
@@ -121,7 +122,7 @@ def perfect_play_accuracy(games: GameSet, table: np.ndarray, move_numbers: Seque
     out: list[dict[str, Any]] = []
     for move in move_numbers:
         if 60 - move > PERFECT_MAX_EMPTIES:
-            raise ValueError(f"perfect play is measured from move {60 - PERFECT_MAX_EMPTIES} on "
+            raise UserError(f"perfect play is measured from move {60 - PERFECT_MAX_EMPTIES} on "
                              f"(at most {PERFECT_MAX_EMPTIES} empties), not at move {move}")
         where = np.nonzero((games.move_numbers == move) & (games.targets != 0))[0]
         if where.size > sample:
@@ -184,11 +185,11 @@ def score_errors(games: GameSet, table: np.ndarray, empties: tuple[int, ...] = S
         negative sample.
     """
     if sample < 0:
-        raise ValueError(f"sample must be >= 0, got {sample}")
+        raise UserError(f"sample must be >= 0, got {sample}")
     out: list[dict[str, Any]] = []
     for count in empties:
         if not 0 <= count <= PERFECT_MAX_EMPTIES:
-            raise ValueError(f"score errors are measured at 0..{PERFECT_MAX_EMPTIES} empties, not {count}")
+            raise UserError(f"score errors are measured at 0..{PERFECT_MAX_EMPTIES} empties, not {count}")
         where = np.nonzero(games.move_numbers == 60 - count)[0]
         if where.size > sample:
             rng = np.random.default_rng(derive_seed(seed, "score-error-sample", count))

@@ -27,6 +27,7 @@ from genethello.core.engine.board import Board
 from genethello.core.engine.search import Searcher, disc_score
 from genethello.core.engine.squares import BLACK
 from genethello.core.evaluation.evaluation import Evaluator
+from genethello.core.frontend.errors import UserError
 
 DEFAULT_EXACT_EMPTIES = 20
 DEFAULT_SEARCH_DEPTH = 10
@@ -67,9 +68,9 @@ class Labeller:
     def __init__(self, exact_empties: int = DEFAULT_EXACT_EMPTIES, search_depth: int = DEFAULT_SEARCH_DEPTH,
                  patterns: str | None = None) -> None:
         if not 0 <= exact_empties <= 24:
-            raise ValueError(f"exact empties must be in 0..24, got {exact_empties}")
+            raise UserError(f"exact empties must be in 0..24, got {exact_empties}")
         if not 1 <= search_depth <= 20:
-            raise ValueError(f"search depth must be in 1..20, got {search_depth}")
+            raise UserError(f"search depth must be in 1..20, got {search_depth}")
         self.exact_empties = exact_empties
         self.search_depth = search_depth
         self.evaluator = Evaluator(weights=((0, 0, 0, 0, 0, 1, 0),) * 3, patterns=patterns)

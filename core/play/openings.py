@@ -34,6 +34,7 @@ from functools import cache
 from genethello.core.engine.board import Board
 from genethello.core.engine.game import random_opening
 from genethello.core.engine.squares import PASS
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.seeds import derive_seed
 
 __all__ = ["DEFAULT_SET", "ENUMERATED_PLIES", "RANDOM_WITH_REPLACEMENT", "BadOpeningSetError", "OpeningSet",
@@ -59,11 +60,11 @@ before giving up."""
 _PREFIX = "distinct-"
 
 
-class TooFewOpeningsError(ValueError):
+class TooFewOpeningsError(UserError):
     """More distinct openings were asked for than a set holds."""
 
 
-class BadOpeningSetError(ValueError):
+class BadOpeningSetError(UserError):
     """An opening set name that is not ``distinct-N`` (or ``random``)."""
 
 

@@ -26,6 +26,7 @@ from genethello.core.engine.board import Board
 from genethello.core.engine.search import Searcher
 from genethello.core.engine.squares import BLACK, PASS, SQUARE_WEIGHTS, square_name
 from genethello.core.families.registry import Individual, evaluator_of
+from genethello.core.frontend.errors import UserError
 
 
 class IllegalPlayerMoveError(RuntimeError):
@@ -107,7 +108,7 @@ class WeightedSquaresPlayer(BasePlayer):
 
     def __init__(self, weights: Sequence[float], name: str) -> None:
         if len(weights) != 64:
-            raise ValueError(f"{name}: {len(weights)} square weights, expected 64")
+            raise UserError(f"{name}: {len(weights)} square weights, expected 64")
         self.weights = tuple(weights)
         self.name = name
 
@@ -155,7 +156,7 @@ class EpsilonPlayer(BasePlayer):
 
     def __init__(self, inner: Player, epsilon: float) -> None:
         if not 0.0 <= epsilon <= 1.0:
-            raise ValueError(f"epsilon {epsilon} is outside 0..1")
+            raise UserError(f"epsilon {epsilon} is outside 0..1")
         self.inner = inner
         self.epsilon = epsilon
         self.name = f"{inner.name} (ε={epsilon:g})"
@@ -203,7 +204,7 @@ def play(black: Player, white: Player, opening: Sequence[int] = (), seed: int = 
         elif i < len(moves):
             move = moves[i]
             if move == PASS or not board.is_legal(move):
-                raise ValueError(f"opening move {i + 1} ({square_name(move)}) is illegal")
+                raise UserError(f"opening move {i + 1} ({square_name(move)}) is illegal")
         else:
             mover = black if board.side_to_move == BLACK else white
             move = mover.choose(board)

@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.scoring import Z95
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -58,7 +59,7 @@ already says one side never loses, which no test of game pairs needs."""
 Decision = Literal["H0", "H1"]
 
 
-class SprtArgumentError(ValueError):
+class SprtArgumentError(UserError):
     """An SPRT asked for with impossible parameters."""
 
 

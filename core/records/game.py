@@ -24,16 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from genethello.core.engine.board import Board, IllegalMoveError
+from genethello.core.engine.board import START_BLACK, START_WHITE, Board, IllegalMoveError
 from genethello.core.engine.squares import BLACK, PASS, Colour, parse_square, square_name
+from genethello.core.frontend.errors import UserError
 
 __all__ = [
     "RecordError", "GameRecord", "START_BLACK", "START_WHITE",
     "result_from_score", "score_from_result", "line_col",
 ]
-
-START_BLACK = 0x0000000810000000   # d5, e4
-START_WHITE = 0x0000001008000000   # d4, e5
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
@@ -44,7 +42,7 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return line, column
 
 
-class RecordError(ValueError):
+class RecordError(UserError):
     """A game record that cannot be read (or written).
 
     Attributes (each ``None`` where not known):

@@ -35,6 +35,7 @@ from functools import partial
 
 from genethello.core.engine.board import Board
 from genethello.core.engine.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
+from genethello.core.frontend.errors import UserError
 from genethello.core.records.game import (
     START_BLACK,
     START_WHITE,
@@ -64,7 +65,7 @@ def parse_ggf_move(move: str) -> int:
         return PASS
     if len(low) == 2 and low[0] in "abcdefgh" and low[1] in "12345678":
         return "abcdefgh".index(low[0]) + 8 * (int(low[1]) - 1)
-    raise ValueError(f"{move!r} is not a move (expected a1..h8 or PA)")
+    raise UserError(f"{move!r} is not a move (expected a1..h8 or PA)")
 
 
 def _skip_ws(text: str, i: int) -> int:

@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from functools import partial
 
 from genethello.core.engine.squares import BLACK, PASS, WHITE, Colour, opponent, square_name
+from genethello.core.frontend.errors import UserError
 from genethello.core.records.game import (
     START_BLACK,
     START_WHITE,
@@ -205,7 +206,7 @@ def parse_sgf_point(value: str) -> int:
             return col + 8 * (int(v[1]) - 1)
         if v[1] in _COLUMNS:
             return col + 8 * _COLUMNS.index(v[1])
-    raise ValueError(f"{value!r} is not a point (expected letter+digit like f5, two letters like fe, "
+    raise UserError(f"{value!r} is not a point (expected letter+digit like f5, two letters like fe, "
                      "or a pass: [], [tt], [PA], [pass])")
 
 
@@ -218,19 +219,19 @@ def _point_list(text: str, prop: _Prop) -> int:
             if len(parts) == 1:
                 sq = parse_sgf_point(parts[0])
                 if sq == PASS:
-                    raise ValueError(f"{value!r} is not a square")
+                    raise UserError(f"{value!r} is not a square")
                 mask |= 1 << sq
             elif len(parts) == 2:
                 a, b = parse_sgf_point(parts[0]), parse_sgf_point(parts[1])
                 if PASS in (a, b):
-                    raise ValueError(f"{value!r} is not a rectangle of squares")
+                    raise UserError(f"{value!r} is not a rectangle of squares")
                 r0, r1 = sorted((a >> 3, b >> 3))
                 c0, c1 = sorted((a & 7, b & 7))
                 for r in range(r0, r1 + 1):
                     for c in range(c0, c1 + 1):
                         mask |= 1 << (r * 8 + c)
             else:
-                raise ValueError(f"{value!r} is not a point or a compressed point list 'a1:b2'")
+                raise UserError(f"{value!r} is not a point or a compressed point list 'a1:b2'")
         except ValueError as exc:
             raise RecordError.at(text, off, f"{prop.name}: {exc}") from None
     return mask
