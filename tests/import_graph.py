@@ -6,7 +6,7 @@ that A imports B somewhere in its file: at the top, inside a function, under
 circle). ``from P import N`` is an edge to ``P.N`` when that is a module, else
 to ``P``. Used by tests/test_import_circles.py, and as a script it prints the
 floors of the graph (a module's floor is one above the highest floor it
-imports) and every circle:
+imports), every circle and the deepest import chain from the entry point:
 
     python tests/import_graph.py [REPO]
 """
@@ -148,6 +148,33 @@ def floors(graph: dict[str, set[str]]) -> dict[str, int]:
     return {node: floor(node, frozenset()) for node in graph}
 
 
+def deepest_chain(graph: dict[str, set[str]], start: str) -> list[str]:
+    """The longest import chain from ``start`` (the graph has no circle):
+    how many modules deep one import of ``start`` goes."""
+    memo: dict[str, list[str]] = {}
+
+    def chain(node: str) -> list[str]:
+        if node not in memo:
+            below = [chain(t) for t in sorted(graph.get(node, ())) if t in graph]
+            memo[node] = [node, *max(below, key=len, default=[])]
+        return memo[node]
+
+    return chain(start)
+
+
+def reachable(graph: dict[str, set[str]], start: str, skip: frozenset[tuple[str, str]] = frozenset()) -> set[str]:
+    """Every module ``start`` imports, directly or not, leaving out the
+    edges in ``skip``."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen and not any(target == b and a in seen | {start} for a, b in skip):
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
 def main(argv: list[str]) -> int:
     repo = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parents[1]
     graph = import_graph(repo)
@@ -159,6 +186,8 @@ def main(argv: list[str]) -> int:
         print(f"floor {level:2} ({len(members):2}): {' '.join(members)}")
     for group in circles(graph):
         print("circle:", " <-> ".join(m.removeprefix("genethello.") for m in group))
+    chain = deepest_chain(graph, "genethello.cluster.cli.main")
+    print(f"deepest chain ({len(chain)} modules):", " -> ".join(m.removeprefix("genethello.") for m in chain))
     return 0
 
 

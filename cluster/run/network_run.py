@@ -134,8 +134,9 @@ class NetworkSteps:
         found = []
         for entry in self.store.hall_members():
             individual = entry.chromosome()
-            if isinstance(individual, NetworkIndividual):
-                found.append(individual)
+            if not isinstance(individual, NetworkIndividual):
+                continue
+            found.append(individual)
         return found
 
     def _fitness_hall(self) -> list[NetworkIndividual]:
