@@ -161,6 +161,10 @@ def user_errors() -> tuple[type[BaseException], ...]:
         from genethello.cluster.run.executors import CoreMismatchError, RayStartError, WorkerLostError
 
         errors += [CoreMismatchError, RayStartError, WorkerLostError]
+    if "genethello.cluster.run.private_network" in sys.modules:
+        from genethello.cluster.run.private_network import PrivateNetworkError
+
+        errors.append(PrivateNetworkError)
     return tuple(errors)
 
 
