@@ -49,7 +49,6 @@ cdef enum:
     MAX_POSITIONS = 61  # a game has at most 60 moves, so at most 60 positions with a move
 
 
-
 cdef class TupleReader:
     """An architecture's expanded tuples, with the stages of a staged
     network, as the typed loops read them: tuple e reads base LUT
