@@ -51,7 +51,7 @@ import numpy as np
 from genethello.cluster.breeding.cma_es import CmaEsBreeder
 from genethello.cluster.breeding.family_breeding import FAMILY_BREEDING, breeding_for
 from genethello.cluster.breeding.network_pbt import PbtTdBreeder
-from genethello.cluster.breeding.protocols import Bred, Breeder, RatedGeneration
+from genethello.cluster.breeding.protocols import Bred, Breeder, BreedingPlan, RatedGeneration
 from genethello.cluster.config import BreedingConfig
 from genethello.core.families.registry import Individual, Kind
 
@@ -79,6 +79,14 @@ class _StatelessBreeder:
     def champion(self, rated: RatedGeneration) -> Individual:
         """The top of the generation's ranking."""
         return rated.ranked[0]
+
+    def next_plan(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> BreedingPlan:
+        """Nothing for the workers: the next population, bred here."""
+        return BreedingPlan.ready(self.next_population(rated, size, rng))
+
+    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        """The next population (each subclass says how)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)

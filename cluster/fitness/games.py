@@ -1,7 +1,7 @@
 """Playing a batch of games: no Ray, no database.
 
 Three kinds of game travel to the workers, each with its task (a
-:class:`~genethello.cluster.run.tasks.Task`: a small picklable value sent once
+:class:`~genethello.cluster.work.Task`: a small picklable value sent once
 per run of an executor, which plays batches of its specs in a worker):
 
 * :class:`RoundRobinGames` plays :class:`GameSpec` s, two chromosomes of a

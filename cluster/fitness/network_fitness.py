@@ -182,7 +182,7 @@ class NetworkFitnessTask:
 
 @dataclass(frozen=True)
 class NetworkFitnessGames:
-    """The executors' task kind for network fitness (cluster/run/tasks.py):
+    """The executors' task kind for network fitness (cluster/work.py):
     the items are whole :class:`NetworkFitnessTask` chunks, the outcomes
     their :class:`FitnessPoints`, one a chunk, in order."""
 

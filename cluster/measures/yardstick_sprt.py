@@ -31,7 +31,7 @@ from typing import Any
 from genethello.cluster.config import RunConfig
 from genethello.cluster.fitness.games import GauntletSpec
 from genethello.cluster.measures.measured_series import play_specs, series_openings
-from genethello.cluster.run.executors import Executor
+from genethello.cluster.work import Executor
 from genethello.core.frontend.wording import signed
 from genethello.core.play.scoring import MatchScore, points_from_margin
 from genethello.core.play.sprt import Decision, Pentanomial, Sprt, run_sprt

@@ -14,7 +14,6 @@ from dataclasses import replace
 
 from genethello.cluster.breeding.breeders import RatedGeneration
 from genethello.cluster.breeding.origins import resolve
-from genethello.cluster.breeding.population import generation_rng
 from genethello.cluster.config import measured_openings
 from genethello.cluster.fitness.games import (
     GameOutcome,
@@ -28,9 +27,9 @@ from genethello.cluster.fitness.pairing import RoundRobin
 from genethello.cluster.fitness.rating_step import rate_generation
 from genethello.cluster.measures.hall import entry_openings, entry_schedule, entry_specs, hall_settings
 from genethello.cluster.reads import HallEntry, RankedPlayer
-from genethello.cluster.run.executors import batches_of
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import GameRow, HallGameRow
+from genethello.cluster.work import batches_of
 
 __all__ = ["GeneThelloSteps"]
 
@@ -172,8 +171,8 @@ class GeneThelloSteps:
     # --------------------------------------------------------------- breeding
     def breed(self, g: int) -> bool:
         """Breed generation g + 1 from rated generation g with the run's
-        breeder (it alone decides how) and start it; True (it never stops
-        midway)."""
+        breeder (it alone decides how) and start it; False when stopped
+        before the breeder's work for the workers was all in."""
         cfg = self.config
         P = self.run.population_size
         ranked: list[RankedPlayer] = (self.store.ranked_by_score(g) if cfg.rating.selection == "score"
@@ -190,7 +189,9 @@ class GeneThelloSteps:
                 sources += others or self.store.ranked(cfg.breeding.inject_top, other_runs_of_type=kind)
         rated = RatedGeneration(g, self.run.kind, [p.chromosome() for p in ranked],
                                 [p.chromosome() for p in sources], self.store.breeder_state(g))
-        bred = self.run.breeder.next_population(rated, P, generation_rng(cfg.seed, g + 1))
+        bred = self.run.next_generation(rated)
+        if bred is None:
+            return False
         origins = resolve(bred.origins, g + 1, [p.player_id for p in ranked], [p.player_id for p in sources])
         self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, origins=origins)
         return True

@@ -55,9 +55,7 @@ from typing import Any
 import numpy as np
 
 from genethello.cluster.breeding.breeders import RatedGeneration
-from genethello.cluster.breeding.network_pbt import LearnedSlice, LearningSlices, PbtTdBreeder
 from genethello.cluster.breeding.origins import resolve
-from genethello.cluster.breeding.population import generation_rng
 from genethello.cluster.fitness.network_depth_fitness import (
     DepthContestant,
     DepthFitnessTask,
@@ -81,9 +79,9 @@ from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
 from genethello.cluster.measures.yardstick import YardstickScore
-from genethello.cluster.run.executors import batches_of
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import FitnessRow, HallGameRow
+from genethello.cluster.work import batches_of
 from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.registry import Individual, parse_individual
 from genethello.core.frontend.wording import counted
@@ -348,28 +346,14 @@ class NetworkSteps:
     # ----------------------------------------------------------- breeding
     def breed(self, g: int) -> bool:
         """Breed generation g + 1 with the run's breeder from generation g's
-        ranking, its points and the breeder's stored state, and start it.
-        A learning breeder (pbt-td) plans, its slices are learned on the
-        executor, and it makes the generation of their results; False when
-        stopped before they were all in (nothing is stored: the step is
-        redone on resume, to the same members)."""
-        cfg = self.config
+        ranking, its points and the breeder's stored state, and start it;
+        False when stopped before the breeder's work for the workers was
+        all in (nothing is stored: the step is redone on resume, to the
+        same members)."""
         rated, ranked_ids, injected_ids = self.rated(g)
-        rng = generation_rng(cfg.seed, g + 1)
-        breeder = self.run.breeder
-        if isinstance(breeder, PbtTdBreeder):
-            plan = breeder.plan(rated, self.run.population_size, rng)
-            learned: list[LearnedSlice] = []
-            self.run.progress.message(f"generation {g}: {counted(len(plan.slices), 'member')} learn "
-                                      f"{counted(cfg.breeding.learning_games, 'self-play game')} each")
-            for outcomes in self.run.executor_now().run(LearningSlices(cfg.breeding), batches_of(plan.slices),
-                                                        self.run.should_stop):
-                learned.extend(outcomes)
-            if len(learned) != len(plan.slices):
-                return False
-            bred = breeder.bred(plan, learned)
-        else:
-            bred = breeder.next_population(rated, self.run.population_size, rng)
-        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0,
-                                    origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))
+        bred = self.run.next_generation(rated)
+        if bred is None:
+            return False
+        self.store.start_generation(g + 1, bred.members, self.config.rating.start, breeder_state=bred.state,
+                                    games_total=0, origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))
         return True
