@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from genethello.cluster.config import FitnessConfig
+from genethello.cluster.fitness.fitness_kinds import played_kind
 from genethello.cluster.fitness.network_fitness import (
     FitnessPoints,
     fitness_games,
@@ -270,12 +271,10 @@ def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, membe
     n = len(members)
     kind, black, white, per_pairing = fitness_games(config, n, len(hall))
     contestants: list[DepthContestant] = [depth_contestant(m) for m in members]
-    if kind == "fixed":
-        if len(opponents) != len(config.opponents):
-            raise ValueError(f"{len(opponents)} resolved opponents for fitness.opponents {list(config.opponents)}")
-        contestants += list(opponents)
-    elif kind == "hall":
-        contestants += [depth_contestant(h) for h in hall]
+    played = played_kind(config.kind, len(hall))
+    if len(played.others(opponents, ())) != len(played.others(config.opponents, ())):
+        raise ValueError(f"{len(opponents)} resolved opponents for fitness.opponents {list(config.opponents)}")
+    contestants += played.others(opponents, [depth_contestant(h) for h in hall])
     openings = fitness_openings(config, seed, generation, kind, per_pairing)
     start_seed = fitness_seed(seed, generation, kind, "starts")
     return [DepthFitnessTask(

@@ -56,6 +56,7 @@ import numpy as np
 
 from genethello.cluster.breeding.breeders import RatedGeneration
 from genethello.cluster.breeding.origins import resolve
+from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.network_depth_fitness import (
     DepthContestant,
     DepthFitnessTask,
@@ -144,7 +145,8 @@ class NetworkSteps:
         return found
 
     def _fitness_hall(self) -> list[NetworkIndividual]:
-        return self.hall_networks() if self.config.fitness.kind == "hall" else []
+        """The hall the fitness plays (none, unless the fitness kind plays the hall)."""
+        return self.hall_networks() if fitness_kind(self.config.fitness.kind).plays_hall else []
 
     def opponents(self) -> list[DepthContestant]:
         """``fitness.opponents`` as depth tasks carry them (resolved once)."""
@@ -248,7 +250,7 @@ class NetworkSteps:
         f = self.config.fitness
         # A fixed-opponent run at depth: the fitness opponents play every
         # entrant too, after the members, and anchor the hall's scale.
-        anchored = bool(f.depth) and f.kind == "fixed"
+        anchored = bool(f.depth) and fitness_kind(f.kind).anchors_hall
         anchors = [self.store.add_player(opponent_individual(spec), self.config.rating.start)
                    for spec in f.opponents] if anchored else []
         if entering:
