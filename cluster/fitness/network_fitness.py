@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -53,7 +54,7 @@ from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.ntuple_games import play_games, points_from_margins
 
-__all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
+__all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "FitnessChunk", "FitnessGames", "NetworkFitnessTask",
            "NetworkWeights", "GameBatch", "fitness_games", "game_batches", "fitness_seed", "fitness_tasks",
            "rank_members", "start_openings", "total_points"]
 
@@ -176,15 +177,22 @@ class NetworkFitnessTask:
         return FitnessPoints(self.task_index, points, n)
 
 
+class FitnessChunk(Protocol):
+    """A chunk of a generation's fitness games that plays itself: on the
+    fast loop (:class:`NetworkFitnessTask`) or searched
+    (:class:`~genethello.cluster.fitness.network_depth_fitness.DepthFitnessTask`)."""
+
+    def run(self) -> FitnessPoints: ...
+
+
 @dataclass(frozen=True)
-class NetworkFitnessGames:
-    """The executors' task kind for network fitness (cluster/work.py):
-    the items are whole :class:`NetworkFitnessTask` chunks, the outcomes
-    their :class:`FitnessPoints`, one a chunk, in order."""
+class FitnessGames:
+    """The executors' task of a generation's fitness (cluster/work.py), at
+    either setting: the items are whole chunks (thousands of games each,
+    which return their members' points rather than one outcome a game),
+    the outcomes their :class:`FitnessPoints`, one a chunk, in order."""
 
-    kind: str = field(default="network-fitness")
-
-    def run(self, items: Sequence[NetworkFitnessTask]) -> list[FitnessPoints]:
+    def run(self, items: Sequence[FitnessChunk]) -> list[FitnessPoints]:
         return [item.run() for item in items]
 
 

@@ -57,24 +57,22 @@ import numpy as np
 from genethello.cluster.breeding.breeders import RatedGeneration
 from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
+from genethello.cluster.fitness.matches import WPC, Matches, MatchOutcome, Pairing, PlaySetting, side_of
 from genethello.cluster.fitness.network_depth_fitness import (
     DepthContestant,
     DepthFitnessTask,
-    NetworkDepthFitnessGames,
-    NetworkDepthGames,
-    NetworkDepthGameSpec,
     depth_contestant,
     depth_fitness_tasks,
     opponent_individual,
     resolve_opponent,
 )
 from genethello.cluster.fitness.network_fitness import (
+    FitnessGames,
     FitnessPoints,
-    NetworkFitnessGames,
     NetworkFitnessTask,
     fitness_tasks,
 )
-from genethello.cluster.fitness.network_games import NetworkGameOutcome, NetworkGames, NetworkGameSpec, contestant
+from genethello.cluster.fitness.network_games import contestant
 from genethello.cluster.fitness.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
@@ -186,9 +184,8 @@ class NetworkSteps:
             return [FitnessRow(o.task_index, np.ascontiguousarray(o.points, dtype="<f8").tobytes(), o.games)
                     for o in outcomes]
 
-        kind = NetworkDepthFitnessGames() if self.config.fitness.depth else NetworkFitnessGames()
-        committed = self.run.play_and_commit(kind, batches_of(t for t in tasks if t.task_index not in done), rows,
-                                             lambda batch: self.store.commit_fitness(g, batch))
+        committed = self.run.play_and_commit(FitnessGames(), batches_of(t for t in tasks if t.task_index not in done),
+                                             rows, lambda batch: self.store.commit_fitness(g, batch))
         return len(done) + committed == len(tasks)
 
     # ------------------------------------------------------------ rating
@@ -258,29 +255,29 @@ class NetworkSteps:
             schedule = entry_schedule(len(others) + len(anchors), self.config.hall.games_per_member)
             places = [(p.game_index, 0 if p.entrant_black else 1 + p.opponent,
                        1 + p.opponent if p.entrant_black else 0) for p in schedule]
-            specs: list[NetworkGameSpec] | list[NetworkDepthGameSpec]
-            task: NetworkGames | NetworkDepthGames
             if f.depth:
+                setting = PlaySetting(f.depth, f.exact_empties)
                 openings = self._hall_openings(g, schedule)
-                specs = [NetworkDepthGameSpec(i, b, w, openings[p.opponent, p.pair])
+                specs = [Pairing(i, b, w, openings[p.opponent, p.pair])
                          for (i, b, w), p in zip(places, schedule, strict=True)]
-                task = NetworkDepthGames((depth_contestant(champion),
-                                          *(depth_contestant(m.chromosome()) for m in others),
-                                          *(self.opponents() if anchored else ())),
-                                         f.depth, f.exact_empties)
+                task = Matches(tuple(side_of(c, setting) for c in (
+                    depth_contestant(champion), *(depth_contestant(m.chromosome()) for m in others),
+                    *(self.opponents() if anchored else ()))))
             else:
-                specs = [NetworkGameSpec(i, b, w) for i, b, w in places]
-                task = NetworkGames((contestant(champion), *(self._contestant(m.chromosome()) for m in others)),
-                                    _seed(self.config.seed, _HALL_KEY, g), f.epsilon)
+                setting = PlaySetting(0, epsilon=f.epsilon)
+                specs = [Pairing(i, b, w) for i, b, w in places]
+                task = Matches(tuple(side_of(c, setting) for c in (
+                    contestant(champion), *(self._contestant(m.chromosome()) for m in others))),
+                    _seed(self.config.seed, _HALL_KEY, g))
             ids = [pid, *(m.player_id for m in others), *anchors]
             played = self.store.played_hall_games(g)
-            by_index = {s.game_index: s for s in specs}
+            by_index = {s.index: s for s in specs}
 
-            def rows(outcomes: list[NetworkGameOutcome]) -> list[HallGameRow]:
-                return [HallGameRow(o.game_index, ids[by_index[o.game_index].black],
-                                    ids[by_index[o.game_index].white], o.score, 0) for o in outcomes]
+            def rows(outcomes: list[MatchOutcome]) -> list[HallGameRow]:
+                return [HallGameRow(o.index, ids[by_index[o.index].black], ids[by_index[o.index].white], o.score, 0)
+                        for o in outcomes]
 
-            committed = self.run.play_and_commit(task, batches_of(s for s in specs if s.game_index not in played),
+            committed = self.run.play_and_commit(task, batches_of(s for s in specs if s.index not in played),
                                                  rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
@@ -330,13 +327,14 @@ class NetworkSteps:
         if best is None:
             return True
         n = self.config.yardstick.league_double_games
-        specs = [NetworkGameSpec(i, i % 2, 1 - i % 2) for i in range(2 * n)]
-        task = NetworkGames((self._contestant(best.chromosome()), "wpc"), _seed(self.config.seed, _LEAGUE_KEY),
-                            LEAGUE_EPSILON)
+        specs = [Pairing(i, i % 2, 1 - i % 2) for i in range(2 * n)]
+        setting = PlaySetting(0, epsilon=LEAGUE_EPSILON)
+        task = Matches((side_of(self._contestant(best.chromosome()), setting), side_of(WPC, setting)),
+                       _seed(self.config.seed, _LEAGUE_KEY))
         margins: dict[int, int] = {}
         for outcomes in self.run.executor_now().run(task, batches_of(specs), self.run.should_stop):
             for o in outcomes:
-                margins[o.game_index] = o.score if o.game_index % 2 == 0 else -o.score
+                margins[o.index] = o.score if o.index % 2 == 0 else -o.score
         if len(margins) != len(specs):
             return False
         score = YardstickScore(LEAGUE_FAST, MatchScore.from_margins(margins[i] for i in range(len(specs))))

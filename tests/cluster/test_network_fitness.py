@@ -12,7 +12,7 @@ import pytest
 from genethello.cluster.config import PopulationConfig, RunConfig
 from genethello.cluster.fitness.network_fitness import (
     FitnessConfig,
-    NetworkFitnessGames,
+    FitnessGames,
     fitness_tasks,
     rank_members,
     start_openings,
@@ -183,7 +183,7 @@ def test_coevolution_needs_two_members():
 
 
 def _executor_points(executor, tasks, members):
-    outcomes = [o for batch in executor.run(NetworkFitnessGames(), batches_of(tasks), lambda: False) for o in batch]
+    outcomes = [o for batch in executor.run(FitnessGames(), batches_of(tasks), lambda: False) for o in batch]
     return total_points(outcomes, members), len(outcomes)
 
 
