@@ -52,7 +52,7 @@ from genethello.cluster.breeding.cma_es import CmaEsBreeder
 from genethello.cluster.breeding.family_breeding import FAMILY_BREEDING, breeding_for
 from genethello.cluster.breeding.network_pbt import PbtTdBreeder
 from genethello.cluster.breeding.protocols import Bred, Breeder, BreedingPlan, RatedGeneration
-from genethello.cluster.config import BreedingConfig
+from genethello.cluster.config import BreedingConfig, RunConfig
 from genethello.core.families.registry import Individual, Kind
 
 __all__ = ["Bred", "RatedGeneration", "Breeder", "GeneticBreeder", "RandomSearchBreeder", "CmaEsBreeder",
@@ -70,6 +70,9 @@ class _StatelessBreeder:
 
     def breeds(self, kind: Kind) -> bool:
         return kind.family in FAMILY_BREEDING
+
+    def check(self, config: RunConfig) -> None:
+        """Nothing beyond the config's own checks."""
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:

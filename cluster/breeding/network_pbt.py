@@ -284,6 +284,10 @@ class PbtTdBreeder:
         except ValueError:
             return False
 
+    def check(self, config: RunConfig) -> None:
+        """:func:`check_learning_config`."""
+        check_learning_config(config)
+
     def _hyper(self) -> Hyper:
         c = self.config
         return Hyper(c.learning_alpha, c.learning_lambda, c.learning_epsilon, c.learning_depth)

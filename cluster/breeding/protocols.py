@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 import numpy as np
 
 from genethello.cluster.breeding.origins import Origin
-from genethello.cluster.config import BreedingConfig
+from genethello.cluster.config import BreedingConfig, RunConfig
 from genethello.cluster.work import Task
 from genethello.core.families.registry import Individual, Kind
 
@@ -128,6 +128,15 @@ class Breeder(Protocol):
     def breeds(self, kind: Kind) -> bool:
         """Whether this breeder can breed members of ``kind`` (checked when a
         config is read, before anything runs)."""
+        ...
+
+    def check(self, config: RunConfig) -> None:
+        """The run check's questions of this method: whether the run's other
+        keys fit it (the run check asks every breeder, never which one it holds).
+
+        Raises:
+            ConfigError: naming the key.
+        """
         ...
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],

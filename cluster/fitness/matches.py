@@ -144,8 +144,11 @@ def wpc_evaluator() -> NetworkEvaluator:
 
 
 # A worker's evaluators (by side and pattern table) and engines (two seats a
-# setting), kept between batches and tasks.
+# setting), kept between batches and tasks. The evaluators of players stored
+# with a payload (networks: up to megabytes each) are kept fewer than those
+# of players their text makes (a round robin of hundreds of chromosomes).
 _EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(4096)
+_PAYLOAD_EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(256)
 _SEATS: BoundedCache[tuple[PlaySetting, int], Engine] = BoundedCache(64)
 
 
@@ -153,18 +156,20 @@ def forget_engines() -> None:
     """Drop this process's kept engines and evaluators (a benchmark's cold
     start; games never depend on them)."""
     _EVALUATORS.clear()
+    _PAYLOAD_EVALUATORS.clear()
     _SEATS.clear()
 
 
 def _evaluator(side: Side) -> BaseEvaluator:
     key = (side.text, side.payload, side.setting.patterns)
-    found = _EVALUATORS.get(key)
+    cache = _EVALUATORS if side.payload is None else _PAYLOAD_EVALUATORS
+    found = cache.get(key)
     if found is None:
         if side.text == WPC and side.payload is None:
             made: BaseEvaluator = wpc_evaluator()
         else:
             made = evaluator_of(parse_individual(side.text, side.payload), side.setting.patterns or None)
-        found = _EVALUATORS.put(key, made)
+        found = cache.put(key, made)
     return found
 
 

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from genethello.cluster.breeding.breeders import BREEDERS, breeder_for
-from genethello.cluster.breeding.network_pbt import PbtTdBreeder, check_learning_config
 from genethello.cluster.config import (
     FITNESS_OPPONENTS,
     RANDOM_OPENINGS,
@@ -74,13 +73,13 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
                           f"more than the {MAX_GAMES_PER_GENERATION:,} allowed (at most {largest} players)")
     if config.games.algorithm not in ALGORITHMS:
         raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
-    if config.breeding.method not in BREEDING_METHODS:
-        raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDING_METHODS)}")
-    if not breeder_for(config.breeding).breeds(kind):
+    if config.breeding.method not in BREEDERS:
+        raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDERS)}")
+    breeder = breeder_for(config.breeding)
+    if not breeder.breeds(kind):
         raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
                           f"{kind.name!r} (a {kind.family} chromosome)")
-    if config.breeding.method == PbtTdBreeder.name:
-        check_learning_config(config)
+    breeder.check(config)
     ys = config.yardstick
     for key, texts in (("yardstick.opponents", ys.opponents), ("yardstick.sprt_opponents", ys.sprt_opponents)):
         for text in texts:
