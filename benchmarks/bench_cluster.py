@@ -38,12 +38,11 @@ import time
 from pathlib import Path
 
 from genethello.cluster.db import Database, acquire_lease, release_lease
-from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, Side
-from genethello.cluster.fitness.pairing import opening_seed, round_robin_pairs
+from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, SeededOpenings, Side
+from genethello.cluster.fitness.pairing import round_robin_pairs
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_check import config_from_mapping
-from genethello.core.engine.game import random_opening
 
 GAMES_TARGET = 0.95
 INGEST_TARGET = 100_000.0
@@ -71,15 +70,14 @@ def close(coordinator: Coordinator) -> None:
 
 def generation_specs(coordinator: Coordinator, g: int = 1) -> list[Pairing]:
     members = coordinator.population(g)
-    s = coordinator.settings
-    return [Pairing(i, b, w, tuple(random_opening(s.random_plies, opening_seed(s.run_seed, g, b, w))))
-            for i, (b, w) in enumerate(round_robin_pairs(list(range(len(members)))))]
+    return [Pairing(i, b, w) for i, (b, w) in enumerate(round_robin_pairs(list(range(len(members)))))]
 
 
 def generation_task(coordinator: Coordinator, g: int = 1) -> Matches:
     """The match task of generation g's round robin (its members at the run's setting)."""
-    setting = coordinator.settings.play_setting()
-    return Matches(tuple(Side(text, None, setting) for _, text in coordinator.population(g)))
+    s = coordinator.settings
+    return Matches(tuple(Side(text, None, s.play_setting()) for _, text in coordinator.population(g)),
+                   openings=SeededOpenings(s.run_seed, g, s.random_plies))
 
 
 # --------------------------------------------------------------------------- #

@@ -38,7 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.fitness.network_games import fast_games
-from genethello.core.engine.game import Engine, GameResult, play_game
+from genethello.cluster.fitness.pairing import opening_seed
+from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
 from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple_shapes import architecture
@@ -47,8 +48,8 @@ from genethello.core.families.registry import evaluator_of, parse_individual
 from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS
 
-__all__ = ["WPC", "WPC_ARCHITECTURE", "MatchOutcome", "Matches", "Pairing", "PlaySetting", "Side", "forget_engines",
-           "search_game", "side_of", "wpc_evaluator"]
+__all__ = ["WPC", "WPC_ARCHITECTURE", "MatchOutcome", "Matches", "Pairing", "PlaySetting", "SeededOpenings", "Side",
+           "forget_engines", "search_game", "side_of", "wpc_evaluator"]
 
 #: The League's WPC heuristic as a side: a built-in name on the fast loop,
 #: searched as the ``all-1`` network of :func:`wpc_evaluator` at depth.
@@ -100,6 +101,23 @@ class Pairing:
     black: int
     white: int
     opening: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeededOpenings:
+    """Openings a worker draws itself (a round robin's: thousands of games,
+    whose openings would cost the coordinator more than the workers): the
+    game of sides ``b`` and ``w`` starts from the random walk of ``plies``
+    plies seeded by :func:`~genethello.cluster.fitness.pairing.opening_seed`
+    of (``run_seed``, ``generation``, ``b``, ``w``)."""
+
+    run_seed: int
+    generation: int
+    plies: int
+
+    def opening(self, black: int, white: int) -> tuple[int, ...]:
+        """The opening of the game of sides ``black`` and ``white``."""
+        return tuple(random_opening(self.plies, opening_seed(self.run_seed, self.generation, black, white)))
 
 
 @dataclass(frozen=True)
@@ -194,12 +212,16 @@ def search_game(black: Side, white: Side, opening: Sequence[int]) -> GameResult:
 
 @dataclass(frozen=True)
 class Matches:
-    """The task that plays games: its sides (pickled once per executor run)
-    and, for the fast loop, the seed of its random draws; each item is a
-    :class:`Pairing` of two sides, each outcome a :class:`MatchOutcome`."""
+    """The task that plays games: its sides (pickled once per executor run),
+    for the fast loop the seed of its random draws, and the openings a
+    worker draws for pairings that carry none (:class:`SeededOpenings`; else
+    a pairing without an opening starts from the standard position); each
+    item is a :class:`Pairing` of two sides, each outcome a
+    :class:`MatchOutcome`."""
 
     sides: tuple[Side, ...]
     seed: int = 0
+    openings: SeededOpenings | None = None
 
     def run(self, items: Sequence[Pairing]) -> list[MatchOutcome]:
         """The pairings' outcomes, in order: on the fast loop when the
@@ -208,7 +230,8 @@ class Matches:
             return self._fast(items)
         out = []
         for p in items:
-            result = search_game(self.sides[p.black], self.sides[p.white], p.opening)
+            opening = self.openings.opening(p.black, p.white) if self.openings and not p.opening else p.opening
+            result = search_game(self.sides[p.black], self.sides[p.white], opening)
             out.append(MatchOutcome(p.index, result.score, result.nodes, result.black_discs, result.white_discs,
                                     result.move_list()))
         return out

@@ -15,15 +15,14 @@ from dataclasses import replace
 from genethello.cluster.breeding.breeders import RatedGeneration
 from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.config import measured_openings
-from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, Side
-from genethello.cluster.fitness.pairing import RoundRobin, opening_seed
+from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, SeededOpenings, Side
+from genethello.cluster.fitness.pairing import RoundRobin
 from genethello.cluster.fitness.rating_step import rate_generation
 from genethello.cluster.measures.hall import entry_openings, entry_schedule, entry_specs, hall_settings
 from genethello.cluster.reads import HallEntry, RankedPlayer
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import GameRow, HallGameRow
 from genethello.cluster.work import batches_of
-from genethello.core.engine.game import random_opening
 
 __all__ = ["GeneThelloSteps"]
 
@@ -57,8 +56,7 @@ class GeneThelloSteps:
             for i in range(len(pairs)):
                 if i not in played:
                     b, w = pairs[i]   # a formula: computed once a game
-                    seed = opening_seed(settings.run_seed, g, b, w)
-                    yield Pairing(i, b, w, tuple(random_opening(settings.random_plies, seed)))
+                    yield Pairing(i, b, w)     # its opening drawn by the worker (SeededOpenings)
 
         def rows(outcomes: list[MatchOutcome]) -> list[GameRow]:
             self.run.progress.advance(len(outcomes))
@@ -69,7 +67,8 @@ class GeneThelloSteps:
                                      o.white_discs, o.moves, o.nodes))
             return found
 
-        task = Matches(tuple(Side(text, None, settings.play_setting()) for _, text in members))
+        task = Matches(tuple(Side(text, None, settings.play_setting()) for _, text in members),
+                       openings=SeededOpenings(settings.run_seed, g, settings.random_plies))
         committed = self.run.play_and_commit(task, batches_of(missing_games()), rows,
                                              lambda batch: self.store.commit_games(g, batch))
         return len(played) + committed == len(pairs)
