@@ -15,6 +15,13 @@ by their position in the ranking it was handed; the coordinator turns those
 into player ids and the store keeps them on the population slots. Recording
 them changes no draw.
 
+Work for the workers. A breeder that needs the workers (pbt-td's learning
+slices) says so in its plan (:meth:`Breeder.next_plan`, a
+:class:`~genethello.cluster.breeding.protocols.BreedingPlan`: a task, its
+items, and how their outcomes become the generation); the run runs every
+breeder's plan alike, so it never asks which breeder it holds. The others'
+plans are ready at once.
+
 Breeders decide and nothing else: no Ray, no SQL. Every random draw comes
 from the Generator passed in (the coordinator's ``generation_rng(seed, g)``),
 so a generation is bred the same on every machine and after any
