@@ -6,7 +6,7 @@
     Coordinator._play_generation with a RayExecutor on every core, results
     committed to a real SQLite file; the very same games are played by plain
     processes (multiprocessing, one per core, each playing its share with
-    genethello.cluster.fitness.games.RoundRobinGames, all at once). Both sides are warmed
+    genethello.cluster.fitness.matches.Matches, all at once). Both sides are warmed
     up first (every Ray worker has run a task; the plain processes are
     spawned and imported before the clock starts), and both must search the
     same number of nodes. Each round is a new run (seed), with new games;
@@ -15,7 +15,7 @@
     plain loops' rate.
 
 (b) The coordinator's ingest rate: a fake executor yields precomputed
-    GameOutcome batches (no game is played) into Coordinator._play_generation
+    MatchOutcome batches (no game is played) into Coordinator._play_generation
     on a real SQLite file: a full generation of P = 352 (123,552 results).
     Target: >= 100,000 results/s. --profile prints where the time goes.
 
@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from genethello.cluster.db import Database, acquire_lease, release_lease
-from genethello.cluster.fitness.games import GameOutcome, GameSettings, GameSpec, RoundRobinGames
+from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, SeededOpenings, Side
 from genethello.cluster.fitness.pairing import round_robin_pairs
 from genethello.cluster.run.coordinator import Coordinator, create_run
 from genethello.cluster.run.progress import Progress
@@ -68,24 +68,30 @@ def close(coordinator: Coordinator) -> None:
     coordinator.db.dispose()
 
 
-def generation_specs(coordinator: Coordinator, g: int = 1) -> list[GameSpec]:
+def generation_specs(coordinator: Coordinator, g: int = 1) -> list[Pairing]:
     members = coordinator.population(g)
-    return [GameSpec(g, i, members[b][1], members[w][1], b, w)
-            for i, (b, w) in enumerate(round_robin_pairs(list(range(len(members)))))]
+    return [Pairing(i, b, w) for i, (b, w) in enumerate(round_robin_pairs(list(range(len(members)))))]
+
+
+def generation_task(coordinator: Coordinator, g: int = 1) -> Matches:
+    """The match task of generation g's round robin (its members at the run's setting)."""
+    s = coordinator.settings
+    return Matches(tuple(Side(text, None, s.play_setting()) for _, text in coordinator.population(g)),
+                   openings=SeededOpenings(s.run_seed, g, s.random_plies))
 
 
 # --------------------------------------------------------------------------- #
 # (a) cluster vs plain loops
 
 
-def _plain_worker(settings: GameSettings, specs: list[GameSpec], start, results) -> None:
+def _plain_worker(task: Matches, specs: list[Pairing], start, results) -> None:
     start.wait()
     t0 = time.perf_counter()
-    outcomes = RoundRobinGames(settings).run(specs)
+    outcomes = task.run(specs)
     results.put((len(outcomes), time.perf_counter() - t0, sum(o.nodes for o in outcomes)))
 
 
-def plain_loops(settings: GameSettings, specs: list[GameSpec], workers: int) -> tuple[float, int]:
+def plain_loops(task: Matches, specs: list[Pairing], workers: int) -> tuple[float, int]:
     """Seconds for `workers` processes to play their shares concurrently, and
     the nodes searched."""
     # spawn, not fork: this process runs Ray's threads, which a fork would copy
@@ -94,7 +100,7 @@ def plain_loops(settings: GameSettings, specs: list[GameSpec], workers: int) -> 
     start = ctx.Barrier(workers + 1)
     results = ctx.Queue()
     shares = [specs[i::workers] for i in range(workers)]
-    procs = [ctx.Process(target=_plain_worker, args=(settings, share, start, results)) for share in shares]
+    procs = [ctx.Process(target=_plain_worker, args=(task, share, start, results)) for share in shares]
     for p in procs:
         p.start()
     start.wait()
@@ -107,20 +113,20 @@ def plain_loops(settings: GameSettings, specs: list[GameSpec], workers: int) -> 
     return seconds, sum(nodes for _, _, nodes in got)
 
 
-def _warm_up(settings: GameSettings, specs: list[GameSpec]) -> int:
-    RoundRobinGames(settings).run(specs)
+def _warm_up(task: Matches, specs: list[Pairing]) -> int:
+    task.run(specs)
     time.sleep(0.5)  # hold the CPU so that the next warm-up task needs another worker
     return os.getpid()
 
 
-def warm_up_ray(settings: GameSettings, specs: list[GameSpec], workers: int) -> None:
+def warm_up_ray(task: Matches, specs: list[Pairing], workers: int) -> None:
     """Start every Ray worker and import the engine there (a worker's first
     task pays its imports): one task per CPU, all at once. Results are pure,
     so this changes nothing measured."""
     import ray
 
-    task = ray.remote(num_cpus=1)(_warm_up)
-    pids = ray.get([task.remote(settings, specs[i:i + 2]) for i in range(workers)])
+    remote = ray.remote(num_cpus=1)(_warm_up)
+    pids = ray.get([remote.remote(task, specs[i:i + 2]) for i in range(workers)])
     if len(set(pids)) != workers:
         print(f"warning: the warm-up reached {len(set(pids))} of {workers} workers", file=sys.stderr)
 
@@ -142,9 +148,9 @@ def bench_games(args: argparse.Namespace, folder: Path) -> bool:
         executor = RayExecutor(workers, task_seconds=0.2)
         coordinator = new_coordinator(folder, f"games{r}", cfg, executor)
         specs = generation_specs(coordinator)
-        warm_up_ray(coordinator.settings, specs, workers)
+        warm_up_ray(generation_task(coordinator), specs, workers)
         if r % 2 == 0:  # every other round the plain loops go first
-            plain, nodes_plain = plain_loops(coordinator.settings, specs, workers)
+            plain, nodes_plain = plain_loops(generation_task(coordinator), specs, workers)
         t0 = time.perf_counter()
         assert coordinator._play_generation(1)
         cluster = time.perf_counter() - t0
@@ -152,7 +158,7 @@ def bench_games(args: argparse.Namespace, folder: Path) -> bool:
             nodes_cluster = conn.exec_driver_sql("SELECT sum(nodes) FROM games").scalar()
         close(coordinator)
         if r % 2 == 1:
-            plain, nodes_plain = plain_loops(coordinator.settings, specs, workers)
+            plain, nodes_plain = plain_loops(generation_task(coordinator), specs, workers)
         if nodes_plain != nodes_cluster:
             print(f"round {r}: the plain loops searched {nodes_plain} nodes, the cluster {nodes_cluster}: "
                   "not the same games", file=sys.stderr)
@@ -185,7 +191,7 @@ class InstantExecutor:
 
     workers = 1
 
-    def __init__(self, outcomes: dict[int, GameOutcome], batch: int) -> None:
+    def __init__(self, outcomes: dict[int, MatchOutcome], batch: int) -> None:
         self.outcomes = outcomes
         self.batch = batch
 
@@ -194,7 +200,7 @@ class InstantExecutor:
             specs = next_batch(self.batch)
             if not specs:
                 return
-            yield [self.outcomes[s.pair_index] for s in specs]
+            yield [self.outcomes[s.index] for s in specs]
 
     def close(self) -> None:
         pass
@@ -205,8 +211,8 @@ def bench_ingest(args: argparse.Namespace, folder: Path) -> bool:
     coordinator = new_coordinator(folder, "ingest", {"population": {"size": P},
                                                      "cluster": {"commit_every_seconds": args.commit_every}})
     specs = generation_specs(coordinator)
-    outcomes = {s.pair_index: GameOutcome(1, s.pair_index, (s.pair_index % 65) - 32, 33, 31,
-                                          MOVES, 100_000 + s.pair_index) for s in specs}
+    outcomes = {s.index: MatchOutcome(s.index, (s.index % 65) - 32, 100_000 + s.index, 33, 31, MOVES)
+                for s in specs}
     coordinator.executor = InstantExecutor(outcomes, args.batch)
     profile = cProfile.Profile() if args.profile else None
     t0 = time.perf_counter()

@@ -108,10 +108,6 @@ class BreedingConfig:
 #: :data:`~genethello.cluster.breeding.cma_es.FULL_CMA_MAX_WEIGHTS` weights.
 CMA_VARIANTS = ("auto", "full", "separable")
 
-#: ``fitness.kind`` (network runs): the generation's own round robin, fixed
-#: opponents, or the hall of fame (see :mod:`genethello.cluster.fitness.network_fitness`).
-FITNESS_KINDS = ("coevolution", "fixed", "hall")
-
 #: ``fitness.opponents``: the built-in opponents of the fast game loop.
 FITNESS_OPPONENTS = BUILT_IN_CONTESTANTS
 
@@ -127,7 +123,7 @@ class FitnessConfig:
     """``[fitness]``: how a network generation's fitness is played (network
     runs only; GeneThello runs play their round robin)."""
 
-    kind: str = "coevolution"         # "coevolution", "fixed" (built-in opponents) or "hall"
+    kind: str = "coevolution"         # a fitness kind (fitness/fitness_kinds.py): "coevolution", "fixed", "hall"
     games_per_pair: int = 2           # coevolution: double games per pair of members
     opponents: tuple[str, ...] = ("wpc",)  # fixed (and hall while it is empty): "wpc" and/or "random"
     games_per_opponent: int = 50      # fixed/hall: double games per member per opponent
@@ -139,17 +135,17 @@ class FitnessConfig:
     openings: str = ""                # depth >= 1: "distinct-N" draws each pair's start from that set ("": start_plies)
 
     def __post_init__(self) -> None:
-        """Every value checked as a config file's would be, and the kind
-        against its opponents: the one check of a fitness, whether it came
-        from a file or was built in code (the benchmarks, the tests).
+        """Every value checked as a config file's would be: the one check of
+        a fitness's values, whether it came from a file or was built in code
+        (the benchmarks, the tests). The kind, and what it needs of the other
+        keys, is checked by the run check against the table of fitness kinds
+        (``fitness/fitness_kinds.py``), which this ground floor cannot import.
 
         Raises:
             ConfigError: naming the key (``fitness.kind``, ...).
         """
         for f in dataclasses.fields(self):
             _check_value(f"fitness.{f.name}", getattr(self, f.name), f.default)
-        if self.kind not in FITNESS_KINDS:
-            raise ConfigError(f"fitness.kind: {self.kind!r} is not one of {', '.join(FITNESS_KINDS)}")
         # At depth any player a command names may be an opponent: the run
         # check (run/run_check.py) resolves them; the fast loop plays only its own.
         for opponent in self.opponents if self.depth == 0 else ():
@@ -159,9 +155,6 @@ class FitnessConfig:
         if self.depth == 0 and (self.exact_empties or self.openings):
             key = "fitness.exact_empties" if self.exact_empties else "fitness.openings"
             raise ConfigError(f"{key}: needs fitness.depth >= 1 (the fast 1-ply loop searches nothing)")
-        if self.kind != "coevolution" and not self.opponents:
-            raise ConfigError(f"fitness.opponents: fitness.kind {self.kind!r} needs at least one of "
-                              f"{', '.join(FITNESS_OPPONENTS)}")
 
 
 @dataclass(frozen=True)
@@ -428,8 +421,6 @@ def _check_values_together(config: RunConfig) -> None:
     if config.breeding.learning_depth > config.breeding.learning_max_depth:
         raise ConfigError(f"breeding.learning_depth: {config.breeding.learning_depth} is deeper than "
                           f"breeding.learning_max_depth {config.breeding.learning_max_depth}")
-    if config.fitness.kind == "hall" and config.hall.games_per_member == 0:
-        raise ConfigError("fitness.kind: 'hall' needs a hall of fame (hall.games_per_member > 0)")
     for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),
                        ("hall.games_per_member", config.hall.games_per_member)):
         if value % 2:

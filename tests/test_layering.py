@@ -90,3 +90,10 @@ def test_engine_commands_reach_the_cluster_only_through_their_context():
     with pytest.raises(ValueError, match="no such player"):
         call_handler(args.handler, args, CommandContext(player_from_database=lookup))
     assert asked == [("runs.db", 7)]
+
+
+def test_the_measures_describe_work_without_importing_the_run_that_drives_it():
+    # measures -> run would be an arrow back up: the measures describe their
+    # games as tasks (cluster/work.py) and the run hands them an executor.
+    assert offenders(CLUSTER / "measures", ("genethello.cluster.run",)) == []
+    assert offenders(CLUSTER / "breeding", ("genethello.cluster.run",)) == []

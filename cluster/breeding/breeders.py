@@ -15,6 +15,13 @@ by their position in the ranking it was handed; the coordinator turns those
 into player ids and the store keeps them on the population slots. Recording
 them changes no draw.
 
+Work for the workers. A breeder that needs the workers (pbt-td's learning
+slices) says so in its plan (:meth:`Breeder.next_plan`, a
+:class:`~genethello.cluster.breeding.protocols.BreedingPlan`: a task, its
+items, and how their outcomes become the generation); the run runs every
+breeder's plan alike, so it never asks which breeder it holds. The others'
+plans are ready at once.
+
 Breeders decide and nothing else: no Ray, no SQL. Every random draw comes
 from the Generator passed in (the coordinator's ``generation_rng(seed, g)``),
 so a generation is bred the same on every machine and after any
@@ -51,8 +58,8 @@ import numpy as np
 from genethello.cluster.breeding.cma_es import CmaEsBreeder
 from genethello.cluster.breeding.family_breeding import FAMILY_BREEDING, breeding_for
 from genethello.cluster.breeding.network_pbt import PbtTdBreeder
-from genethello.cluster.breeding.protocols import Bred, Breeder, RatedGeneration
-from genethello.cluster.config import BreedingConfig
+from genethello.cluster.breeding.protocols import Bred, Breeder, BreedingPlan, RatedGeneration
+from genethello.cluster.config import BreedingConfig, RunConfig
 from genethello.core.families.registry import Individual, Kind
 
 __all__ = ["Bred", "RatedGeneration", "Breeder", "GeneticBreeder", "RandomSearchBreeder", "CmaEsBreeder",
@@ -71,6 +78,9 @@ class _StatelessBreeder:
     def breeds(self, kind: Kind) -> bool:
         return kind.family in FAMILY_BREEDING
 
+    def check(self, config: RunConfig) -> None:
+        """Nothing beyond the config's own checks."""
+
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
         members, origins = breeding_for(kind).first(kind, size, initial, rng)
@@ -79,6 +89,14 @@ class _StatelessBreeder:
     def champion(self, rated: RatedGeneration) -> Individual:
         """The top of the generation's ranking."""
         return rated.ranked[0]
+
+    def next_plan(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> BreedingPlan:
+        """Nothing for the workers: the next population, bred here."""
+        return BreedingPlan.ready(self.next_population(rated, size, rng))
+
+    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        """The next population (each subclass says how)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)

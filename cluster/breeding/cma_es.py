@@ -66,8 +66,8 @@ from cmaes import CMA, SepCMA
 
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import CMA_SAMPLE, Origin
-from genethello.cluster.breeding.protocols import Bred, RatedGeneration
-from genethello.cluster.config import BreedingConfig
+from genethello.cluster.breeding.protocols import Bred, BreedingPlan, RatedGeneration
+from genethello.cluster.config import BreedingConfig, RunConfig
 from genethello.core.families.network_family import NetworkIndividual, NetworkKind
 from genethello.core.families.registry import Individual, Kind
 from genethello.core.frontend.errors import UserError
@@ -300,6 +300,13 @@ class CmaEsBreeder:
         optimizer = new_optimizer(cma_variant(self.config, net_kind), np.zeros(net_kind.n_weights),
                                   self.config.sigma0, size, int(rng.integers(2**32)))
         return self._sample(optimizer, net_kind, 1, size)
+
+    def check(self, config: RunConfig) -> None:
+        """Nothing beyond the config's own checks (``breeding.cma_variant``)."""
+
+    def next_plan(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> BreedingPlan:
+        """Nothing for the workers: the next population, sampled here."""
+        return BreedingPlan.ready(self.next_population(rated, size, rng))
 
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
         """Tell the optimizer generation ``rated.number``'s ranking (each

@@ -29,10 +29,12 @@ configured hyperparameters and every other slot's are perturbed once.
 
 **Where it runs.** Deciding (who copies whom, what is perturbed, every
 slice's seed) is :meth:`PbtTdBreeder.plan`, pure; the slices are
-:class:`LearningSlices` tasks the network run's breed step runs on the
-workers; :meth:`PbtTdBreeder.bred` turns their results into the next
-generation. :meth:`PbtTdBreeder.next_population` does the three in this
-process (serial runs and tests): the same members.
+:class:`LearningSlices` tasks, the work of the breeder's
+:class:`~genethello.cluster.breeding.protocols.BreedingPlan`
+(:meth:`PbtTdBreeder.next_plan`), which the run's breed step runs on the
+workers as it runs any breeder's; :meth:`PbtTdBreeder.bred` turns their
+results into the next generation. :meth:`PbtTdBreeder.next_population`
+does the three in this process (serial runs and tests): the same members.
 
 **State.** The members' weights are the players' payloads; the
 hyperparameters of every slot, and what each copied slot's perturbation
@@ -53,12 +55,13 @@ import numpy as np
 
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
-from genethello.cluster.breeding.protocols import Bred, RatedGeneration
+from genethello.cluster.breeding.protocols import Bred, BreedingPlan, RatedGeneration, bred_here
 from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
 from genethello.core.families.network_family import NetworkIndividual, NetworkKind
 from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
+from genethello.core.frontend.wording import counted
 from genethello.core.learning.self_play import LearningSettings, SliceReport, learn
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
@@ -281,6 +284,10 @@ class PbtTdBreeder:
         except ValueError:
             return False
 
+    def check(self, config: RunConfig) -> None:
+        """:func:`check_learning_config`."""
+        check_learning_config(config)
+
     def _hyper(self) -> Hyper:
         c = self.config
         return Hyper(c.learning_alpha, c.learning_lambda, c.learning_epsilon, c.learning_depth)
@@ -374,10 +381,17 @@ class PbtTdBreeder:
         state = dump_state([s.hyper for s in plan.slices], plan.perturbed)
         return Bred(members, state, plan.origins)
 
-    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
-        """:meth:`plan`, every slice learned in this process, :meth:`bred`."""
+    def next_plan(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> BreedingPlan:
+        """:meth:`plan`, whose slices the workers learn (:class:`LearningSlices`),
+        then :meth:`bred` of their results."""
         plan = self.plan(rated, size, rng)
-        return self.bred(plan, LearningSlices(self.config).run(plan.slices))
+        return BreedingPlan(lambda learned: self.bred(plan, learned), LearningSlices(self.config), plan.slices,
+                            f"generation {rated.number}: {counted(len(plan.slices), 'member')} learn "
+                            f"{counted(self.config.learning_games, 'self-play game')} each")
+
+    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        """:meth:`next_plan` with every slice learned in this process."""
+        return bred_here(self.next_plan(rated, size, rng))
 
     def champion(self, rated: RatedGeneration) -> Individual:
         """The top of the generation's ranking."""

@@ -1,6 +1,16 @@
 """The breeders' interface: what a breeder is handed (:class:`RatedGeneration`),
-what it returns (:class:`Bred`), what a breeder is (:class:`Breeder`) and
-what a family gives the family-blind breeders (:class:`FamilyBreeding`).
+what it returns (:class:`Bred`, or a :class:`BreedingPlan` whose work the
+workers do first), what a breeder is (:class:`Breeder`) and what a family
+gives the family-blind breeders (:class:`FamilyBreeding`).
+
+Work for the workers. A breeder that needs the workers (pbt-td: every
+member learns a slice of self-play) says so in its plan: the plan is made on
+the coordinator (pure, from the generation's Generator), its task runs on
+the run's executor (:mod:`genethello.cluster.work`), and the results come
+back to the breeder, which makes the generation of them. The run asks every
+breeder for a plan the same way and never which breeder it holds; a breeder
+with nothing for the workers returns a plan that is already bred
+(:meth:`BreedingPlan.ready`).
 
 A leaf of :mod:`genethello.cluster.breeding`: the breeders
 (:mod:`~genethello.cluster.breeding.breeders`,
@@ -11,17 +21,19 @@ it, and it imports none of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
 from genethello.cluster.breeding.origins import Origin
-from genethello.cluster.config import BreedingConfig
+from genethello.cluster.config import BreedingConfig, RunConfig
+from genethello.cluster.work import Task
 from genethello.core.families.registry import Individual, Kind
 
-__all__ = ["Bred", "RatedGeneration", "Breeder", "FamilyBreeding", "Offspring", "members_of"]
+__all__ = ["Bred", "BreedingPlan", "RatedGeneration", "Breeder", "FamilyBreeding", "Offspring", "bred_here",
+           "members_of"]
 
 MemberT = TypeVar("MemberT")
 
@@ -71,6 +83,38 @@ class Bred:
     origins: Sequence[Origin] = ()
 
 
+@dataclass(frozen=True)
+class BreedingPlan:
+    """A breeder's next generation as the coordinator gets it: the work the
+    workers do first (``task`` on each of ``items``; none for most
+    breeders), and ``finish``, which makes the generation of the work's
+    outcomes (in any order: the executor hands them back as they finish).
+
+    Attributes:
+        finish: the outcomes -> the next generation.
+        task: what the workers run (None: nothing).
+        items: the task's items (each one outcome).
+        says: what the progress line says while the work runs.
+    """
+
+    finish: Callable[[Sequence[Any]], Bred]
+    task: Task[Any, Any] | None = None
+    items: Sequence[Any] = ()
+    says: str = ""
+
+    @classmethod
+    def ready(cls, bred: Bred) -> BreedingPlan:
+        """A plan with nothing for the workers: ``bred`` as it is."""
+        return cls(lambda _outcomes: bred)
+
+
+def bred_here(plan: BreedingPlan) -> Bred:
+    """``plan``'s generation with its work done in this process (serial
+    tests, a breeder's own :meth:`Breeder.next_population`): the same
+    members as on any executor."""
+    return plan.finish(plan.task.run(plan.items) if plan.task is not None and plan.items else [])
+
+
 class Breeder(Protocol):
     """How a run goes from one generation to the next.
 
@@ -86,6 +130,15 @@ class Breeder(Protocol):
         config is read, before anything runs)."""
         ...
 
+    def check(self, config: RunConfig) -> None:
+        """The run check's questions of this method: whether the run's other
+        keys fit it (the run check asks every breeder, never which one it holds).
+
+        Raises:
+            ConfigError: naming the key.
+        """
+        ...
+
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
         """Generation 1: ``size`` distinct members of ``kind``, beginning with
@@ -97,12 +150,19 @@ class Breeder(Protocol):
         """
         ...
 
-    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
-        """Generation ``rated.number + 1``: ``size`` members bred from ``rated``.
+    def next_plan(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> BreedingPlan:
+        """Generation ``rated.number + 1`` as a plan: ``size`` members bred
+        from ``rated``, after the work it gives the workers, if any (what
+        the run calls).
 
         Raises:
             ValueError: if ``size`` distinct members cannot be bred.
         """
+        ...
+
+    def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
+        """:meth:`next_plan` with its work done in this process
+        (:func:`bred_here`): the same members."""
         ...
 
     def champion(self, rated: RatedGeneration) -> Individual:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genethello.cluster.cli.run_commands import add_cluster_options, open_existing
-from genethello.cluster.fitness.games import CompareGameOutcome, CompareGames, CompareGameSpec, Entrant, PlayerSettings
+from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, PlaySetting, Side
 from genethello.cluster.measures.compare import (
     CompareInputError,
     ComparePairing,
@@ -99,7 +99,7 @@ class ComparePlayer:
     run: str
     player_id: int | None     # None for a fixed player (--player)
     ranked_by: str
-    entrant: Entrant
+    entrant: Side
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -195,7 +195,7 @@ def read_field(args: argparse.Namespace) -> tuple[list[ComparePlayer], list[str]
         for champion in champions.champions:
             players.append(ComparePlayer(f"{tag}#{champion.player_id}", target, champions.run.name,
                                          champion.player_id, champions.ranked_by,
-                                         Entrant(champion.text, champion.payload, settings)))
+                                         Side(champion.text, champion.payload, settings)))
     return players + fixed_players(args.player, players), skipped
 
 
@@ -215,7 +215,7 @@ def fixed_players(names: list[str], field: list[ComparePlayer]) -> list[CompareP
         return []
     if not field:
         raise CompareInputError("--player: a fixed player plays with the first run's settings, and no run was read")
-    settings = field[0].entrant.settings
+    settings = field[0].entrant.setting
     labels = {p.label for p in field}
     players = []
     for name in names:
@@ -226,7 +226,7 @@ def fixed_players(names: list[str], field: list[ComparePlayer]) -> list[CompareP
         except ValueError as exc:
             raise CompareInputError(f"--player {name!r}: {exc}") from None
         payload = family_of(individual).storage(individual).payload
-        players.append(ComparePlayer(name, "", FIXED, None, "named", Entrant(str(individual), payload, settings)))
+        players.append(ComparePlayer(name, "", FIXED, None, "named", Side(str(individual), payload, settings)))
         labels.add(name)
     return players
 
@@ -255,10 +255,10 @@ def _check_playable(players: list[ComparePlayer]) -> None:
 
     for player in players:
         e = player.entrant
-        evaluator_of(parse_individual(e.text, e.payload), e.settings.patterns or None)
+        evaluator_of(parse_individual(e.text, e.payload), e.setting.patterns or None)
 
 
-def play(specs: list[CompareGameSpec], task: CompareGames, args: argparse.Namespace
+def play(specs: list[Pairing], task: Matches, args: argparse.Namespace
          ) -> tuple[list[int], int, float]:
     """Black's margin of every game, in schedule order, the workers that
     played them and the seconds the games took (Ray's start not counted):
@@ -277,21 +277,21 @@ def play(specs: list[CompareGameSpec], task: CompareGames, args: argparse.Namesp
             workers = start_ray(args.address, args.workers, private=args.address is None)
         executor = RayExecutor(workers, task_seconds=0.5)
     if not args.quiet:
-        print(f"genethello compare: {len(specs)} games among {len(task.entrants)} players "
+        print(f"genethello compare: {len(specs)} games among {len(task.sides)} players "
               f"on {executor.workers} worker{'s' if executor.workers != 1 else ''}", file=sys.stderr, flush=True)
     margins: dict[int, int] = {}
     started = time.perf_counter()
     try:
         for outcomes in executor.run(task, batches_of(specs), lambda: False):
             for outcome in outcomes:
-                assert isinstance(outcome, CompareGameOutcome)
-                margins[outcome.game_index] = outcome.score
+                assert isinstance(outcome, MatchOutcome)
+                margins[outcome.index] = outcome.score
     finally:
         executor.close()
-    return [margins[spec.game_index] for spec in specs], executor.workers, time.perf_counter() - started
+    return [margins[spec.index] for spec in specs], executor.workers, time.perf_counter() - started
 
 
-def _settings_json(settings: PlayerSettings) -> dict[str, Any]:
+def _settings_json(settings: PlaySetting) -> dict[str, Any]:
     return {"depth": settings.depth, "exact_empties": settings.exact_empties, "algorithm": settings.algorithm,
             "tt_bits": settings.tt_bits, "patterns": settings.patterns or None}
 
@@ -316,7 +316,7 @@ def result_document(args: argparse.Namespace, players: list[ComparePlayer], anch
         "opening_moves": [join_move_list(list(moves)) for moves in openings],
         "players": [{
             "label": p.label, "db": p.db, "run": p.run, "player_id": p.player_id, "ranked_by": p.ranked_by,
-            "chromosome": p.entrant.text, "settings": _settings_json(p.entrant.settings),
+            "chromosome": p.entrant.text, "settings": _settings_json(p.entrant.setting),
         } for p in players],
         "table": [{
             "rank": r.rank, "player": players[r.player].label, "run": players[r.player].run,
@@ -354,7 +354,7 @@ def run_compare(args: argparse.Namespace) -> int:
     _check_playable(players)
     for note in skipped:
         print(f"genethello compare: skipped: {note}", file=sys.stderr)
-    task = CompareGames(tuple(p.entrant for p in players))
+    task = Matches(tuple(p.entrant for p in players))
     margins, workers, seconds = play(compare_specs(schedule, openings), task, args)
     rows = compare_rows(len(players), schedule, margins, anchor)
     document = result_document(args, players, anchor, openings, schedule, margins, rows)

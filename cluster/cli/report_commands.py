@@ -14,6 +14,7 @@ from typing import Any
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.config import RunConfig, measured_openings
 from genethello.cluster.family_traits import traits_of_family
+from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.reads import (
     RANKINGS,
     ChampionChart,
@@ -85,7 +86,7 @@ def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
         # measured series; a fixed-opponent run's opponents anchor the scale.
         how = (f"each entrant {config.hall.games_per_member} games, both colours, "
                f"{measured_openings(config, f.start_plies)}; depth {f.depth}, exact at {f.exact_empties} empties")
-        if f.kind == "fixed":
+        if fitness_kind(f.kind).anchors_hall:
             how += f", against the members and the fitness opponents ({', '.join(f.opponents)})"
             scale = f"Elo against {f.opponents[0]} = 0"
     elif is_network(run):

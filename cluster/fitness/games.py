@@ -1,26 +1,16 @@
 """Playing a batch of games: no Ray, no database.
 
-Three kinds of game travel to the workers, each with its task (a
-:class:`~genethello.cluster.run.tasks.Task`: a small picklable value sent once
-per run of an executor, which plays batches of its specs in a worker):
-
-* :class:`RoundRobinGames` plays :class:`GameSpec` s, two chromosomes of a
-  generation, and returns :class:`GameOutcome` s;
-* :class:`HallGames` plays :class:`HallGameSpec` s, an entrant of the hall of
-  fame against a member, and returns :class:`HallGameOutcome` s;
-* :class:`GauntletGames` plays :class:`GauntletSpec` s, a chromosome against
-  one of the yardstick's fixed opponents (built by name on the worker, never
-  from a command), and returns :class:`GauntletOutcome` s;
-* :class:`CompareGames` plays :class:`CompareGameSpec` s, two champions of
-  possibly different runs and families, each searching with its own run's
-  :class:`PlayerSettings`, and returns :class:`CompareGameOutcome` s
-  (``genethello compare``).
-
-A worker process keeps, per game settings, two engines (a black and a white
-seat, each with its transposition table) and the evaluators of the players
-it has met, so a batch costs only its games. A game's opening depends only
-on the seed and the spec's opening keys, never on which worker plays it:
-the result is a pure function of the spec.
+A run's games settings (:class:`GameSettings`: its seed and ``[games]``,
+played as a :class:`~genethello.cluster.fitness.matches.PlaySetting` by the
+one match task, :mod:`~genethello.cluster.fitness.matches`, which plays a
+generation's round robin, a hall entry's games and a comparison's), and the
+yardstick's games against its built-in opponents (:class:`GauntletGames`:
+:class:`GauntletSpec` s, a chromosome against an opponent built by name on
+the worker, never from a command, played by the players' own loop with
+seeded random moves, and the League game), which return
+:class:`GauntletOutcome` s. A game's opening depends only on the seed and
+the spec's opening keys, never on which worker plays it: the result is a
+pure function of the spec.
 """
 
 from __future__ import annotations
@@ -29,11 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from genethello.cluster.config import GamesConfig
-from genethello.cluster.fitness.pairing import opening_seed
-from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
-from genethello.core.evaluation.evaluation import BaseEvaluator
+from genethello.cluster.fitness.matches import PlaySetting
 from genethello.core.families.chromosome import Chromosome
-from genethello.core.families.registry import evaluator_of, parse_individual
 from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.players import (
     ChromosomePlayer,
@@ -57,6 +44,11 @@ class GameSettings:
     tt_bits: int = 16
     patterns: str = ""        # pattern table version of the run ('' : the newest installed)
 
+    def play_setting(self) -> PlaySetting:
+        """How every player of the run searches (the one match task's setting)."""
+        return PlaySetting(self.depth, self.exact_empties, algorithm=self.algorithm, tt_bits=self.tt_bits,
+                           patterns=self.patterns)
+
     @classmethod
     def for_run(cls, seed: int, games: GamesConfig, patterns: str = "") -> GameSettings:
         """The settings of a run's games: its seed, its config's ``[games]``
@@ -64,137 +56,6 @@ class GameSettings:
         return cls(seed=seed, depth=games.depth, exact_empties=games.exact_empties,
                    random_plies=games.random_plies, algorithm=games.algorithm, tt_bits=games.tt_bits,
                    patterns=patterns)
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One round-robin game: its place in the generation's schedule and the
-    players (chromosome text and population slot; the slots seed the
-    opening)."""
-
-    generation: int
-    pair_index: int
-    black: str
-    white: str
-    black_slot: int
-    white_slot: int
-
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """What the coordinator stores for a game, keyed by its place in the
-    schedule (the coordinator knows which players that pair seats)."""
-
-    generation: int
-    pair_index: int
-    score: int            # Black's final margin, empties to the winner
-    black_discs: int
-    white_discs: int
-    moves: str            # 'f5d6...' (passes implicit)
-    nodes: int
-
-
-class GameRunner:
-    """Plays game specs under fixed settings, reusing engines and evaluators."""
-
-    def __init__(self, settings: GameSettings) -> None:
-        self.settings = settings
-        self._evaluators: BoundedCache[str, BaseEvaluator] = BoundedCache(4096)
-        self._seats: tuple[Engine, Engine] | None = None
-
-    def _evaluator(self, text: str) -> BaseEvaluator:
-        ev = self._evaluators.get(text)
-        if ev is None:
-            ev = self._evaluators.put(text, evaluator_of(parse_individual(text), self.settings.patterns or None))
-        return ev
-
-    def play(self, black_text: str, white_text: str, opening: Sequence[int]) -> GameResult:
-        """One game of these chromosomes after the ``opening`` moves."""
-        s = self.settings
-        black_ev, white_ev = self._evaluator(black_text), self._evaluator(white_text)
-        if self._seats is None:
-            black_seat, white_seat = (
-                Engine(ev, depth=s.depth, exact_empties=s.exact_empties, algorithm=s.algorithm, tt_bits=s.tt_bits)
-                for ev in (black_ev, white_ev))
-            self._seats = (black_seat, white_seat)
-        black, white = self._seats
-        black.use_evaluator(black_ev)
-        white.use_evaluator(white_ev)
-        return play_game(black, white, opening)
-
-
-_RUNNERS: BoundedCache[GameSettings, GameRunner] = BoundedCache(8)
-
-
-def runner_for(settings: GameSettings) -> GameRunner:
-    """This process's runner for ``settings`` (kept between batches)."""
-    runner = _RUNNERS.get(settings)
-    if runner is None:
-        runner = _RUNNERS.put(settings, GameRunner(settings))
-    return runner
-
-
-@dataclass(frozen=True)
-class RoundRobinGames:
-    """The task of a generation's round robin under the run's settings."""
-
-    settings: GameSettings
-
-    def run(self, specs: Sequence[GameSpec]) -> list[GameOutcome]:
-        runner = runner_for(self.settings)
-        out = []
-        for spec in specs:
-            seed = opening_seed(self.settings.seed, spec.generation, spec.black_slot, spec.white_slot)
-            result = runner.play(spec.black, spec.white, random_opening(self.settings.random_plies, seed))
-            out.append(GameOutcome(spec.generation, spec.pair_index, result.score, result.black_discs,
-                                   result.white_discs, result.move_list(), result.nodes))
-        return out
-
-
-@dataclass(frozen=True)
-class HallGameSpec:
-    """One game of a hall-of-fame entry: the entrant against the member at
-    ``member`` (its position in entry order), from ``opening`` (pair
-    ``pair`` of that member's series; both colours of a pair share it:
-    :func:`~genethello.cluster.measures.hall.entry_openings`)."""
-
-    generation: int
-    game_index: int
-    black: str
-    white: str
-    member: int
-    pair: int
-    opening: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class ScheduledGameOutcome:
-    """A game's result keyed by its place in its schedule (the spec knows
-    the players): what the store keeps of a hall game, and what a
-    comparison game reports."""
-
-    game_index: int
-    score: int            # Black's final margin, empties to the winner
-    nodes: int
-
-
-#: A hall game's result (:class:`ScheduledGameOutcome`).
-HallGameOutcome = ScheduledGameOutcome
-
-
-@dataclass(frozen=True)
-class HallGames:
-    """The task of a hall entry's games (each spec carries its opening)."""
-
-    settings: GameSettings
-
-    def run(self, specs: Sequence[HallGameSpec]) -> list[HallGameOutcome]:
-        runner = runner_for(self.settings)
-        out = []
-        for spec in specs:
-            result = runner.play(spec.black, spec.white, spec.opening)
-            out.append(HallGameOutcome(spec.game_index, result.score, result.nodes))
-        return out
 
 
 #: The yardstick's built-in opponents, by the name a GauntletSpec carries;
@@ -279,78 +140,3 @@ class GauntletGames:
 
     def run(self, specs: Sequence[GauntletSpec]) -> list[GauntletOutcome]:
         return [_GAUNTLET.play(spec) for spec in specs]
-
-
-@dataclass(frozen=True)
-class PlayerSettings:
-    """How one player searches in a comparison: its own run's games
-    settings (``games.depth``, ``games.exact_empties``, ``games.algorithm``,
-    ``games.tt_bits``) and the pattern table its run recorded."""
-
-    depth: int
-    exact_empties: int
-    algorithm: str = "negascout-soft"
-    tt_bits: int = 16
-    patterns: str = ""        # pattern table version ('' : the newest installed)
-
-
-@dataclass(frozen=True)
-class Entrant:
-    """A player of a comparison as it travels to the workers: its text, its
-    stored payload (a network's weights; None for a chromosome) and how it
-    searches."""
-
-    text: str
-    payload: bytes | None
-    settings: PlayerSettings
-
-
-@dataclass(frozen=True)
-class CompareGameSpec:
-    """One comparison game: its place in the schedule, Black's and White's
-    places among the task's entrants, and the opening's moves."""
-
-    game_index: int
-    black: int
-    white: int
-    opening: tuple[int, ...]
-
-
-#: A comparison game's result (:class:`ScheduledGameOutcome`).
-CompareGameOutcome = ScheduledGameOutcome
-
-
-#: This process's engines of comparison players, by (text, settings).
-_COMPARE_ENGINES: BoundedCache[tuple[str, PlayerSettings], Engine] = BoundedCache(256)
-
-
-def _compare_engine(entrant: Entrant) -> Engine:
-    """This process's engine of ``entrant`` (one per player and settings:
-    a player never meets itself, so a game never needs two)."""
-    key = (entrant.text, entrant.settings)
-    engine = _COMPARE_ENGINES.get(key)
-    if engine is None:
-        s = entrant.settings
-        evaluator = evaluator_of(parse_individual(entrant.text, entrant.payload), s.patterns or None)
-        engine = _COMPARE_ENGINES.put(key, Engine(evaluator, depth=s.depth, exact_empties=s.exact_empties,
-                                                  algorithm=s.algorithm, tt_bits=s.tt_bits))
-    return engine
-
-
-@dataclass(frozen=True)
-class CompareGames:
-    """The task of a comparison: its entrants (pickled once per executor
-    run); each spec names two of them by place. Each engine searches with
-    its own settings, so a game between runs of different depths is played
-    at both depths, one per side. The tables are cleared before every game,
-    so a game is a function of its spec alone."""
-
-    entrants: tuple[Entrant, ...]
-
-    def run(self, specs: Sequence[CompareGameSpec]) -> list[CompareGameOutcome]:
-        out = []
-        for spec in specs:
-            black, white = _compare_engine(self.entrants[spec.black]), _compare_engine(self.entrants[spec.white])
-            result = play_game(black, white, list(spec.opening))
-            out.append(CompareGameOutcome(spec.game_index, result.score, result.nodes))
-        return out

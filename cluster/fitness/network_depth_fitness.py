@@ -32,22 +32,36 @@ who plays them and from where:
 A game is then a pure function of its contestants, its opening, the depth
 and the exact setting: a task's :class:`FitnessPoints` do not depend on the
 batches, the worker or the order tasks finish in. Each side of a game is
-its own engine (a worker keeps them between tasks, keyed by contestant,
-setting and colour; tables are cleared at every game's start), so a network
-meeting its twin still plays two engines.
+its own engine (a worker keeps a black and a white seat a setting; tables
+are cleared at every game's start), so a network meeting its twin still
+plays two engines.
 
-:class:`NetworkDepthGames` plays the hall's stored games at the same
-setting (``network_run.NetworkSteps.hall_step``).
+The hall's stored games at the same setting are the one match task's
+(:class:`~genethello.cluster.fitness.matches.Matches`,
+``network_run.NetworkSteps.hall_step``), and every game here is played by
+its :func:`~genethello.cluster.fitness.matches.search_game`: the engines of
+both are the same, kept in one place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from genethello.cluster.config import FitnessConfig
+from genethello.cluster.fitness.fitness_kinds import played_kind
+from genethello.cluster.fitness.matches import (
+    WPC,
+    WPC_ARCHITECTURE,
+    PlaySetting,
+    Side,
+    forget_engines,
+    search_game,
+    side_of,
+    wpc_evaluator,
+)
 from genethello.cluster.fitness.network_fitness import (
     FitnessPoints,
     fitness_games,
@@ -55,52 +69,22 @@ from genethello.cluster.fitness.network_fitness import (
     game_batches,
     start_openings,
 )
-from genethello.cluster.fitness.network_games import NetworkGameOutcome
-from genethello.core.engine.game import Engine, play_game
-from genethello.core.evaluation.evaluation import BaseEvaluator
-from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.networks import Network
-from genethello.core.families.registry import Individual, evaluator_of, family_of, parse_individual
-from genethello.core.frontend.bounded_cache import BoundedCache
-from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS
+from genethello.core.families.registry import Individual, family_of
 from genethello.core.play.openings import opening_set
 from genethello.core.play.scoring import points_from_margin
 from genethello.core.play.seeds import series_name
 
-__all__ = ["WPC", "DepthContestant", "DepthFitnessTask", "NetworkDepthFitnessGames", "NetworkDepthGameSpec",
-           "NetworkDepthGames", "depth_contestant", "depth_fitness_tasks", "fitness_openings", "forget_engines",
-           "opponent_individual", "resolve_opponent", "wpc_evaluator"]
-
-#: The League's WPC heuristic as a fitness opponent at depth.
-WPC = "wpc"
+__all__ = ["WPC", "DepthContestant", "DepthFitnessTask", "depth_contestant",
+           "depth_fitness_tasks", "fitness_openings", "forget_engines", "opponent_individual", "resolve_opponent",
+           "wpc_evaluator"]
 
 #: A contestant as a depth task carries it: an individual's (text, payload),
 #: or :data:`WPC`.
 DepthContestant = tuple[str, bytes | None] | str
-
-_WPC_ARCHITECTURE = "all-1"
-
-
-def wpc_evaluator() -> NetworkEvaluator:
-    """The League's WPC heuristic as the searches use it: an ``all-1``
-    network whose LUT of each square class holds (0, +w, -w) with w the
-    class's weight in hundredths (:data:`LEAGUE_WPC_HUNDREDTHS`; the matrix
-    has the square's eight symmetries, so one weight a class is exact).
-    The integer weights are the hundredths themselves, not a quantization
-    of them, so the value is the WPC's exactly (at most 4 × 100 + … in
-    magnitude, far inside the search's evaluation range). At one ply it
-    picks the WPC's move up to ties, which the search's move order breaks
-    (the fast loop's WPC breaks them by square)."""
-    arch = architecture(_WPC_ARCHITECTURE)
-    lut = np.zeros(arch.n_weights, dtype=np.int32)
-    for i, (square,) in enumerate(arch.tuples):
-        w = LEAGUE_WPC_HUNDREDTHS[square]
-        lut[3 * i + 1], lut[3 * i + 2] = w, -w
-    lut.setflags(write=False)
-    return NetworkEvaluator(Network(arch, lut.astype(np.float64), _quantized=[lut]))
 
 
 def resolve_opponent(spec: str) -> DepthContestant:
@@ -137,7 +121,7 @@ def opponent_individual(spec: str) -> Individual:
         ValueError: as :func:`resolve_opponent`.
     """
     if spec == WPC:
-        arch = architecture(_WPC_ARCHITECTURE)
+        arch = architecture(WPC_ARCHITECTURE)
         return NetworkIndividual(NETWORKS.parse_kind(arch.name), 0,
                                  Network(arch, wpc_evaluator().ntuple.int_weights.astype(np.float64)))
     resolve_opponent(spec)
@@ -149,35 +133,8 @@ def depth_contestant(individual: Individual) -> DepthContestant:
     return (str(individual), family_of(individual).storage(individual).payload)
 
 
-# A worker's engines, kept between tasks: keyed by contestant, depth, exact and colour.
-_ENGINES: BoundedCache[tuple[DepthContestant, int, int, int], Engine] = BoundedCache(256)
-
-
-def forget_engines() -> None:
-    """Drop this process's kept engines (a benchmark's cold start; games
-    never depend on them)."""
-    _ENGINES.clear()
-
-
-def _evaluator(contestant: DepthContestant) -> BaseEvaluator:
-    if isinstance(contestant, str):
-        if contestant != WPC:
-            raise ValueError(f"unknown depth contestant {contestant!r}")
-        return wpc_evaluator()
-    return evaluator_of(parse_individual(contestant[0], contestant[1]))
-
-
-def _engine(contestant: DepthContestant, depth: int, exact: int, colour: int) -> Engine:
-    key = (contestant, depth, exact, colour)
-    found = _ENGINES.get(key)
-    if found is None:
-        found = _ENGINES.put(key, Engine(_evaluator(contestant), depth=depth, exact_empties=exact))
-    return found
-
-
-def _game_points(black: Engine, white: Engine, opening: Sequence[int]) -> tuple[float, int]:
-    result = play_game(black, white, opening)
-    return points_from_margin(result.score), result.score
+def _game_points(black: Side, white: Side, opening: Sequence[int]) -> float:
+    return points_from_margin(search_game(black, white, opening).score)
 
 
 def fitness_openings(config: FitnessConfig, seed: int, generation: int, kind: str, count: int
@@ -231,26 +188,15 @@ class DepthFitnessTask:
     def run(self) -> FitnessPoints:
         """Play the task's games; the member slots' points."""
         points = np.zeros(self.members, dtype=np.float64)
+        setting = PlaySetting(self.depth, self.exact_empties)
+        sides = [side_of(c, setting) for c in self.contestants]
         for b, w, opening in zip(self.black.tolist(), self.white.tolist(), self.starts(), strict=True):
-            black_points, _ = _game_points(_engine(self.contestants[b], self.depth, self.exact_empties, 0),
-                                           _engine(self.contestants[w], self.depth, self.exact_empties, 1), opening)
+            black_points = _game_points(sides[b], sides[w], opening)
             if self.slots[b] >= 0:
                 points[self.slots[b]] += black_points
             if self.slots[w] >= 0:
                 points[self.slots[w]] += 1.0 - black_points
         return FitnessPoints(self.task_index, points, self.games)
-
-
-@dataclass(frozen=True)
-class NetworkDepthFitnessGames:
-    """The executors' task kind for network fitness at depth: the items are
-    whole :class:`DepthFitnessTask` chunks, the outcomes their
-    :class:`FitnessPoints`, one a chunk, in order."""
-
-    kind: str = field(default="network-depth-fitness")
-
-    def run(self, items: Sequence[DepthFitnessTask]) -> list[FitnessPoints]:
-        return [item.run() for item in items]
 
 
 def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[Individual],
@@ -271,12 +217,10 @@ def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, membe
     n = len(members)
     kind, black, white, per_pairing = fitness_games(config, n, len(hall))
     contestants: list[DepthContestant] = [depth_contestant(m) for m in members]
-    if kind == "fixed":
-        if len(opponents) != len(config.opponents):
-            raise ValueError(f"{len(opponents)} resolved opponents for fitness.opponents {list(config.opponents)}")
-        contestants += list(opponents)
-    elif kind == "hall":
-        contestants += [depth_contestant(h) for h in hall]
+    played = played_kind(config.kind, len(hall))
+    if len(played.others(opponents, ())) != len(played.others(config.opponents, ())):
+        raise ValueError(f"{len(opponents)} resolved opponents for fitness.opponents {list(config.opponents)}")
+    contestants += played.others(opponents, [depth_contestant(h) for h in hall])
     openings = fitness_openings(config, seed, generation, kind, per_pairing)
     start_seed = fitness_seed(seed, generation, kind, "starts")
     return [DepthFitnessTask(
@@ -285,34 +229,3 @@ def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, membe
         exact_empties=config.exact_empties, per_pairing=per_pairing, openings=openings, start_seed=start_seed,
         start_plies=config.start_plies)
         for batch in game_batches(black, white, n, len(contestants), batch_games)]
-
-
-@dataclass(frozen=True)
-class NetworkDepthGameSpec:
-    """One stored game at depth: its index, the places of Black and White
-    among the task's contestants, and its opening."""
-
-    game_index: int
-    black: int
-    white: int
-    opening: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class NetworkDepthGames:
-    """The task of stored network games at depth (a hall entry's): the
-    contestants and the setting every game shares; outcomes are
-    ``network_games.NetworkGameOutcome`` (Black's final margin)."""
-
-    contestants: tuple[DepthContestant, ...]
-    depth: int
-    exact_empties: int
-
-    def run(self, items: Sequence[NetworkDepthGameSpec]) -> list[NetworkGameOutcome]:
-        out = []
-        for s in items:
-            _, score = _game_points(_engine(self.contestants[s.black], self.depth, self.exact_empties, 0),
-                                    _engine(self.contestants[s.white], self.depth, self.exact_empties, 1), s.opening)
-            out.append(NetworkGameOutcome(s.game_index, score))
-        return out
-

@@ -10,17 +10,12 @@ plays them with :func:`genethello.core.play.ntuple_games.play_games` in one call
 returning :class:`FitnessPoints` (each member slot's points over the task's
 games). :func:`total_points` sums the tasks' points in task order.
 
-Three kinds of fitness (:class:`FitnessConfig`, the run config's ``[fitness]``):
-
-* ``coevolution``: the generation's round robin (Co-CMA-ES): every pair of
-  members plays ``games_per_pair`` double games;
-* ``fixed``: every member plays ``games_per_opponent`` double games against
-  each named built-in opponent (``"wpc"``, the League's WPC heuristic;
-  ``"random"``);
-* ``hall``: every member plays ``games_per_opponent`` double games against
-  each hall member (the hall's points are not counted). With an empty hall
-  (a run's first generations) the members play the ``opponents`` instead,
-  as ``fixed`` would: a fitness of zeros would rank by slot alone.
+Which games a generation plays is its fitness kind's
+(:mod:`~genethello.cluster.fitness.fitness_kinds`: ``coevolution``, the
+generation's round robin; ``fixed``, every member against each named
+built-in opponent, ``"wpc"`` the League's WPC heuristic or ``"random"``;
+``hall``, every member against each hall member, the hall's points not
+counted); this module plays them.
 
 A *double game* is one start position played twice, each side playing
 Black once. Its start is the position after ``start_plies`` uniformly random
@@ -42,12 +37,14 @@ its games; a generation ranks its members by points, then by slot.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from genethello.cluster.config import FITNESS_KINDS, FitnessConfig
+from genethello.cluster.config import FitnessConfig
+from genethello.cluster.fitness.fitness_kinds import FITNESS_KINDS, played_kind
 from genethello.core.engine.board import Board
 from genethello.core.engine.squares import PASS
 from genethello.core.evaluation.ntuple import NTupleEvaluator
@@ -57,7 +54,7 @@ from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.ntuple_games import play_games, points_from_margins
 from genethello.core.play.seeds import derive_seed
 
-__all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "NetworkFitnessGames", "NetworkFitnessTask",
+__all__ = ["FITNESS_KINDS", "FitnessConfig", "FitnessPoints", "FitnessChunk", "FitnessGames", "NetworkFitnessTask",
            "NetworkWeights", "GameBatch", "fitness_games", "game_batches", "fitness_seed", "fitness_tasks",
            "rank_members", "start_openings", "total_points"]
 
@@ -180,15 +177,22 @@ class NetworkFitnessTask:
         return FitnessPoints(self.task_index, points, n)
 
 
+class FitnessChunk(Protocol):
+    """A chunk of a generation's fitness games that plays itself: on the
+    fast loop (:class:`NetworkFitnessTask`) or searched
+    (:class:`~genethello.cluster.fitness.network_depth_fitness.DepthFitnessTask`)."""
+
+    def run(self) -> FitnessPoints: ...
+
+
 @dataclass(frozen=True)
-class NetworkFitnessGames:
-    """The executors' task kind for network fitness (cluster/run/tasks.py):
-    the items are whole :class:`NetworkFitnessTask` chunks, the outcomes
-    their :class:`FitnessPoints`, one a chunk, in order."""
+class FitnessGames:
+    """The executors' task of a generation's fitness (cluster/work.py), at
+    either setting: the items are whole chunks (thousands of games each,
+    which return their members' points rather than one outcome a game),
+    the outcomes their :class:`FitnessPoints`, one a chunk, in order."""
 
-    kind: str = field(default="network-fitness")
-
-    def run(self, items: Sequence[NetworkFitnessTask]) -> list[FitnessPoints]:
+    def run(self, items: Sequence[FitnessChunk]) -> list[FitnessPoints]:
         return [item.run() for item in items]
 
 
@@ -196,18 +200,6 @@ def fitness_seed(seed: int, generation: int, kind: str, purpose: str) -> int:
     """A 64-bit key of (seed, generation, kind, purpose): BLAKE2b, the same
     in every process."""
     return derive_seed(seed, "network-fitness", generation, kind, purpose)
-
-
-def _double_games(first: np.ndarray, second: np.ndarray, per_pair: int) -> tuple[np.ndarray, np.ndarray]:
-    """Black and White of each game: for each pair in order, ``per_pair``
-    double games, ``first`` playing Black in the first game of each."""
-    a = np.repeat(first.astype(np.int64), per_pair)
-    b = np.repeat(second.astype(np.int64), per_pair)
-    black = np.empty(2 * a.size, dtype=np.int64)
-    white = np.empty(2 * a.size, dtype=np.int64)
-    black[0::2], white[0::2] = a, b
-    black[1::2], white[1::2] = b, a
-    return black, white
 
 
 def _weights(individual: NetworkIndividual) -> NetworkWeights:
@@ -246,27 +238,17 @@ def game_batches(black: np.ndarray, white: np.ndarray, members: int, contestants
 
 
 def fitness_games(config: FitnessConfig, members: int, hall: int) -> tuple[str, np.ndarray, np.ndarray, int]:
-    """The layout of a generation's games: the kind played (``hall`` with an
-    empty hall plays as ``fixed``), Black and White of every game in
-    canonical order (indices: the members, then the opponents or the hall
-    members) and the double games per pairing.
+    """The layout of a generation's games: the name of the kind played
+    (``hall`` with an empty hall plays as ``fixed``), Black and White of
+    every game in canonical order (indices: the members, then the opponents
+    or the hall members) and the double games per pairing.
 
     Raises:
         ValueError: for fewer than 2 members in coevolution.
     """
-    kind = config.kind
-    if kind == "hall" and not hall:
-        kind = "fixed"
-    if kind == "coevolution":
-        if members < 2:
-            raise ValueError(f"coevolution needs at least 2 members, got {members}")
-        first, second = np.triu_indices(members, 1)
-        black, white = _double_games(first, second, config.games_per_pair)
-        return kind, black, white, config.games_per_pair
-    others = len(config.opponents) if kind == "fixed" else hall
-    mem, opp = np.divmod(np.arange(members * others), others)
-    black, white = _double_games(mem, opp + members, config.games_per_opponent)
-    return kind, black, white, config.games_per_opponent
+    kind = played_kind(config.kind, hall)
+    black, white, per_pairing = kind.pairings(config, members, len(kind.others(config.opponents, range(hall))))
+    return kind.name, black, white, per_pairing
 
 
 def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[NetworkIndividual],
@@ -283,10 +265,7 @@ def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Se
     n = len(members)
     contestants: list[Contestant] = [_weights(m) for m in members]
     kind, black, white, _ = fitness_games(config, n, len(hall))
-    if kind == "fixed":
-        contestants += list(config.opponents)
-    elif kind == "hall":
-        contestants += [_weights(h) for h in hall]
+    contestants += played_kind(config.kind, len(hall)).others(config.opponents, [_weights(h) for h in hall])
     game_seed = fitness_seed(seed, generation, kind, "games")
     start_seed = fitness_seed(seed, generation, kind, "starts")
     return [NetworkFitnessTask(

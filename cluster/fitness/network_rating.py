@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from genethello.cluster.config import FitnessConfig
+from genethello.cluster.fitness.fitness_kinds import played_kind
 from genethello.cluster.fitness.rating_step import GenerationRating, Member, PlayerRating
 
 __all__ = ["fitness_games_per_member", "performance", "rank_by_points", "rate_fitness"]
@@ -37,13 +38,12 @@ _ELO_PER_LOGIT = 400.0 / math.log(10.0)
 
 def fitness_games_per_member(config: FitnessConfig, members: int, hall: int) -> int:
     """The games each member plays in a generation's fitness (double games
-    count two): coevolution, every other member ``games_per_pair`` times;
-    fixed, each opponent ``games_per_opponent`` times; hall, each hall
-    member (the fixed opponents while the hall is empty)."""
-    if config.kind == "coevolution":
-        return 2 * config.games_per_pair * (members - 1)
-    opponents = hall if config.kind == "hall" and hall else len(config.opponents)
-    return 2 * config.games_per_opponent * opponents
+    count two), as its fitness kind counts them (coevolution, every other
+    member ``games_per_pair`` times; fixed, each opponent
+    ``games_per_opponent`` times; hall, each hall member, the fixed
+    opponents while the hall is empty)."""
+    kind = played_kind(config.kind, hall)
+    return kind.games_per_member(config, members, len(kind.others(config.opponents, range(hall))))
 
 
 def performance(points: float, games: int, start: float) -> tuple[float, float]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from genethello.cluster.config import RunConfig
-from genethello.cluster.fitness.games import CompareGameSpec, PlayerSettings
+from genethello.cluster.fitness.matches import Pairing, PlaySetting
 from genethello.cluster.fitness.tournament_rating import fit_bradley_terry
 from genethello.core.frontend.errors import UserError
 from genethello.core.play.openings import TooFewOpeningsError, opening_set
@@ -43,16 +43,16 @@ class CompareInputError(UserError):
 
 
 def player_settings(config: RunConfig, patterns: str, depth: int | None = None,
-                    exact_empties: int | None = None) -> PlayerSettings:
+                    exact_empties: int | None = None) -> PlaySetting:
     """How a player of a run with ``config`` searches: the run's ``[games]``
     depth, exact endgame, algorithm and table size, and its pattern table
     (``patterns``, the run's recorded version resolved; '' for none).
     ``depth`` / ``exact_empties``, when given, replace the run's for every
     player (a comparison at common settings)."""
     g = config.games
-    return PlayerSettings(g.depth if depth is None else depth,
-                          g.exact_empties if exact_empties is None else exact_empties,
-                          g.algorithm, g.tt_bits, patterns)
+    return PlaySetting(g.depth if depth is None else depth,
+                       g.exact_empties if exact_empties is None else exact_empties,
+                       g.algorithm, g.tt_bits, patterns)
 
 
 def run_tags(runs: Sequence[tuple[str, str]]) -> list[str]:
@@ -137,9 +137,9 @@ def compare_openings(set_name: str, seed: int, games_per_pair: int) -> list[tupl
     return [tuple(moves) for moves in series]
 
 
-def compare_specs(schedule: Sequence[ComparePairing], openings: Sequence[tuple[int, ...]]) -> list[CompareGameSpec]:
+def compare_specs(schedule: Sequence[ComparePairing], openings: Sequence[tuple[int, ...]]) -> list[Pairing]:
     """The games of ``schedule`` as the workers play them."""
-    return [CompareGameSpec(p.game_index, p.black, p.white, openings[p.opening]) for p in schedule]
+    return [Pairing(p.game_index, p.black, p.white, openings[p.opening]) for p in schedule]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from genethello.cluster.fitness.games import GameSettings, HallGameSpec
+from genethello.cluster.fitness.games import GameSettings
+from genethello.cluster.fitness.matches import Pairing
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.fitness.tournament_rating import RatingEstimate, fit_bradley_terry
 from genethello.cluster.measures.measured_series import draw_series
@@ -97,17 +98,15 @@ def entry_openings(settings: GameSettings, series: str, generation: int, schedul
     return openings
 
 
-def entry_specs(generation: int, entrant: str, members: Sequence[str], schedule: Sequence[HallPairing],
-                openings: dict[tuple[int, int], tuple[int, ...]]) -> list[HallGameSpec]:
-    """The games of an entry (chromosome texts of the entrant and of the
-    members in entry order), each from its (member, pair)'s opening in
-    ``openings`` (:func:`entry_openings`): both colours of a pair share it."""
+def entry_specs(schedule: Sequence[HallPairing], openings: dict[tuple[int, int], tuple[int, ...]]) -> list[Pairing]:
+    """The games of an entry as pairings of the match task's sides (the
+    entrant at place 0, then the members in entry order), each from its
+    (member, pair)'s opening in ``openings`` (:func:`entry_openings`): both
+    colours of a pair share it."""
     specs = []
     for p in schedule:
-        other = members[p.opponent]
-        black, white = (entrant, other) if p.entrant_black else (other, entrant)
-        specs.append(HallGameSpec(generation, p.game_index, black, white, p.opponent, p.pair,
-                                  openings[p.opponent, p.pair]))
+        black, white = (0, 1 + p.opponent) if p.entrant_black else (1 + p.opponent, 0)
+        specs.append(Pairing(p.game_index, black, white, openings[p.opponent, p.pair]))
     return specs
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from genethello.cluster.config import RunConfig
 from genethello.cluster.fitness.games import GauntletGames, GauntletOutcome, GauntletSpec
 from genethello.cluster.fitness.pairing import opening_seed
-from genethello.cluster.run.executors import Executor, batches_of
+from genethello.cluster.work import Executor, batches_of
 from genethello.core.engine.game import random_opening
 from genethello.core.play.openings import RANDOM_WITH_REPLACEMENT, opening_set
 from genethello.core.play.seeds import series_name

@@ -30,7 +30,7 @@ from genethello.cluster.db.sprt_record import SprtRecord
 from genethello.cluster.fitness.games import BUILT_IN_OPPONENTS, GameSettings, GauntletOutcome, GauntletSpec
 from genethello.cluster.measures.measured_series import play_specs, series_openings
 from genethello.cluster.measures.yardstick_sprt import measure_sprt, sprt_name
-from genethello.cluster.run.executors import Executor
+from genethello.cluster.work import Executor
 from genethello.core.families.registry import Individual
 from genethello.core.gtp.client import ProtocolError
 from genethello.core.gtp.gtp_player import GtpPlayer

@@ -30,7 +30,7 @@ from genethello.cluster.config import RunConfig
 from genethello.cluster.db.sprt_record import SprtRecord
 from genethello.cluster.fitness.games import GauntletSpec
 from genethello.cluster.measures.measured_series import play_specs, series_openings
-from genethello.cluster.run.executors import Executor
+from genethello.cluster.work import Executor
 from genethello.core.play.scoring import MatchScore, points_from_margin
 from genethello.core.play.sprt import Pentanomial, Sprt, run_sprt
 

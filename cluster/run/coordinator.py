@@ -19,7 +19,7 @@ of the config, the seed and the stored results — :mod:`breeders`,
 depend on the number of workers, their speed, or interruptions. This module
 sequences them; :mod:`run_store` holds the SQL that writes, and rankings
 come from the read side (:mod:`reads`) that the reports use too. Work goes
-to the executor as typed tasks (:mod:`tasks`) and comes back as named
+to the executor as typed tasks (:mod:`genethello.cluster.work`) and comes back as named
 records.
 """
 
@@ -41,18 +41,18 @@ from genethello.cluster.breeding.breeders import Breeder, breeder_for
 from genethello.cluster.breeding.numerics import numeric_versions_json, pin_blas_threads
 from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
+from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import ClusterConfig, RunConfig, initial_members
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.fitness.games import GameSettings
 from genethello.cluster.measures.hall import hall_order, rate_hall
 from genethello.cluster.reads import HallEntry
-from genethello.cluster.run.executors import BatchSource, Executor
 from genethello.cluster.run.family_steps import steps_for
 from genethello.cluster.run.generation_steps import GenerationSteps, Yardstick
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_store import RunExistsError, RunStore, insert_run
-from genethello.cluster.run.tasks import Task
+from genethello.cluster.work import BatchSource, Executor, Task, run_all
 from genethello.core.engine.build_info import core_hash, package_version
 from genethello.core.families.registry import Individual, Kind, parse_individual
 from genethello.core.frontend.wording import counted
@@ -376,6 +376,20 @@ class Coordinator:
                 buffer = []
                 last_commit = time.monotonic()
         return done + commit(buffer)
+
+    def next_generation(self, rated: RatedGeneration) -> Bred | None:
+        """The breeder's generation ``rated.number + 1``: its plan made here
+        (from the generation's Generator), the plan's work, if any, run on
+        the executor, and the outcomes handed back to the breeder. None
+        when stopped before the work was all in (nothing is stored: the
+        step is redone on resume, to the same members)."""
+        plan = self.breeder.next_plan(rated, self.population_size, generation_rng(self.config.seed, rated.number + 1))
+        if plan.task is None or not plan.items:
+            return plan.finish([])
+        if plan.says:
+            self.progress.message(plan.says)
+        outcomes = run_all(self.executor_now(), plan.task, plan.items, self.should_stop)
+        return None if outcomes is None else plan.finish(outcomes)
 
     def best_text(self) -> str:
         """The best so far as the progress line names it: the hall's top

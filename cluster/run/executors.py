@@ -1,8 +1,9 @@
 """Where the workers' tasks run: in this process, or on Ray workers.
 
-An executor takes a :class:`~genethello.cluster.run.tasks.Task` and batches of
-its items, and yields the outcomes as batches finish, in completion order;
-the coordinator sorts out the canonical order. It never knows what kind of
+An executor (:class:`~genethello.cluster.work.Executor`) takes a
+:class:`~genethello.cluster.work.Task` and batches of its items, and yields
+the outcomes as batches finish, in completion order; the coordinator sorts
+out the canonical order. It never knows what kind of
 work a task is.
 The Ray executor keeps a bounded number of tasks in flight, handles results
 with ``ray.wait`` as they come, plays the batch of a dead worker or node
@@ -12,18 +13,17 @@ again elsewhere, and refuses a worker whose compiled core differs.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import logging
 import os
 import socket
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from genethello.cluster.run.tasks import Task
+from genethello.cluster.work import BatchSource, Executor, Task, batches_of
 from genethello.core.engine.build_info import core_fingerprint
 
 if TYPE_CHECKING:
@@ -34,6 +34,9 @@ OutcomeT = TypeVar("OutcomeT")
 
 log = logging.getLogger(__name__)
 
+__all__ = ["BatchSource", "Executor", "batches_of", "BatchSizer", "SerialExecutor", "RayExecutor", "start_ray",
+           "CoreMismatchError", "WorkerLostError", "RayStartError"]
+
 
 class CoreMismatchError(RuntimeError):
     """A worker runs a different genethello core than the coordinator."""
@@ -41,32 +44,6 @@ class CoreMismatchError(RuntimeError):
 
 class WorkerLostError(RuntimeError):
     """Games could not be played after several retries on lost workers."""
-
-
-BatchSource = Callable[[int], list[Any]]
-"""Called with a suggested batch size; returns the next batch of a task's
-items ([] when none is left)."""
-
-
-def batches_of(specs: Iterable[Any]) -> BatchSource:
-    """A BatchSource over ``specs`` (consumed lazily, in order)."""
-    pending = iter(specs)
-
-    def next_batch(size: int) -> list[Any]:
-        return list(itertools.islice(pending, max(1, size)))
-    return next_batch
-
-
-class Executor(Protocol):
-    workers: int
-
-    def run(self, task: Task[ItemT, OutcomeT], next_batch: BatchSource,
-            should_stop: Callable[[], bool]) -> Iterator[list[OutcomeT]]:
-        """Run ``task`` on the batches ``next_batch`` hands out until it
-        hands out none or ``should_stop``; yield each batch's outcomes."""
-        ...
-
-    def close(self) -> None: ...
 
 
 class BatchSizer:

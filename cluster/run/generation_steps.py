@@ -16,14 +16,14 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from genethello.cluster.breeding.breeders import Breeder
+from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import RunConfig
 from genethello.cluster.fitness.games import GameSettings
 from genethello.cluster.measures.yardstick import YardstickScore
 from genethello.cluster.reads import HallEntry
-from genethello.cluster.run.executors import BatchSource, Executor
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_store import RunStore
-from genethello.cluster.run.tasks import Task
+from genethello.cluster.work import BatchSource, Executor, Task
 from genethello.core.families.registry import Individual, Kind
 
 __all__ = ["GenerationSteps", "RunHandle", "Yardstick", "EngineFailure"]
@@ -99,6 +99,12 @@ class RunHandle(Protocol):
 
     def best_text(self) -> str:
         """The best so far as the progress line names it."""
+        ...
+
+    def next_generation(self, rated: RatedGeneration) -> Bred | None:
+        """The breeder's next generation bred from ``rated``, its work (if
+        it gives the workers any) done on the executor; None when stopped
+        before that work was all in."""
         ...
 
 

@@ -14,23 +14,15 @@ from dataclasses import replace
 
 from genethello.cluster.breeding.breeders import RatedGeneration
 from genethello.cluster.breeding.origins import resolve
-from genethello.cluster.breeding.population import generation_rng
 from genethello.cluster.config import measured_openings
-from genethello.cluster.fitness.games import (
-    GameOutcome,
-    GameSpec,
-    HallGameOutcome,
-    HallGames,
-    HallGameSpec,
-    RoundRobinGames,
-)
+from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, SeededOpenings, Side
 from genethello.cluster.fitness.pairing import RoundRobin
 from genethello.cluster.fitness.rating_step import rate_generation
 from genethello.cluster.measures.hall import entry_openings, entry_schedule, entry_specs, hall_settings
 from genethello.cluster.reads import HallEntry, RankedPlayer
-from genethello.cluster.run.executors import batches_of
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import GameRow, HallGameRow
+from genethello.cluster.work import batches_of
 
 __all__ = ["GeneThelloSteps"]
 
@@ -58,22 +50,26 @@ class GeneThelloSteps:
         played = self.store.played_pairs(g)
         self.run.progress.start_generation(g, len(pairs), len(played), self.run.best_text())
 
-        def missing_games() -> Iterator[GameSpec]:
+        settings = self.run.settings
+
+        def missing_games() -> Iterator[Pairing]:
             for i in range(len(pairs)):
                 if i not in played:
                     b, w = pairs[i]   # a formula: computed once a game
-                    yield GameSpec(g, i, members[b][1], members[w][1], b, w)
+                    yield Pairing(i, b, w)     # its opening drawn by the worker (SeededOpenings)
 
-        def rows(outcomes: list[GameOutcome]) -> list[GameRow]:
+        def rows(outcomes: list[MatchOutcome]) -> list[GameRow]:
             self.run.progress.advance(len(outcomes))
             found = []
             for o in outcomes:
-                b, w = pairs[o.pair_index]
-                found.append(GameRow(o.pair_index, members[b][0], members[w][0], o.score, o.black_discs,
+                b, w = pairs[o.index]
+                found.append(GameRow(o.index, members[b][0], members[w][0], o.score, o.black_discs,
                                      o.white_discs, o.moves, o.nodes))
             return found
 
-        committed = self.run.play_and_commit(RoundRobinGames(self.run.settings), batches_of(missing_games()), rows,
+        task = Matches(tuple(Side(text, None, settings.play_setting()) for _, text in members),
+                       openings=SeededOpenings(settings.seed, g, settings.random_plies))
+        committed = self.run.play_and_commit(task, batches_of(missing_games()), rows,
                                              lambda batch: self.store.commit_games(g, batch))
         return len(played) + committed == len(pairs)
 
@@ -108,26 +104,28 @@ class GeneThelloSteps:
             others = [m for m in members if m.player_id != champion.player_id]
             schedule = entry_schedule(len(others), self.config.hall.games_per_member)
             openings = entry_openings(hall_settings(self.run.settings), self.config.openings.series, g, schedule)
-            specs = entry_specs(g, champion.text, [m.text for m in others], schedule, openings)
-            ids = {m.text: m.player_id for m in members}
-            if not self._play_hall_games(g, specs, ids):
+            specs = entry_specs(schedule, openings)
+            setting = self.run.settings.play_setting()
+            task = Matches(tuple(Side(text, None, setting) for text in (champion.text, *(m.text for m in others))))
+            ids = [champion.player_id, *(m.player_id for m in others)]
+            if not self._play_hall_games(g, task, specs, ids):
                 return False
         self.run.rate_hall_members(g, members, ", Elo vs generation 1's champion")
         return True
 
-    def _play_hall_games(self, g: int, specs: list[HallGameSpec], ids: dict[str, int]) -> bool:
+    def _play_hall_games(self, g: int, task: Matches, specs: list[Pairing], ids: list[int]) -> bool:
         played = self.store.played_hall_games(g)
-        next_batch = batches_of(sp for sp in specs if sp.game_index not in played)
-        by_index = {sp.game_index: sp for sp in specs}
+        next_batch = batches_of(sp for sp in specs if sp.index not in played)
+        by_index = {sp.index: sp for sp in specs}
 
-        def rows(outcomes: list[HallGameOutcome]) -> list[HallGameRow]:
+        def rows(outcomes: list[MatchOutcome]) -> list[HallGameRow]:
             found = []
             for o in outcomes:
-                spec = by_index[o.game_index]
-                found.append(HallGameRow(o.game_index, ids[spec.black], ids[spec.white], o.score, o.nodes))
+                spec = by_index[o.index]
+                found.append(HallGameRow(o.index, ids[spec.black], ids[spec.white], o.score, o.nodes))
             return found
 
-        committed = self.run.play_and_commit(HallGames(hall_settings(self.run.settings)), next_batch, rows,
+        committed = self.run.play_and_commit(task, next_batch, rows,
                                              lambda batch: self.store.commit_hall_games(g, batch))
         return len(played) + committed == len(specs)
 
@@ -172,8 +170,8 @@ class GeneThelloSteps:
     # --------------------------------------------------------------- breeding
     def breed(self, g: int) -> bool:
         """Breed generation g + 1 from rated generation g with the run's
-        breeder (it alone decides how) and start it; True (it never stops
-        midway)."""
+        breeder (it alone decides how) and start it; False when stopped
+        before the breeder's work for the workers was all in."""
         cfg = self.config
         P = self.run.population_size
         ranked: list[RankedPlayer] = (self.store.ranked_by_score(g) if cfg.rating.selection == "score"
@@ -190,7 +188,9 @@ class GeneThelloSteps:
                 sources += others or self.store.ranked(cfg.breeding.inject_top, other_runs_of_type=kind)
         rated = RatedGeneration(g, self.run.kind, [p.chromosome() for p in ranked],
                                 [p.chromosome() for p in sources], self.store.breeder_state(g))
-        bred = self.run.breeder.next_population(rated, P, generation_rng(cfg.seed, g + 1))
+        bred = self.run.next_generation(rated)
+        if bred is None:
+            return False
         origins = resolve(bred.origins, g + 1, [p.player_id for p in ranked], [p.player_id for p in sources])
         self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, origins=origins)
         return True

@@ -55,35 +55,32 @@ from typing import Any
 import numpy as np
 
 from genethello.cluster.breeding.breeders import RatedGeneration
-from genethello.cluster.breeding.network_pbt import LearnedSlice, LearningSlices, PbtTdBreeder
 from genethello.cluster.breeding.origins import resolve
-from genethello.cluster.breeding.population import generation_rng
+from genethello.cluster.fitness.fitness_kinds import fitness_kind
+from genethello.cluster.fitness.matches import WPC, Matches, MatchOutcome, Pairing, PlaySetting, side_of
 from genethello.cluster.fitness.network_depth_fitness import (
     DepthContestant,
     DepthFitnessTask,
-    NetworkDepthFitnessGames,
-    NetworkDepthGames,
-    NetworkDepthGameSpec,
     depth_contestant,
     depth_fitness_tasks,
     opponent_individual,
     resolve_opponent,
 )
 from genethello.cluster.fitness.network_fitness import (
+    FitnessGames,
     FitnessPoints,
-    NetworkFitnessGames,
     NetworkFitnessTask,
     fitness_tasks,
 )
-from genethello.cluster.fitness.network_games import NetworkGameOutcome, NetworkGames, NetworkGameSpec, contestant
+from genethello.cluster.fitness.network_games import contestant
 from genethello.cluster.fitness.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
 from genethello.cluster.measures.yardstick import YardstickScore
-from genethello.cluster.run.executors import batches_of
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import FitnessRow, HallGameRow
+from genethello.cluster.work import batches_of
 from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.registry import Individual, parse_individual
 from genethello.core.frontend.wording import counted
@@ -140,7 +137,8 @@ class NetworkSteps:
         return found
 
     def _fitness_hall(self) -> list[NetworkIndividual]:
-        return self.hall_networks() if self.config.fitness.kind == "hall" else []
+        """The hall the fitness plays (none, unless the fitness kind plays the hall)."""
+        return self.hall_networks() if fitness_kind(self.config.fitness.kind).plays_hall else []
 
     def opponents(self) -> list[DepthContestant]:
         """``fitness.opponents`` as depth tasks carry them (resolved once)."""
@@ -180,9 +178,8 @@ class NetworkSteps:
             return [FitnessRow(o.task_index, np.ascontiguousarray(o.points, dtype="<f8").tobytes(), o.games)
                     for o in outcomes]
 
-        kind = NetworkDepthFitnessGames() if self.config.fitness.depth else NetworkFitnessGames()
-        committed = self.run.play_and_commit(kind, batches_of(t for t in tasks if t.task_index not in done), rows,
-                                             lambda batch: self.store.commit_fitness(g, batch))
+        committed = self.run.play_and_commit(FitnessGames(), batches_of(t for t in tasks if t.task_index not in done),
+                                             rows, lambda batch: self.store.commit_fitness(g, batch))
         return len(done) + committed == len(tasks)
 
     # ------------------------------------------------------------ rating
@@ -244,7 +241,7 @@ class NetworkSteps:
         f = self.config.fitness
         # A fixed-opponent run at depth: the fitness opponents play every
         # entrant too, after the members, and anchor the hall's scale.
-        anchored = bool(f.depth) and f.kind == "fixed"
+        anchored = bool(f.depth) and fitness_kind(f.kind).anchors_hall
         anchors = [self.store.add_player(opponent_individual(spec), self.config.rating.start)
                    for spec in f.opponents] if anchored else []
         if entering:
@@ -252,29 +249,29 @@ class NetworkSteps:
             schedule = entry_schedule(len(others) + len(anchors), self.config.hall.games_per_member)
             places = [(p.game_index, 0 if p.entrant_black else 1 + p.opponent,
                        1 + p.opponent if p.entrant_black else 0) for p in schedule]
-            specs: list[NetworkGameSpec] | list[NetworkDepthGameSpec]
-            task: NetworkGames | NetworkDepthGames
             if f.depth:
+                setting = PlaySetting(f.depth, f.exact_empties)
                 openings = self._hall_openings(g, schedule)
-                specs = [NetworkDepthGameSpec(i, b, w, openings[p.opponent, p.pair])
+                specs = [Pairing(i, b, w, openings[p.opponent, p.pair])
                          for (i, b, w), p in zip(places, schedule, strict=True)]
-                task = NetworkDepthGames((depth_contestant(champion),
-                                          *(depth_contestant(m.chromosome()) for m in others),
-                                          *(self.opponents() if anchored else ())),
-                                         f.depth, f.exact_empties)
+                task = Matches(tuple(side_of(c, setting) for c in (
+                    depth_contestant(champion), *(depth_contestant(m.chromosome()) for m in others),
+                    *(self.opponents() if anchored else ()))))
             else:
-                specs = [NetworkGameSpec(i, b, w) for i, b, w in places]
-                task = NetworkGames((contestant(champion), *(self._contestant(m.chromosome()) for m in others)),
-                                    derive_seed(self.config.seed, "network-hall", g), f.epsilon)
+                setting = PlaySetting(0, epsilon=f.epsilon)
+                specs = [Pairing(i, b, w) for i, b, w in places]
+                task = Matches(tuple(side_of(c, setting) for c in (
+                    contestant(champion), *(self._contestant(m.chromosome()) for m in others))),
+                    derive_seed(self.config.seed, "network-hall", g))
             ids = [pid, *(m.player_id for m in others), *anchors]
             played = self.store.played_hall_games(g)
-            by_index = {s.game_index: s for s in specs}
+            by_index = {s.index: s for s in specs}
 
-            def rows(outcomes: list[NetworkGameOutcome]) -> list[HallGameRow]:
-                return [HallGameRow(o.game_index, ids[by_index[o.game_index].black],
-                                    ids[by_index[o.game_index].white], o.score, 0) for o in outcomes]
+            def rows(outcomes: list[MatchOutcome]) -> list[HallGameRow]:
+                return [HallGameRow(o.index, ids[by_index[o.index].black], ids[by_index[o.index].white], o.score, 0)
+                        for o in outcomes]
 
-            committed = self.run.play_and_commit(task, batches_of(s for s in specs if s.game_index not in played),
+            committed = self.run.play_and_commit(task, batches_of(s for s in specs if s.index not in played),
                                                  rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
@@ -324,13 +321,14 @@ class NetworkSteps:
         if best is None:
             return True
         n = self.config.yardstick.league_double_games
-        specs = [NetworkGameSpec(i, i % 2, 1 - i % 2) for i in range(2 * n)]
-        seed = derive_seed(self.config.seed, "network-league")
-        task = NetworkGames((self._contestant(best.chromosome()), "wpc"), seed, LEAGUE_EPSILON)
+        specs = [Pairing(i, i % 2, 1 - i % 2) for i in range(2 * n)]
+        setting = PlaySetting(0, epsilon=LEAGUE_EPSILON)
+        task = Matches((side_of(self._contestant(best.chromosome()), setting), side_of(WPC, setting)),
+                       derive_seed(self.config.seed, "network-league"))
         margins: dict[int, int] = {}
         for outcomes in self.run.executor_now().run(task, batches_of(specs), self.run.should_stop):
             for o in outcomes:
-                margins[o.game_index] = o.score if o.game_index % 2 == 0 else -o.score
+                margins[o.index] = o.score if o.index % 2 == 0 else -o.score
         if len(margins) != len(specs):
             return False
         score = YardstickScore(LEAGUE_FAST, MatchScore.from_margins(margins[i] for i in range(len(specs))))
@@ -342,28 +340,14 @@ class NetworkSteps:
     # ----------------------------------------------------------- breeding
     def breed(self, g: int) -> bool:
         """Breed generation g + 1 with the run's breeder from generation g's
-        ranking, its points and the breeder's stored state, and start it.
-        A learning breeder (pbt-td) plans, its slices are learned on the
-        executor, and it makes the generation of their results; False when
-        stopped before they were all in (nothing is stored: the step is
-        redone on resume, to the same members)."""
-        cfg = self.config
+        ranking, its points and the breeder's stored state, and start it;
+        False when stopped before the breeder's work for the workers was
+        all in (nothing is stored: the step is redone on resume, to the
+        same members)."""
         rated, ranked_ids, injected_ids = self.rated(g)
-        rng = generation_rng(cfg.seed, g + 1)
-        breeder = self.run.breeder
-        if isinstance(breeder, PbtTdBreeder):
-            plan = breeder.plan(rated, self.run.population_size, rng)
-            learned: list[LearnedSlice] = []
-            self.run.progress.message(f"generation {g}: {counted(len(plan.slices), 'member')} learn "
-                                      f"{counted(cfg.breeding.learning_games, 'self-play game')} each")
-            for outcomes in self.run.executor_now().run(LearningSlices(cfg.breeding), batches_of(plan.slices),
-                                                        self.run.should_stop):
-                learned.extend(outcomes)
-            if len(learned) != len(plan.slices):
-                return False
-            bred = breeder.bred(plan, learned)
-        else:
-            bred = breeder.next_population(rated, self.run.population_size, rng)
-        self.store.start_generation(g + 1, bred.members, cfg.rating.start, breeder_state=bred.state, games_total=0,
-                                    origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))
+        bred = self.run.next_generation(rated)
+        if bred is None:
+            return False
+        self.store.start_generation(g + 1, bred.members, self.config.rating.start, breeder_state=bred.state,
+                                    games_total=0, origins=resolve(bred.origins, g + 1, ranked_ids, injected_ids))
         return True

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from genethello.cluster.breeding.breeders import BREEDERS, breeder_for
-from genethello.cluster.breeding.network_pbt import PbtTdBreeder, check_learning_config
 from genethello.cluster.config import (
+    FITNESS_OPPONENTS,
     RANDOM_OPENINGS,
     ConfigError,
     RunConfig,
@@ -28,6 +28,7 @@ from genethello.cluster.config import (
     read_config,
 )
 from genethello.cluster.family_traits import traits_of
+from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.core.engine.search import ALGORITHMS
@@ -72,13 +73,13 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
                           f"more than the {MAX_GAMES_PER_GENERATION:,} allowed (at most {largest} players)")
     if config.games.algorithm not in ALGORITHMS:
         raise ConfigError(f"games.algorithm: {config.games.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
-    if config.breeding.method not in BREEDING_METHODS:
-        raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDING_METHODS)}")
-    if not breeder_for(config.breeding).breeds(kind):
+    if config.breeding.method not in BREEDERS:
+        raise ConfigError(f"breeding.method: {config.breeding.method!r} is not one of {', '.join(BREEDERS)}")
+    breeder = breeder_for(config.breeding)
+    if not breeder.breeds(kind):
         raise ConfigError(f"breeding.method: {config.breeding.method!r} cannot breed population.type "
                           f"{kind.name!r} (a {kind.family} chromosome)")
-    if config.breeding.method == PbtTdBreeder.name:
-        check_learning_config(config)
+    breeder.check(config)
     ys = config.yardstick
     for key, texts in (("yardstick.opponents", ys.opponents), ("yardstick.sprt_opponents", ys.sprt_opponents)):
         for text in texts:
@@ -90,6 +91,7 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
         # Beyond it the expected score rounds to 0 or 1 and the test cannot be computed.
         raise ConfigError(f"yardstick.sprt: bounds must lie within ±{MAX_BOUND_ELO:g} Elo, got {list(ys.sprt)}")
     _check_openings(config)
+    _check_fitness_kind(config)
     _check_depth_fitness(config)
     if not traits_of(kind).yardstick_plays_players:
         for option, players in (("yardstick.opponents", ys.opponents),
@@ -102,6 +104,18 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
     return config
 
 
+def _check_fitness_kind(config: RunConfig) -> None:
+    """``fitness.kind`` names a kind, and the run has what the kind plays:
+    opponents, a hall."""
+    f = config.fitness
+    kind = fitness_kind(f.kind)
+    if kind.plays_opponents and not f.opponents:
+        raise ConfigError(f"fitness.opponents: fitness.kind {f.kind!r} needs at least one of "
+                          f"{', '.join(FITNESS_OPPONENTS)}")
+    if kind.plays_hall and config.hall.games_per_member == 0:
+        raise ConfigError(f"fitness.kind: {f.kind!r} needs a hall of fame (hall.games_per_member > 0)")
+
+
 def _check_depth_fitness(config: RunConfig) -> None:
     """With ``fitness.depth >= 1``: every fixed opponent names a player a
     command takes (or ``wpc``), and ``fitness.openings`` a set that holds a
@@ -109,7 +123,8 @@ def _check_depth_fitness(config: RunConfig) -> None:
     f = config.fitness
     if not f.depth:
         return
-    if f.kind != "coevolution":
+    kind = fitness_kind(f.kind)
+    if kind.plays_opponents:
         for spec in f.opponents:
             try:
                 resolve_opponent(spec)
@@ -121,9 +136,9 @@ def _check_depth_fitness(config: RunConfig) -> None:
         size = opening_set(f.openings).size
     except BadOpeningSetError as exc:
         raise ConfigError(f"fitness.openings: {exc} (or \"\": random starts of fitness.start_plies)") from None
-    per_pairing = f.games_per_pair if f.kind == "coevolution" else f.games_per_opponent
+    per_pairing = kind.per_pairing(f)
     if size is not None and per_pairing > size:
-        key = "fitness.games_per_pair" if f.kind == "coevolution" else "fitness.games_per_opponent"
+        key = f"fitness.{kind.per_pairing_key}"
         raise ConfigError(f"{key}: {per_pairing} double games need {per_pairing} openings and fitness.openings "
                           f"{f.openings} holds {size} (use a deeper set or fewer games)")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.db import Database
-from genethello.cluster.fitness.games import CompareGames, Entrant, PlayerSettings
+from genethello.cluster.fitness.matches import Matches, PlaySetting, Side
 from genethello.cluster.fitness.tournament_rating import ELO_PER_NAT
 from genethello.cluster.measures.compare import (
     CompareInputError,
@@ -143,20 +143,20 @@ def test_rows_refuse_a_short_result_list_and_a_foreign_anchor():
 
 def test_a_player_searches_with_its_own_runs_settings_unless_overridden(tmp_path):
     config = load_config(write_config(tmp_path, games__depth=3, games__exact_empties=6, games__tt_bits=12))
-    assert player_settings(config, "") == PlayerSettings(3, 6, "negascout-soft", 12, "")
-    assert player_settings(config, "patterns-v1", depth=5) == PlayerSettings(5, 6, "negascout-soft", 12,
-                                                                            "patterns-v1")
-    assert player_settings(config, "", exact_empties=0) == PlayerSettings(3, 0, "negascout-soft", 12, "")
+    assert player_settings(config, "") == PlaySetting(3, 6, "negascout-soft", 12, "")
+    assert player_settings(config, "patterns-v1", depth=5) == PlaySetting(5, 6, "negascout-soft", 12,
+                                                                         "patterns-v1")
+    assert player_settings(config, "", exact_empties=0) == PlaySetting(3, 0, "negascout-soft", 12, "")
 
 
 def test_each_side_searches_at_its_own_depth():
     """A deeper search of the same chromosome spends more nodes: a game
     between two settings differs from both single-setting games."""
     text = "oe_fmc_1_6:52:7:8:5:6:4:4:1:10:5"
-    shallow, deep = PlayerSettings(1, 0), PlayerSettings(3, 0)
-    task = CompareGames((Entrant(text, None, shallow), Entrant(text, None, deep), Entrant(text, None, shallow)))
+    shallow, deep = PlaySetting(1, 0), PlaySetting(3, 0)
+    task = Matches((Side(text, None, shallow), Side(text, None, deep), Side(text, None, shallow)))
     specs = compare_specs(compare_schedule(3, 2), compare_openings("distinct-6", 1, 2))
-    outcomes = {o.game_index: o for o in task.run(specs)}
+    outcomes = {o.index: o for o in task.run(specs)}
     assert len(outcomes) == 6
     assert outcomes[0].nodes != outcomes[2].nodes                    # 0-1 (one deep side) vs 0-2 (both shallow)
     assert task.run(specs) == [outcomes[i] for i in range(6)]        # replayed: the same games

@@ -16,11 +16,10 @@ import numpy as np
 import pytest
 
 from genethello.cluster.config import ConfigError, FitnessConfig
+from genethello.cluster.fitness.matches import Matches, Pairing, PlaySetting, side_of
 from genethello.cluster.fitness.network_depth_fitness import (
     WPC,
     DepthFitnessTask,
-    NetworkDepthGames,
-    NetworkDepthGameSpec,
     depth_contestant,
     depth_fitness_tasks,
     opponent_individual,
@@ -102,9 +101,8 @@ def test_depth_fitness_games_are_the_engines_own_games(fitness, hall):
 def test_a_hall_entry_at_depth_is_the_engines_own_games():
     champion, *others = _members(3, seed=2)
     contestants = (depth_contestant(champion), *(depth_contestant(m) for m in others))
-    specs = [NetworkDepthGameSpec(0, 0, 1, (37, 43)), NetworkDepthGameSpec(1, 2, 0, (37, 43)),
-             NetworkDepthGameSpec(2, 0, 2, ())]
-    outcomes = NetworkDepthGames(contestants, 2, 4).run(specs)
+    specs = [Pairing(0, 0, 1, (37, 43)), Pairing(1, 2, 0, (37, 43)), Pairing(2, 0, 2, ())]
+    outcomes = Matches(tuple(side_of(c, PlaySetting(2, 4)) for c in contestants)).run(specs)
     for spec, outcome in zip(specs, outcomes, strict=True):
         black = Engine(_evaluator(contestants[spec.black]), depth=2, exact_empties=4)
         white = Engine(_evaluator(contestants[spec.white]), depth=2, exact_empties=4)

@@ -239,11 +239,14 @@ def test_a_result_that_comes_twice_is_stored_once(ray_cluster, tmp_path, referen
 
 def stop_in_generation(db: Database, run_id: int, generation: int, after_batches: int):
     """A hook that asks the run to stop (the stop file, as `genethello stop`
-    writes it) when the given batch of ``generation`` is handed out."""
+    writes it) when the given batch of ``generation``'s round robin is handed
+    out (the generation the run plays: the newest, still ``playing``)."""
     seen = []
 
     def hook(batch):
-        if batch[0].generation == generation:
+        newest = query(db.path, "SELECT number, status FROM generations WHERE run_id = ? ORDER BY number DESC "
+                                "LIMIT 1", run_id)
+        if newest == [(generation, "playing")]:
             seen.append(batch)
             if len(seen) == after_batches:
                 stop_file(db, run_id).write_text("stop\n")

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from genethello.cluster.fitness.games import GameSettings, GameSpec, RoundRobinGames
+from genethello.cluster.fitness.matches import Matches, Pairing, PlaySetting, Side
 from genethello.cluster.run.executors import RayExecutor, WorkerLostError
 
 PLAYERS = ("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "oe_fmc_2_20:44:1:6:2:3:2:4:2:8:1", "fmc_0_5:3:1")
-SETTINGS = GameSettings(seed=5, depth=5, exact_empties=8, random_plies=2, tt_bits=14)
+TASK = Matches(tuple(Side(text, None, PlaySetting(depth=5, exact_empties=8, tt_bits=14)) for text in PLAYERS))
 PAIRS = [(b, w) for b in range(3) for w in range(3) if b != w]
-SPECS = [GameSpec(1, i, PLAYERS[b], PLAYERS[w], b, w) for i, (b, w) in enumerate(PAIRS * 2)]   # 12 games
+SPECS = [Pairing(i, b, w, (37, 43)) for i, (b, w) in enumerate(PAIRS * 2)]   # 12 games
 
 
 def parent_pid(pid: int) -> int:
@@ -85,10 +85,10 @@ class WorkerKiller:
         self._thread.join(10)
 
 
-def batches_of_two(specs: list[GameSpec]):
+def batches_of_two(specs: list[Pairing]):
     queue = list(specs)
 
-    def next_batch(size: int) -> list[GameSpec]:
+    def next_batch(size: int) -> list[Pairing]:
         batch, queue[:] = queue[:2], queue[2:]
         return batch
     return next_batch
@@ -97,12 +97,12 @@ def batches_of_two(specs: list[GameSpec]):
 def test_a_batch_lost_with_its_worker_is_played_again(ray_cluster):
     executor = RayExecutor(2, task_seconds=0.05, ray_retries=0)
     with WorkerKiller(every=False) as killer:
-        outcomes = [o for batch in executor.run(RoundRobinGames(SETTINGS), batches_of_two(SPECS), lambda: False)
+        outcomes = [o for batch in executor.run(TASK, batches_of_two(SPECS), lambda: False)
                     for o in batch]
     assert killer.killed, "no busy Ray worker was seen to kill"
     assert executor.retried_batches >= 1
-    assert sorted(o.pair_index for o in outcomes) == list(range(len(SPECS)))
-    assert sorted(outcomes, key=lambda o: o.pair_index) == RoundRobinGames(SETTINGS).run(SPECS)
+    assert sorted(o.index for o in outcomes) == list(range(len(SPECS)))
+    assert sorted(outcomes, key=lambda o: o.index) == TASK.run(SPECS)
 
 
 def test_a_batch_lost_too_often_is_a_named_error(ray_cluster):
@@ -110,6 +110,6 @@ def test_a_batch_lost_too_often_is_a_named_error(ray_cluster):
     executor.MAX_RETRIES = 1
     with (WorkerKiller(every=True) as killer,
           pytest.raises(WorkerLostError, match=r"a batch of 2 games was lost 2 times; last error: ")):
-        for _ in executor.run(RoundRobinGames(SETTINGS), batches_of_two(SPECS), lambda: False):
+        for _ in executor.run(TASK, batches_of_two(SPECS), lambda: False):
             pass
     assert len(killer.killed) >= 2

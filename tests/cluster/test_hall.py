@@ -56,11 +56,9 @@ def test_bad_schedules_are_refused(members, games):
 def test_both_colours_of_a_pair_share_the_opening():
     schedule = entry_schedule(members=2, games_per_member=4)
     openings = {(0, 0): (19, 18), (1, 0): (37, 43)}
-    specs = entry_specs(7, "new", ["m0", "m1"], schedule, openings)
-    assert [(s.black, s.white, s.member, s.pair, s.opening) for s in specs] == [
-        ("new", "m0", 0, 0, (19, 18)), ("m0", "new", 0, 0, (19, 18)),
-        ("new", "m1", 1, 0, (37, 43)), ("m1", "new", 1, 0, (37, 43))]
-    assert all(s.generation == 7 for s in specs)
+    specs = entry_specs(schedule, openings)     # the entrant is side 0, member k side 1 + k
+    assert [(s.index, s.black, s.white, s.opening) for s in specs] == [
+        (0, 0, 1, (19, 18)), (1, 1, 0, (19, 18)), (2, 0, 2, (37, 43)), (3, 2, 0, (37, 43))]
 
 
 def test_each_members_series_is_drawn_from_the_set_without_replacement():

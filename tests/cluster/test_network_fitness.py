@@ -9,15 +9,17 @@ import pickle
 import numpy as np
 import pytest
 
+from genethello.cluster.config import PopulationConfig, RunConfig
 from genethello.cluster.fitness.network_fitness import (
     FitnessConfig,
-    NetworkFitnessGames,
+    FitnessGames,
     fitness_tasks,
     rank_members,
     start_openings,
     total_points,
 )
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor, batches_of
+from genethello.cluster.run.run_check import check_run_config
 from genethello.core.engine.board import Board
 from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
@@ -166,8 +168,12 @@ def test_a_task_pickles_small_with_integer_weights():
     dict(start_plies=40), dict(games_per_pair=2.5),
 ])
 def test_a_bad_fitness_config_is_one_clear_error(config):
+    # A value is refused where the FitnessConfig is built; the kind, and what
+    # it needs of the other keys, by the run check (the table of fitness
+    # kinds lies above the config's ground floor).
     with pytest.raises(ValueError) as err:
-        FitnessConfig(**config)
+        check_run_config(RunConfig(population=PopulationConfig(type="all-1", size=4),
+                                   fitness=FitnessConfig(**config)))
     assert "\n" not in str(err.value) and "fitness" in str(err.value)
 
 
@@ -177,7 +183,7 @@ def test_coevolution_needs_two_members():
 
 
 def _executor_points(executor, tasks, members):
-    outcomes = [o for batch in executor.run(NetworkFitnessGames(), batches_of(tasks), lambda: False) for o in batch]
+    outcomes = [o for batch in executor.run(FitnessGames(), batches_of(tasks), lambda: False) for o in batch]
     return total_points(outcomes, members), len(outcomes)
 
 

@@ -1,0 +1,158 @@
+"""Fitness kinds: how a network generation is rated, one strategy a kind
+(``fitness.kind``), all in one table (:data:`FITNESS_KINDS`).
+
+A kind is a pair of pure functions and the facts the run needs of it:
+
+* :attr:`FitnessKind.pairings`, which games a generation plays: Black and
+  White of every game in the canonical order, as indices into the
+  contestants (the members, then the ``others`` the kind plays: the fixed
+  opponents or the hall's members), and the double games per pairing;
+* :attr:`FitnessKind.games_per_member`, how results become ratings: each
+  member's points over that many games are its performance rating
+  (:func:`~genethello.cluster.fitness.network_rating.rate_fitness`);
+* whom the members play besides each other (``fitness.opponents``, the
+  hall), which key counts a pairing's double games, and whether the fixed
+  opponents anchor a hall played at depth.
+
+The kinds today (:mod:`~genethello.cluster.fitness.network_fitness` says
+how a game is played):
+
+* ``coevolution``: the generation's own round robin (Co-CMA-ES), every pair
+  of members ``games_per_pair`` double games;
+* ``fixed``: every member ``games_per_opponent`` double games against each
+  of ``fitness.opponents``;
+* ``hall``: every member ``games_per_opponent`` double games against each
+  hall member; with an empty hall the kind played is ``fixed`` (a fitness
+  of zeros would rank by slot alone).
+
+Nothing else in the cluster compares a fitness kind's name: the fitness
+tasks, the rating, the hall step and the run check ask the kind. A new kind
+is one :class:`FitnessKind` in :data:`FITNESS_KINDS` (docs/architecture.md,
+"Where to add things").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+
+from genethello.cluster.config import ConfigError, FitnessConfig
+
+__all__ = ["FITNESS_KINDS", "FitnessKind", "Pairings", "double_games", "fitness_kind", "played_kind"]
+
+T = TypeVar("T")
+
+#: Black and White of every game in canonical order (indices into the
+#: contestants: the members, then the others), and the double games per pairing.
+Pairings = tuple[np.ndarray, np.ndarray, int]
+
+
+@dataclass(frozen=True)
+class FitnessKind:
+    """One ``fitness.kind`` (module docstring).
+
+    Attributes:
+        name: the name ``fitness.kind`` takes (and the name the games'
+            seeds are derived with: never renamed).
+        pairings: (config, members, others) -> the generation's games.
+        games_per_member: (config, members, others) -> the games each
+            member's points are counted over.
+        per_pairing_key: the ``[fitness]`` key counting a pairing's double games.
+        plays_opponents: whether the members play ``fitness.opponents``
+            (for ``hall``: while the hall is empty).
+        plays_hall: whether the members play the hall's members.
+        when_hall_empty: the kind played while the hall is empty ("": this one).
+        anchors_hall: whether, at depth, the opponents play every hall
+            entrant too and anchor the hall's scale.
+    """
+
+    name: str
+    pairings: Callable[[FitnessConfig, int, int], Pairings]
+    games_per_member: Callable[[FitnessConfig, int, int], int]
+    per_pairing_key: str
+    plays_opponents: bool = False
+    plays_hall: bool = False
+    when_hall_empty: str = ""
+    anchors_hall: bool = False
+
+    def others(self, opponents: Sequence[T], hall: Sequence[T]) -> Sequence[T]:
+        """Whom the members play besides each other: the hall's members,
+        the opponents, or nobody."""
+        if self.plays_hall:
+            return hall
+        return opponents if self.plays_opponents else ()
+
+    def per_pairing(self, config: FitnessConfig) -> int:
+        """The double games of one pairing under ``config``."""
+        value: int = getattr(config, self.per_pairing_key)
+        return value
+
+
+def double_games(first: np.ndarray, second: np.ndarray, per_pair: int) -> tuple[np.ndarray, np.ndarray]:
+    """Black and White of each game: for each pair in order, ``per_pair``
+    double games, ``first`` playing Black in the first game of each."""
+    a = np.repeat(first.astype(np.int64), per_pair)
+    b = np.repeat(second.astype(np.int64), per_pair)
+    black = np.empty(2 * a.size, dtype=np.int64)
+    white = np.empty(2 * a.size, dtype=np.int64)
+    black[0::2], white[0::2] = a, b
+    black[1::2], white[1::2] = b, a
+    return black, white
+
+
+def _round_robin(config: FitnessConfig, members: int, others: int) -> Pairings:
+    """Every pair of members, ``games_per_pair`` double games (the others play no part)."""
+    if members < 2:
+        raise ValueError(f"coevolution needs at least 2 members, got {members}")
+    first, second = np.triu_indices(members, 1)
+    return (*double_games(first, second, config.games_per_pair), config.games_per_pair)
+
+
+def _round_robin_games(config: FitnessConfig, members: int, others: int) -> int:
+    return 2 * config.games_per_pair * (members - 1)
+
+
+def _against_others(config: FitnessConfig, members: int, others: int) -> Pairings:
+    """Every member against each of the others in turn, ``games_per_opponent`` double games."""
+    mem, opp = np.divmod(np.arange(members * others), others)
+    return (*double_games(mem, opp + members, config.games_per_opponent), config.games_per_opponent)
+
+
+def _against_others_games(config: FitnessConfig, members: int, others: int) -> int:
+    return 2 * config.games_per_opponent * others
+
+
+#: Every fitness kind by its ``fitness.kind`` name: the config accepts these
+#: names and no others.
+FITNESS_KINDS: dict[str, FitnessKind] = {kind.name: kind for kind in (
+    FitnessKind("coevolution", _round_robin, _round_robin_games, "games_per_pair"),
+    FitnessKind("fixed", _against_others, _against_others_games, "games_per_opponent", plays_opponents=True,
+                anchors_hall=True),
+    FitnessKind("hall", _against_others, _against_others_games, "games_per_opponent", plays_opponents=True,
+                plays_hall=True, when_hall_empty="fixed"),
+)}
+
+
+def fitness_kind(name: str) -> FitnessKind:
+    """The kind ``fitness.kind`` names.
+
+    Raises:
+        ConfigError: naming the key and the kinds there are.
+    """
+    try:
+        return FITNESS_KINDS[name]
+    except KeyError:
+        raise ConfigError(f"fitness.kind: {name!r} is not one of {', '.join(FITNESS_KINDS)}") from None
+
+
+def played_kind(name: str, hall: int) -> FitnessKind:
+    """The kind a generation plays under ``fitness.kind = name`` with a hall
+    of ``hall`` members (a kind that plays the hall plays its stand-in
+    while the hall is empty)."""
+    kind = fitness_kind(name)
+    if kind.plays_hall and not hall and kind.when_hall_empty:
+        return fitness_kind(kind.when_hall_empty)
+    return kind

@@ -1,0 +1,250 @@
+"""One match noun: a pairing played at a play setting, by one worker task
+for any family.
+
+A game a worker plays is a :class:`Pairing` (Black, White, the opening) of
+two :class:`Side` s of the task (a player's text and stored payload, or a
+built-in opponent's name, with the :class:`PlaySetting` it plays at: a
+search of some depth and exact endgame, or the fast 1-ply loop with its ε).
+:class:`Matches` is the task: the sides travel once per executor run, the
+pairings in batches, and each pairing comes back as a :class:`MatchOutcome`
+(Black's final margin, and for a search the nodes, the discs and the
+moves). What each caller asks — a generation's round robin, a hall entry, a
+network hall's or League's 1-ply games, a comparison of runs — is a thin
+description: its sides and its pairings.
+
+How a game is played is chosen here, in one place (:meth:`Matches.run`):
+a task whose sides play at depth 0 is played by the fast 1-ply loop
+(:func:`~genethello.cluster.fitness.network_games.fast_games`, networks and
+built-in opponents, one call for the whole batch: the loop lives with the
+family it plays); any other by the core's
+engine, one :func:`search_game` a game. A worker keeps two engines per
+setting (a black and a white seat, each with its transposition table,
+cleared at every game's start) and the evaluators of the players it has met,
+so a batch costs only its games; a game is a pure function of its sides,
+its opening and, on the fast loop, the task's seed and the game's index.
+
+A generation's fitness games, tens of thousands of them, travel in chunks
+that return points rather than one outcome a game
+(:mod:`~genethello.cluster.fitness.network_fitness`,
+:mod:`~genethello.cluster.fitness.network_depth_fitness`); at depth they
+play each game through :func:`search_game` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from genethello.cluster.fitness.network_games import fast_games
+from genethello.cluster.fitness.pairing import opening_seed
+from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
+from genethello.core.evaluation.evaluation import BaseEvaluator
+from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+from genethello.core.evaluation.ntuple_shapes import architecture
+from genethello.core.families.networks import Network
+from genethello.core.families.registry import evaluator_of, parse_individual
+from genethello.core.frontend.bounded_cache import BoundedCache
+from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS
+
+__all__ = ["WPC", "WPC_ARCHITECTURE", "MatchOutcome", "Matches", "Pairing", "PlaySetting", "SeededOpenings", "Side",
+           "forget_engines", "search_game", "side_of", "wpc_evaluator"]
+
+#: The League's WPC heuristic as a side: a built-in name on the fast loop,
+#: searched as the ``all-1`` network of :func:`wpc_evaluator` at depth.
+WPC = "wpc"
+
+#: The architecture of the WPC heuristic searched as a network.
+WPC_ARCHITECTURE = "all-1"
+
+
+@dataclass(frozen=True)
+class PlaySetting:
+    """How a side plays: a search ``depth`` plies deep, solving exactly at
+    ``exact_empties`` empties or fewer, with ``algorithm`` and a table of
+    2^``tt_bits`` entries, its evaluator reading pattern table ``patterns``
+    ('': the newest installed); or, with ``depth`` 0, the fast 1-ply loop,
+    each move random with probability ``epsilon``."""
+
+    depth: int
+    exact_empties: int = 0
+    algorithm: str = "negascout-soft"
+    tt_bits: int = 16
+    patterns: str = ""
+    epsilon: float = 0.0
+
+    @property
+    def fast(self) -> bool:
+        """Whether this is the fast 1-ply loop."""
+        return self.depth == 0
+
+
+@dataclass(frozen=True)
+class Side:
+    """A player as a task carries it: its text and stored payload (a
+    network's weights; None for a chromosome), or a built-in opponent's
+    name, and the setting it plays at."""
+
+    text: str
+    payload: bytes | None
+    setting: PlaySetting
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game: its index in the caller's schedule (on the fast loop also
+    the key of its random draws), the places of Black and White among the
+    task's sides, and the opening's moves."""
+
+    index: int
+    black: int
+    white: int
+    opening: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeededOpenings:
+    """Openings a worker draws itself (a round robin's: thousands of games,
+    whose openings would cost the coordinator more than the workers): the
+    game of sides ``b`` and ``w`` starts from the random walk of ``plies``
+    plies seeded by :func:`~genethello.cluster.fitness.pairing.opening_seed`
+    of (``run_seed``, ``generation``, ``b``, ``w``)."""
+
+    run_seed: int
+    generation: int
+    plies: int
+
+    def opening(self, black: int, white: int) -> tuple[int, ...]:
+        """The opening of the game of sides ``black`` and ``white``."""
+        return tuple(random_opening(self.plies, opening_seed(self.run_seed, self.generation, black, white)))
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """A game's result: Black's final margin (empties to the winner); from
+    a search also its nodes, the final discs and the moves ('f5d6...',
+    passes implicit)."""
+
+    index: int
+    score: int
+    nodes: int = 0
+    black_discs: int = 0
+    white_discs: int = 0
+    moves: str = ""
+
+
+def side_of(contestant: tuple[str, bytes | None] | str, setting: PlaySetting) -> Side:
+    """A contestant as tasks have carried them — (text, payload), or a
+    built-in name — as a side playing at ``setting``."""
+    if isinstance(contestant, str):
+        return Side(contestant, None, setting)
+    return Side(contestant[0], contestant[1], setting)
+
+
+def wpc_evaluator() -> NetworkEvaluator:
+    """The League's WPC heuristic as the searches use it: an ``all-1``
+    network whose LUT of each square class holds (0, +w, -w) with w the
+    class's weight in hundredths (:data:`LEAGUE_WPC_HUNDREDTHS`; the matrix
+    has the square's eight symmetries, so one weight a class is exact).
+    The integer weights are the hundredths themselves, not a quantization
+    of them, so the value is the WPC's exactly (at most 4 × 100 + … in
+    magnitude, far inside the search's evaluation range). At one ply it
+    picks the WPC's move up to ties, which the search's move order breaks
+    (the fast loop's WPC breaks them by square)."""
+    arch = architecture(WPC_ARCHITECTURE)
+    lut = np.zeros(arch.n_weights, dtype=np.int32)
+    for i, (square,) in enumerate(arch.tuples):
+        w = LEAGUE_WPC_HUNDREDTHS[square]
+        lut[3 * i + 1], lut[3 * i + 2] = w, -w
+    lut.setflags(write=False)
+    return NetworkEvaluator(Network(arch, lut.astype(np.float64), _quantized=[lut]))
+
+
+# A worker's evaluators (by side and pattern table) and engines (two seats a
+# setting), kept between batches and tasks. The evaluators of players stored
+# with a payload (networks: up to megabytes each) are kept fewer than those
+# of players their text makes (a round robin of hundreds of chromosomes).
+_EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(4096)
+_PAYLOAD_EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(256)
+_SEATS: BoundedCache[tuple[PlaySetting, int], Engine] = BoundedCache(64)
+
+
+def forget_engines() -> None:
+    """Drop this process's kept engines and evaluators (a benchmark's cold
+    start; games never depend on them)."""
+    _EVALUATORS.clear()
+    _PAYLOAD_EVALUATORS.clear()
+    _SEATS.clear()
+
+
+def _evaluator(side: Side) -> BaseEvaluator:
+    key = (side.text, side.payload, side.setting.patterns)
+    cache = _EVALUATORS if side.payload is None else _PAYLOAD_EVALUATORS
+    found = cache.get(key)
+    if found is None:
+        if side.text == WPC and side.payload is None:
+            made: BaseEvaluator = wpc_evaluator()
+        else:
+            made = evaluator_of(parse_individual(side.text, side.payload), side.setting.patterns or None)
+        found = cache.put(key, made)
+    return found
+
+
+def _seat(side: Side, colour: int) -> Engine:
+    """This process's engine for ``side``'s setting and colour, set to play its evaluator."""
+    evaluator = _evaluator(side)
+    s = side.setting
+    seat = _SEATS.get((s, colour))
+    if seat is None:
+        seat = _SEATS.put((s, colour), Engine(evaluator, depth=s.depth, exact_empties=s.exact_empties,
+                                              algorithm=s.algorithm, tt_bits=s.tt_bits))
+    else:
+        seat.use_evaluator(evaluator)
+    return seat
+
+
+def search_game(black: Side, white: Side, opening: Sequence[int]) -> GameResult:
+    """One game of two searching sides after the ``opening`` moves (the
+    tables cleared first: a function of its arguments alone)."""
+    return play_game(_seat(black, 0), _seat(white, 1), opening)
+
+
+@dataclass(frozen=True)
+class Matches:
+    """The task that plays games: its sides (pickled once per executor run),
+    for the fast loop the seed of its random draws, and the openings a
+    worker draws for pairings that carry none (:class:`SeededOpenings`; else
+    a pairing without an opening starts from the standard position); each
+    item is a :class:`Pairing` of two sides, each outcome a
+    :class:`MatchOutcome`."""
+
+    sides: tuple[Side, ...]
+    seed: int = 0
+    openings: SeededOpenings | None = None
+
+    def run(self, items: Sequence[Pairing]) -> list[MatchOutcome]:
+        """The pairings' outcomes, in order: on the fast loop when the
+        sides play at depth 0, else searched (module docstring)."""
+        if self.sides and self.sides[0].setting.fast:
+            return self._fast(items)
+        out = []
+        for p in items:
+            opening = self.openings.opening(p.black, p.white) if self.openings and not p.opening else p.opening
+            result = search_game(self.sides[p.black], self.sides[p.white], opening)
+            out.append(MatchOutcome(p.index, result.score, result.nodes, result.black_discs, result.white_discs,
+                                    result.move_list()))
+        return out
+
+    def _fast(self, items: Sequence[Pairing]) -> list[MatchOutcome]:
+        """The pairings on the fast 1-ply loop: one call for the batch, every
+        side at the same ε from the pairings' openings (the standard start
+        where none is given)."""
+        epsilons = {side.setting.epsilon for side in self.sides}
+        if len(epsilons) != 1 or not all(side.setting.fast for side in self.sides):
+            raise ValueError("a fast-loop task's sides all play at depth 0 with one epsilon")
+        margins = fast_games([side.text if side.payload is None else (side.text, side.payload)
+                              for side in self.sides],
+                             [p.black for p in items], [p.white for p in items], [p.index for p in items],
+                             self.seed, epsilons.pop(), [p.opening for p in items])
+        return [MatchOutcome(p.index, int(m)) for p, m in zip(items, margins.tolist(), strict=True)]
