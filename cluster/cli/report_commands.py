@@ -23,6 +23,7 @@ from genethello.cluster.reads import (
     find_run,
     generation_rows,
     origins_of,
+    rating_anchor,
     run_family,
     standings,
 )
@@ -78,7 +79,7 @@ def network_yardstick(config: RunConfig) -> str:
 def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line (``config``: the run's stored one)."""
     f = config.fitness
-    scale = "Elo relative to generation 1's champion = 0"
+    scale = rating_anchor(config).zero()
     if is_network(run) and f.depth:
         # A hall at depth (network_run.hall_step): distinct openings of the
         # measured series; a fixed-opponent run's opponents anchor the scale.
@@ -86,7 +87,6 @@ def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
                f"{measured_openings(config, f.start_plies)}; depth {f.depth}, exact at {f.exact_empties} empties")
         if f.kind == "fixed":
             how += f", against the members and the fitness opponents ({', '.join(f.opponents)})"
-            scale = f"Elo against {f.opponents[0]} = 0"
     elif is_network(run):
         how = (f"each entrant {config.hall.games_per_member} games, both colours, from the standard start; "
                f"1 ply, each side's move random with probability ε = {f.epsilon:g}")
@@ -166,6 +166,8 @@ def run_history(args: argparse.Namespace) -> int:
     rows = generation_rows(db, run.id)
     config = stored_config(run)
     print(f"run {run.name}: {run.status}")
+    if config.hall.games_per_member:
+        print(f"hall (Elo): the best so far's hall rating ± one standard error, {rating_anchor(config).zero()}")
     if is_network(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
               f"{config.fitness.kind} fitness "
@@ -238,7 +240,7 @@ def run_plot(args: argparse.Namespace) -> int:
         axes[0].legend()
     else:
         axes[0].text(0.5, 0.5, "no hall of fame in this run", ha="center", transform=axes[0].transAxes)
-    axes[0].set_ylabel("hall rating (Elo vs gen-1 champion)")
+    axes[0].set_ylabel(f"hall rating ({rating_anchor(stored_config(run)).text()})")
     network = is_network(run)
     what = "performance rating" if network else "Elo"
     axes[1].plot(gens, [r.best_elo for r in rows], label=f"generation's best {what}")

@@ -28,6 +28,7 @@ from genethello.cluster.fitness.pairing import RoundRobin
 from genethello.cluster.fitness.rating_step import rate_generation
 from genethello.cluster.measures.hall import entry_openings, entry_schedule, entry_specs, hall_settings
 from genethello.cluster.reads import HallEntry, RankedPlayer
+from genethello.cluster.reads.anchor import rating_anchor
 from genethello.cluster.run.executors import batches_of
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import GameRow, HallGameRow
@@ -112,7 +113,7 @@ class GeneThelloSteps:
             ids = {m.text: m.player_id for m in members}
             if not self._play_hall_games(g, specs, ids):
                 return False
-        self.run.rate_hall_members(g, members, ", Elo vs generation 1's champion")
+        self.run.rate_hall_members(g, members, f", {rating_anchor(self.config).text()}")
         return True
 
     def _play_hall_games(self, g: int, specs: list[HallGameSpec], ids: dict[str, int]) -> bool:
