@@ -182,7 +182,13 @@ class RunReader:
         db = self.database()
         if db is None:
             return []
-        return [_standing(row) for row in reads.standings(db, run_id, top=count).rows]
+        try:
+            run = reads.find_run(db, run_id)
+        except (RunDatabaseError, RunNotFoundError):
+            return []
+        # a network run keeps no W/D/L: its fitness games return points only
+        kept = not traits_of_family(reads.run_family(run)).fitness_as_points
+        return [dict(_standing(row), wdl_kept=kept) for row in reads.standings(db, run_id, top=count).rows]
 
     def summary(self, run_id: int) -> Summary:
         """The run's page: per-generation Elo and yardstick, what the run's
@@ -235,7 +241,9 @@ class RunReader:
         current = reads.current_generation(db, run.id)
         progress: Progress | None = None
         if current is not None:
-            progress = {"generation": current.number, "status": current.status,
+            # a generation left 'playing' by a stopped run is played by no one: no rate, no ETA
+            status = "stopped" if current.status == "playing" and run.status != "running" else current.status
+            progress = {"generation": current.number, "status": status,
                         "done": current.games_done, "total": current.games_total,
                         "started": _iso(current.started_at), "finished": _iso(current.finished_at)}
         return {
@@ -298,10 +306,21 @@ class RunReader:
         Raises:
             NotFoundError: no such game in the run, or its moves were dropped.
         """
+        return self.stored_game_titled(run_id, game_id)[0]
+
+    def stored_game_titled(self, run_id: int, game_id: int) -> tuple[GameRecord, str]:
+        """The record of one stored game and its title as the runs page
+        lists it: 'quick generation 10, #1 (game 4969)' (#: the pair's
+        number in its generation, as the page's menu shows it).
+
+        Raises:
+            NotFoundError: no such game in the run, or its moves were dropped.
+        """
         db, run = self._run(run_id)
         try:
             (game,) = reads.select_games(db, run, game_id=game_id)
-            return game_record(run, game)
+            return game_record(run, game), f"{run.name} generation {game.generation}, #{game.pair_index + 1} " \
+                                           f"(game {game.id})"
         except ValueError as exc:
             raise NotFoundError(str(exc)) from None
 
