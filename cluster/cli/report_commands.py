@@ -11,10 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from genethello.cluster.cli.run_commands import add_db_options, open_existing
+from genethello.cluster.cli.run_commands import DEFAULT_DB, add_db_options, open_existing
 from genethello.cluster.config import RunConfig, measured_openings
 from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.reads import (
+    FIRST_CHAMPION,
     RANKINGS,
     ChampionChart,
     RunInfo,
@@ -22,6 +23,7 @@ from genethello.cluster.reads import (
     champion_chart,
     find_run,
     generation_rows,
+    has_measure,
     origins_of,
     rating_anchor,
     run_family,
@@ -74,6 +76,17 @@ def network_yardstick(config: RunConfig) -> str:
     if not (ys.every and ys.league_double_games):
         return "none (yardstick.league_double_games = 0; genethello match measures the best at depth)"
     return f"the League measure ({league_fast_label()})"
+
+
+def measure_command(player_id: int, config: RunConfig, db: str) -> str:
+    """The command that measures a player of a run without a yardstick
+    against a fixed opponent at depth, as the README's published figures
+    were measured (the anchor's opponent where the run has one, else
+    p_1_10; depth 4, exact 8, 400 games)."""
+    anchor = rating_anchor(config).relative_to
+    opponent = anchor if anchor not in (None, FIRST_CHAMPION) else "p_1_10"
+    where = "" if db == DEFAULT_DB else f" --db {db}"
+    return f"genethello match {player_id} {opponent}{where} --depth 4 --exact 8 --games 400 --seed 1"
 
 
 def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
@@ -133,6 +146,9 @@ def run_best(args: argparse.Namespace) -> int:
     elif ranking.hall_rated:
         print("hall, games: the hall of fame's rating above and its games; Elo, W/D/L: the player's round "
               "robins, on the population's own Elo scale (1500 at the start)")
+    if ranking.rows and not has_measure(config):
+        command = measure_command(ranking.rows[0].player.id, config, args.db)
+        print(f"no yardstick in this run; to measure the best on a fixed scale: {command}")
     if any(not row.player.member for row in ranking.rows):
         print("a champion marked 'mean' is a generation's CMA-ES distribution mean: it plays no fitness games, "
               "so it has no Elo, W/D/L or death of its own; the hall rates it")

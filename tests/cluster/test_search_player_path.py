@@ -7,7 +7,9 @@ generation is rated (where it has not finished by then), ``resume``d and
 extended to 3 generations, then ``best``, ``status`` and
 ``history`` - each a real subprocess (Ray included), as written. What they
 print must name the one anchor (``Elo vs p_1_10 at depth 2``), and a measure
-on it (a hall rating with its error), and no other name of the scale.
+on it (a hall rating with its error), and no other name of the scale; the
+match command ``best`` gives for a run without a yardstick measures the best
+(cut to 2 games) and ends with a verdict.
 """
 
 from __future__ import annotations
@@ -101,3 +103,10 @@ def test_the_readme_path_to_a_bred_search_player(tmp_path):
     assert MEASURE.search(said["status"]), said["status"]
     assert re.search(r"^\s+\d+\s+[+-]\d+ ± \d+", said["best"], re.M), said["best"]
     assert re.search(r"^\s+3 \S+ .*[+-]\d+ ± \d+", said["history"], re.M), said["history"]
+
+    # and its strength on a fixed scale: the command best names, cut to 2 games
+    command = re.search(r"to measure the best on a fixed scale: (genethello match .*)$", said["best"], re.M)
+    assert command and " p_1_10 --db " in command[1], said["best"]
+    measured = run_cli(*shlex.split(command[1].replace("--games 400", "--games 2"))[1:], home=home, cwd=tmp_path)
+    assert measured.returncode == 0, measured.stderr
+    assert "A scores " in measured.stdout and "verdict: " in measured.stdout, measured.stdout
