@@ -88,6 +88,7 @@ def test_a_learning_run_page_says_what_the_run_is(runs, page, shots):
     assert "pbt-td: 8 learning games a member a generation" in meta, meta
     assert "Elo vs p_1_10 at depth 1" in page.locator("#hall-title").inner_text()
     assert page.locator("#chart-yard").is_hidden()             # no League measure: no empty chart
+    assert page.locator("table.top thead th").nth(2).inner_text() == "rating"
     line = page.locator("#run-progress").inner_text()
     assert "ETA" not in line and "playing" not in line and "games/s" not in line, line
     assert "fitness games" in line, line
@@ -111,7 +112,7 @@ def test_a_ga_run_page_and_a_stopped_runs_line(runs, page, shots):
     assert "stopped" in line and "ETA" not in line and "playing" not in line and "games/s" not in line, line
 
 
-def test_the_play_button_starts_a_game_against_that_member(runs, page):
+def test_the_play_button_starts_a_game_against_that_member(runs, page, shots):
     open_run(page, runs.url, "learning")
     rows = page.locator("#run-top tr")
     rows.first.wait_for(timeout=WAIT_MS)
@@ -130,6 +131,7 @@ def test_the_play_button_starts_a_game_against_that_member(runs, page):
     # the Play menu's networks keep no W/D/L, as `genethello best` shows them
     info = page.locator(".side-setup[data-colour='white'] .chrom-info").inner_text()
     assert "W/D/L –" in info, info
+    page.screenshot(path=str(shots / "web-play-member.png"), full_page=True)
 
 
 def test_a_mistyped_name_gets_the_closest_names_and_new_game_says_so(runs, page):

@@ -288,6 +288,7 @@ function drawChampion(ch, generations) {
     `${ch.right ? `; right, dashed: ${ch.right}` : ""})`;
   $("#elo-title").textContent = "Performance rating per generation (from the members' fitness points)";
   $("#top-title").textContent = "Top networks";
+  $("table.top thead th:nth-child(3)").textContent = "rating";   // a performance rating, not a round robin's Elo
   if (ch.yardstick) $("#yard-title").textContent = `${ch.yardstick} of the best so far (%; intervals: genethello history)`;
   const right = ch.series.some((sr) => sr.axis === "right");
   chart("genes", $("#chart-genes"), ch.series.map((sr) => (sr.axis === "right"
@@ -406,7 +407,8 @@ function drawOperators(ops) {
   $("#operators-note").textContent = `Members each origin gave a generation / how many of them reached its top ${pct}% ` +
     `(the best ⌈${ops.top_fraction} P⌉ of its round robin by points); a generation in play has no top yet.`;
   const kinds = ops.kinds;
-  $("#operators-summary").textContent = `(${ops.generations.length} generations, ${kinds.length} origins; ` +
+  const n = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  $("#operators-summary").textContent = `(${n(ops.generations.length, "generation")}, ${n(kinds.length, "origin")}; ` +
     "click to open)";
   const cell = (c) => (c ? `${c[0]} / ${c[1]}` : "–");
   const rows = ops.generations.map((g) => `<tr><td>${g.generation}</td>${kinds.map((k) => `<td>${cell(g.counts[k])}</td>`).join("")}</tr>`);
