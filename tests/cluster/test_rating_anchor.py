@@ -11,6 +11,7 @@ real CLI's handlers, in process.
 from __future__ import annotations
 
 import io
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,13 @@ def test_the_anchor_for_every_family_and_fitness_kind():
     assert rating_anchor(search).text() == "Elo vs p_1_10 at depth 2"
     assert run_line(search) == ("all-4+2x2-s8, P=8, fixed fitness at depth 2 (exact 6), "
                                 "pbt-td: 400 learning games a member a generation")
+
+
+def test_status_of_a_stopped_run_does_not_say_playing(tmp_path, capsys):
+    db, _ = evolve_serially(tmp_path, GENETHELLO)
+    with sqlite3.connect(db) as conn:        # as a run stopped inside its last generation leaves it
+        conn.execute("UPDATE runs SET status = 'stopped'")
+        conn.execute("UPDATE generations SET status = 'playing', games_done = 3 WHERE number = 2")
+    out = command(capsys, "status", "--db", str(db))
+    assert "stopped, generation 2 of 2" in out and "playing" not in out, out
+    assert "generation 2: not finished, 3/" in out and "genethello resume goes on with it" in out, out

@@ -75,6 +75,7 @@ def runs(tmp_path_factory):
 
 def open_run(page, url: str, name: str) -> None:
     page.goto(url + "#runs")
+    page.locator(".tab[data-view='runs']").click()      # the page may be on another view already
     page.locator(f"#run-list li:has-text('{name}')").first.click()
     page.locator(f"#run-name:text-is('{name}')").wait_for(timeout=WAIT_MS)
     page.locator("#run-progress:not(:empty)").wait_for(timeout=WAIT_MS)
@@ -106,6 +107,16 @@ def test_a_ga_run_page_and_a_stopped_runs_line(runs, page, shots):
     page.locator("#chart-yard canvas").wait_for(timeout=WAIT_MS)      # measured: its chart is drawn
     page.wait_for_timeout(600)
     page.screenshot(path=str(shots / "web-runs-ga.png"), full_page=True)
+
+    # a stored game opened from the list is titled with the list's "#N"
+    option = page.locator("#stored-game option").first
+    option.wait_for(state="attached", timeout=WAIT_MS)
+    number = option.inner_text().split(" ")[0]
+    assert number.startswith("#"), number
+    page.click("#stored-replay")
+    page.locator("#view-replay.active").wait_for(timeout=WAIT_MS)
+    page.locator(f"#replay-title:has-text('{number} (game ')").wait_for(timeout=WAIT_MS)
+    assert page.locator("#replay-title").inner_text().startswith("ga generation 3, " + number)
 
     open_run(page, runs.url, "stopped")
     line = page.locator("#run-progress").inner_text()
