@@ -13,11 +13,12 @@ replacement) against each opponent, one interval per cell.
 
 Usage (the table in docs/networks.md):
 
-    python benchmarks/experiment_search_players.py --budget 240 --seeds 1 2 --games 400
+    python benchmarks/experiment_search_players.py --budget 200 --seeds 1 2 --games 400 --keep /tmp/exp
 
 Arms run two at a time (``--parallel``), one worker each, on this 2-core
 machine; the budget is wall time, so a machine busy with other work gives
-every arm less.
+every arm less. Progress goes to stderr as it happens (each arm's start
+and end, each measurement), the table to stdout.
 """
 
 from __future__ import annotations
@@ -103,6 +104,8 @@ def run_arm(label: str, seed: int, budget: float, folder: Path, workers: int) ->
     name = slug(label, seed)
     config, db = folder / f"{name}.toml", folder / f"{name}.db"
     write_config(base, overrides, seed, config)
+    note(f"{name}: evolving for {budget:g} s")
+    began = time.monotonic()
     proc = subprocess.Popen([*GENETHELLO, "evolve", "--config", str(config), "--db", str(db), "--workers",
                              str(workers), "--quiet"], cwd=folder, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
@@ -111,7 +114,24 @@ def run_arm(label: str, seed: int, budget: float, folder: Path, workers: int) ->
     except subprocess.TimeoutExpired:
         proc.send_signal(signal.SIGINT)
         proc.wait(120)
+    note(f"{name}: stopped after {time.monotonic() - began:.0f} s, {generations(db)} generations")
     return db
+
+
+def note(text: str) -> None:
+    """A progress line on stderr (the table alone goes to stdout)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def generations(db: Path) -> int:
+    """The run's finished generations (0 for no database yet)."""
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute("SELECT count(*) FROM generations WHERE finished_at IS NOT NULL").fetchone()[0])
+    finally:
+        conn.close()
 
 
 def checkpoints(db: Path, budget: float, fractions: tuple[float, ...]) -> list[tuple[float, int, int | None]]:
@@ -133,6 +153,7 @@ def checkpoints(db: Path, budget: float, fractions: tuple[float, ...]) -> list[t
 
 
 def measure(db: Path, player: int, opponent: str, games: int, gtp: bool = False) -> str:
+    note(f"{db.stem}: player {player} against {opponent}, {games} games at depth 4")
     argv = [*GENETHELLO, "match", str(player), *(["--gtp", opponent] if gtp else [opponent]), "--db", str(db),
             "--depth", "4", "--exact", "8", "--games", str(games), "--random-plies", "6", "--seed", "1"]
     out = subprocess.run(argv, capture_output=True, text=True, cwd=db.parent)
@@ -144,7 +165,7 @@ def measure(db: Path, player: int, opponent: str, games: int, gtp: bool = False)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--budget", type=float, default=240, help="wall seconds per run (default 240)")
+    parser.add_argument("--budget", type=float, default=200, help="wall seconds per run (default 200)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--games", type=int, default=400, help="games per measurement (default 400)")
     parser.add_argument("--arms", nargs="+", default=list(ARMS), help="arms by label (default: all)")

@@ -158,7 +158,7 @@ def test_match_prints_the_result_alone_and_the_games_on_request(tmp_path):
     writes the same lines to a file and refuses to replace one."""
     quiet = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 4)
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
-    assert [line.split(" ")[0] for line in quiet.stdout.splitlines()] == ["A", "B", "both:", "A", "A"]
+    assert [line.split(" ")[0] for line in quiet.stdout.splitlines()] == ["A", "B", "both:", "A", "A", "verdict:"]
     verbose = genethello("match", PLAYER_A, PLAYER_B, "--depth", 1, "--games", 4, "--verbose")
     games = [line for line in verbose.stdout.splitlines() if line.startswith("game ")]
     assert len(games) == 4 and all(GAME_LINE.fullmatch(g) for g in games)

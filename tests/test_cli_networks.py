@@ -31,8 +31,22 @@ def test_network_show_names_architecture_and_digest(network_file):
     assert proc.returncode == 0, proc.stderr
     name = json.loads(network_file.read_text())["name"]
     assert f"name: {name}" in proc.stdout
-    assert "architecture: all-2 (32 base tuples, 240 with their symmetric images, 288 weights)" in proc.stdout
+    assert "architecture: all-2 (32 base tuples, 240 with their symmetric images, 288 weights a stage)" in proc.stdout
+    assert "stages: 1 (the same weights all game)" in proc.stdout and "weights: 288\n" in proc.stdout
+    assert "scale: normalized" in proc.stdout
     assert f"digest: {name.rsplit('_', 1)[1]}" in proc.stdout
+
+
+def test_network_show_describes_stages_and_scale_with_one_weights_count():
+    proc = genethello("network", "show", "pbt-td-searcher")
+    assert proc.returncode == 0, proc.stderr
+    assert "stages: 8, one set of weights each, by move number (discs - 4): 0-7, 8-14," in proc.stdout
+    assert "scale: in discs of final margin for the side to move, 64 integer units a disc" in proc.stdout
+    assert "weights: 20,088 in all (8 stages x 2,511)" in proc.stdout
+    assert "of 20,088 not zero" in proc.stdout           # the count the not-zero figure is out of
+    missed = genethello("network", "show", "pbt-td-search")
+    assert missed.returncode == 2
+    assert "unknown player 'pbt-td-search'; did you mean pbt-td-searcher?" in missed.stderr
 
 
 def test_network_random_and_export_refuse_to_overwrite(network_file, tmp_path):

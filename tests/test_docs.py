@@ -302,8 +302,9 @@ def test_the_readme_stays_a_users_page():
     docs/. (230 since issue 31: what the two first commands install and cost,
     and the vocabulary's exceptions, belong on the first page; 234 since
     issue 29: the strongest player, by name, and the config that breeds a
-    search player.)"""
-    assert len(README.read_text().splitlines()) <= 234
+    search player; 240 since issue 38: match's verdict and defaults, the files beside
+    a database.)"""
+    assert len(README.read_text().splitlines()) <= 240
 
 
 def test_the_readme_opens_with_the_two_commands_ci_runs_the_second():
@@ -582,3 +583,23 @@ def test_version():
 def test_the_readme_lists_every_command():
     listed = {shlex.split(line)[1] for line in block_commands(README.read_text().split("## All commands", 1)[1])}
     assert listed == set(COMMANDS), f"missing from 'All commands': {sorted(set(COMMANDS) - listed)}"
+
+
+def test_the_readmes_engine_defaults_are_the_programs():
+    """The README states the engine defaults once (issue 38: it said depth 8
+    where `match` had none): each figure is the one the parser applies."""
+    from genethello.core.frontend import defaults
+
+    text = " ".join(README.read_text().split())
+    said = re.search(r"exact at (\d+) empties .*?, (\d+) games, openings (\d+) plies deep, depth (\d+) where a "
+                     r"depth has a default \(`match` and `gtp` without `--depth`\)", text)
+    assert said, "README no longer states the engine defaults"
+    assert tuple(int(x) for x in said.groups()) == (defaults.EXACT_EMPTIES, defaults.GAMES, defaults.RANDOM_PLIES,
+                                                    defaults.DEPTH)
+    match = build_parser("match").parse_args(["match", "A", "B"])
+    assert (match.exact, match.games, match.random_plies, match.depth) == (
+        defaults.EXACT_EMPTIES, defaults.GAMES, defaults.RANDOM_PLIES, None)     # None: run_match searches to 8
+    gtp = subprocess.run([*genethello(), "gtp", "--player", "p_1_10", "--verbose"], input="genmove b\nquit\n",
+                         capture_output=True, text=True, timeout=60)
+    assert gtp.returncode == 0 and gtp.stdout.startswith("= "), (gtp.stdout, gtp.stderr)
+    assert f": depth {defaults.DEPTH}," in gtp.stderr, gtp.stderr          # its search, as --verbose logs it

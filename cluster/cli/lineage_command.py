@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.reads import (
@@ -23,12 +24,23 @@ from genethello.cluster.reads import (
 from genethello.core.cli.arguments import number_type
 from genethello.core.frontend.errors import UserError
 
-#: Generations of ancestry shown unless ``--depth`` says otherwise.
+#: Generations of ancestry shown unless ``--generations`` says otherwise.
 DEFAULT_DEPTH = 4
 #: The deepest tree drawn: its lines and its JSON nest one level a
 #: generation, and Python's recursion (the JSON encoder's too) ends near
 #: 1,000 levels; 300 generations of ancestry is more than any page shows.
 MAX_DEPTH = 300
+
+
+class OldDepth(argparse.Action):
+    """``--depth K``, the old name of ``--generations K``: taken, with one
+    line on stderr saying it counts generations of ancestors, not plies."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        print(f"genethello lineage: --depth {values} is read as --generations {values} (generations of "
+              "ancestors, not search plies)", file=sys.stderr)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,8 +51,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_db_options(p)
     p.add_argument("--generations", dest="depth", type=number_type(int, 0, high=MAX_DEPTH), default=DEFAULT_DEPTH,
                    metavar="K", help=f"generations of ancestors shown (default: {DEFAULT_DEPTH}, at most {MAX_DEPTH})")
-    # its name before: --depth is a search's plies on every other command
-    p.add_argument("--depth", dest="depth", type=number_type(int, 0, high=MAX_DEPTH), help=argparse.SUPPRESS)
+    # its name before: --depth is a search's plies on every other command, so
+    # it still works but says what it means (OldDepth)
+    p.add_argument("--depth", dest="depth", type=number_type(int, 0, high=MAX_DEPTH), action=OldDepth,
+                   help=argparse.SUPPRESS)
     p.add_argument("--operators", action="store_true",
                    help="instead of a tree: the run's members per generation by origin, and how many of each "
                         "reached the top quarter of their round robin")
@@ -83,7 +97,7 @@ def tree_lines(node: LineageNode, prefix: str = "", last: bool = True, root: boo
     for i, parent in enumerate(node.parents):
         lines += tree_lines(parent, below, i == len(node.parents) - 1, False, shown)
     if node.unexpanded:
-        lines.append(f"{below}└─ … (older ancestors: a larger --depth shows them)")
+        lines.append(f"{below}└─ … (older ancestors: a larger --generations shows them)")
     return lines
 
 

@@ -11,11 +11,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from genethello.cluster.cli.run_commands import add_db_options, open_existing
+from genethello.cluster.cli.run_commands import DEFAULT_DB, add_db_options, open_existing
 from genethello.cluster.config import RunConfig, measured_openings
 from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.reads import (
+    FIRST_CHAMPION,
     RANKINGS,
     ChampionChart,
     RunInfo,
@@ -23,7 +24,9 @@ from genethello.cluster.reads import (
     champion_chart,
     find_run,
     generation_rows,
+    has_measure,
     origins_of,
+    rating_anchor,
     run_family,
     standings,
 )
@@ -77,10 +80,21 @@ def network_yardstick(config: RunConfig) -> str:
     return f"the League measure ({league_fast_label()})"
 
 
+def measure_command(player_id: int, config: RunConfig, db: str) -> str:
+    """The command that measures a player of a run without a yardstick
+    against a fixed opponent at depth, as the README's published figures
+    were measured (the anchor's opponent where the run has one, else
+    p_1_10; depth 4, exact 8, 400 games)."""
+    anchor = rating_anchor(config).relative_to
+    opponent = anchor if anchor not in (None, FIRST_CHAMPION) else "p_1_10"
+    where = "" if db == DEFAULT_DB else f" --db {db}"
+    return f"genethello match {player_id} {opponent}{where} --depth 4 --exact 8 --games 400 --seed 1"
+
+
 def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line (``config``: the run's stored one)."""
     f = config.fitness
-    scale = "Elo relative to generation 1's champion = 0"
+    scale = rating_anchor(config).zero()
     if is_network(run) and f.depth:
         # A hall at depth (network_run.hall_step): distinct openings of the
         # measured series; a fixed-opponent run's opponents anchor the scale.
@@ -88,7 +102,6 @@ def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
                f"{measured_openings(config, f.start_plies)}; depth {f.depth}, exact at {f.exact_empties} empties")
         if fitness_kind(f.kind).anchors_hall:
             how += f", against the members and the fitness opponents ({', '.join(f.opponents)})"
-            scale = f"Elo against {f.opponents[0]} = 0"
     elif is_network(run):
         how = (f"each entrant {config.hall.games_per_member} games, both colours, from the standard start; "
                f"1 ply, each side's move random with probability ε = {f.epsilon:g}")
@@ -135,6 +148,9 @@ def run_best(args: argparse.Namespace) -> int:
     elif ranking.hall_rated:
         print("hall, games: the hall of fame's rating above and its games; Elo, W/D/L: the player's round "
               "robins, on the population's own Elo scale (1500 at the start)")
+    if ranking.rows and not has_measure(config):
+        command = measure_command(ranking.rows[0].player.id, config, args.db)
+        print(f"no yardstick in this run; to measure the best on a fixed scale: {command}")
     if any(not row.player.member for row in ranking.rows):
         print("a champion marked 'mean' is a generation's CMA-ES distribution mean: it plays no fitness games, "
               "so it has no Elo, W/D/L or death of its own; the hall rates it")
@@ -168,6 +184,8 @@ def run_history(args: argparse.Namespace) -> int:
     rows = generation_rows(db, run.id)
     config = stored_config(run)
     print(f"run {run.name}: {run.status}")
+    if config.hall.games_per_member:
+        print(f"hall (Elo): the best so far's hall rating ± one standard error, {rating_anchor(config).zero()}")
     if is_network(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
               f"{config.fitness.kind} fitness "
@@ -240,7 +258,7 @@ def run_plot(args: argparse.Namespace) -> int:
         axes[0].legend()
     else:
         axes[0].text(0.5, 0.5, "no hall of fame in this run", ha="center", transform=axes[0].transAxes)
-    axes[0].set_ylabel("hall rating (Elo vs gen-1 champion)")
+    axes[0].set_ylabel(f"hall rating ({rating_anchor(stored_config(run)).text()})")
     network = is_network(run)
     what = "performance rating" if network else "Elo"
     axes[1].plot(gens, [r.best_elo for r in rows], label=f"generation's best {what}")

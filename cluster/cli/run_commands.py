@@ -277,15 +277,20 @@ def run_status(args: argparse.Namespace) -> int:
     gen = reads.current_generation(db, run.id)
     print(f"run {run.id} {run.name}: {run.status}, generation {run.generation} of "
           f"{run.max_generations} (type {run.chromosome_type or '?'}, seed {run.seed})")
-    if gen is not None:
+    if gen is not None and gen.status == "playing" and run.status != "running":
+        # the generation row stays 'playing' until resume finishes it: no one plays it now
+        print(f"generation {gen.number}: not finished, {gen.games_done}/{gen.games_total} games "
+              f"(genethello resume goes on with it)")
+    elif gen is not None:
         print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():
         print(f"driven by {run.lease_host} pid {run.lease_pid} (lease until {time.ctime(run.lease_expires)})")
     top = reads.standings(db, run.id, top=1).rows      # by the hall once rated, else by Elo
     if top and top[0].hall is not None:
         hall = top[0].hall
-        print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f} Elo "
-              f"vs generation 1's champion ({hall.games} hall games)")
+        anchor = reads.rating_anchor(reads.run_state(db, run.id).config)
+        print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f}, {anchor.text()} "
+              f"({hall.games} hall games)")
     elif top and traits_of_family(reads.run_family(run)).fitness_as_points:
         best = top[0].player    # fitness games are not stored one by one: no W/D/L
         print(f"best so far: {best.text} rating {best.elo:.1f} (its performance in its generation's fitness games)")

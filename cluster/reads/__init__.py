@@ -10,6 +10,7 @@ the coordinator, through :class:`~genethello.cluster.run.run_store.RunStore`.
 
 One module per kind of question:
 
+* :mod:`.anchor` - what a run's hall ratings are relative to, at what depth;
 * :mod:`.runs` - which runs there are and where each stands;
 * :mod:`.ranking` - players best first (by hall, Elo or yardstick), the hall;
 * :mod:`.history` - one row a generation, with the yardstick's intervals;
@@ -19,6 +20,7 @@ One module per kind of question:
 * :mod:`.lineage` - a player's family tree, and which operators pay.
 """
 
+from genethello.cluster.reads.anchor import FIRST_CHAMPION, RatingAnchor, has_measure, rating_anchor, run_line
 from genethello.cluster.reads.champions import (
     Champion,
     NoFinishedGenerationError,
@@ -72,6 +74,7 @@ from genethello.cluster.reads.runs import (
 )
 
 __all__ = [
+    "FIRST_CHAMPION", "RatingAnchor", "has_measure", "rating_anchor", "run_line",
     "RANKINGS", "Champion", "ChampionChart", "ChampionSeries", "NoFinishedGenerationError", "RunChampions",
     "champion_chart", "finished_generations", "run_champions", "run_family",
     "TOP_FRACTION", "GenerationOperators", "LineageNode", "OperatorCount", "OperatorStats", "find_player", "lineage",

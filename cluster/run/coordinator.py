@@ -48,6 +48,7 @@ from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease
 from genethello.cluster.fitness.games import GameSettings
 from genethello.cluster.measures.hall import hall_order, rate_hall
 from genethello.cluster.reads import HallEntry
+from genethello.cluster.reads.anchor import rating_anchor
 from genethello.cluster.run.family_steps import steps_for
 from genethello.cluster.run.generation_steps import GenerationSteps, Yardstick
 from genethello.cluster.run.progress import Progress
@@ -398,7 +399,8 @@ class Coordinator:
             hall = self.store.hall_ranked(1)
             if not hall:
                 return "- (the hall of fame has no member yet)"
-            return f"{hall[0].text} (hall {hall[0].rating:+.0f} ± {hall[0].stderr:.0f})"
+            return (f"{hall[0].text} (hall {hall[0].rating:+.0f} ± {hall[0].stderr:.0f}, "
+                    f"{rating_anchor(self.config).text()})")
         best = self.store.best()
         return "-" if best is None else f"{best.text} (Elo {best.elo:.0f})"
 

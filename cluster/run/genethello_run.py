@@ -20,6 +20,7 @@ from genethello.cluster.fitness.pairing import RoundRobin
 from genethello.cluster.fitness.rating_step import rate_generation
 from genethello.cluster.measures.hall import entry_openings, entry_schedule, entry_specs, hall_settings
 from genethello.cluster.reads import HallEntry, RankedPlayer
+from genethello.cluster.reads.anchor import rating_anchor
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import GameRow, HallGameRow
 from genethello.cluster.work import batches_of
@@ -110,7 +111,7 @@ class GeneThelloSteps:
             ids = [champion.player_id, *(m.player_id for m in others)]
             if not self._play_hall_games(g, task, specs, ids):
                 return False
-        self.run.rate_hall_members(g, members, ", Elo vs generation 1's champion")
+        self.run.rate_hall_members(g, members, f", {rating_anchor(self.config).text()}")
         return True
 
     def _play_hall_games(self, g: int, task: Matches, specs: list[Pairing], ids: list[int]) -> bool:

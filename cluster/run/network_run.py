@@ -78,6 +78,7 @@ from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
 from genethello.cluster.measures.yardstick import YardstickScore
+from genethello.cluster.reads.anchor import rating_anchor
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import FitnessRow, HallGameRow
 from genethello.cluster.work import batches_of
@@ -275,10 +276,7 @@ class NetworkSteps:
                                                  rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
-        if anchored:
-            self.run.rate_hall_members(g, members, f", Elo vs {f.opponents[0]} at depth {f.depth}", anchors)
-        else:
-            self.run.rate_hall_members(g, members)
+        self.run.rate_hall_members(g, members, f", {rating_anchor(self.config).text()}", anchors)
         return True
 
     def _hall_openings(self, g: int, schedule: list[HallPairing]) -> dict[tuple[int, int], tuple[int, ...]]:

@@ -262,8 +262,8 @@ async def run_games(request: Request) -> Response:
 async def run_game(request: Request) -> Response:
     run_id = int_param(request.path_params["run_id"], "run")
     game_id = int_param(request.path_params["game_id"], "game")
-    record = await run_in_threadpool(state(request).runs.stored_game, run_id, game_id)
-    view = await run_in_threadpool(replays.replay_view, record, f"{record.event}, game {game_id}")
+    record, title = await run_in_threadpool(state(request).runs.stored_game_titled, run_id, game_id)
+    view = await run_in_threadpool(replays.replay_view, record, title)
     return JSONResponse(view)
 
 

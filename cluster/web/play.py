@@ -41,12 +41,18 @@ class SideSettings:
     kind: str
     chromosome: Individual | None = None
     depth: int | None = None
+    typed: str = ""                 # the name the person chose ('pbt-td-searcher'), as the card shows it
 
     @property
     def is_machine(self) -> bool:
         return self.kind == MACHINE
 
     def name(self) -> str:
+        """The player as the person named it (its text where they typed none)."""
+        return self.typed or self.text()
+
+    def text(self) -> str:
+        """The player's own text ('all-4+2x2-s8_440_6eabd14f4d1c'), as records keep it."""
         return str(self.chromosome) if self.chromosome is not None else "Human"
 
 
@@ -118,10 +124,11 @@ def parse_side(data: object, colour: Colour, timed: bool, lookup: PlayerLookup |
     if kind != MACHINE:
         raise WebRequestError(f"{colour}: kind must be 'human' or 'machine', got {kind!r}", field=f"{colour}.kind")
     chromosome = parse_chromosome(data.get("chromosome"), f"{colour}.chromosome", lookup)
+    typed = str(data.get("chromosome")).strip()
     if timed:
-        return SideSettings(MACHINE, chromosome)
+        return SideSettings(MACHINE, chromosome, typed=typed)
     depth = _int_in(data.get("depth", defaults.DEPTH), MIN_DEPTH, MAX_DEPTH, f"{colour}.depth")
-    return SideSettings(MACHINE, chromosome, depth)
+    return SideSettings(MACHINE, chromosome, depth, typed)
 
 
 def parse_settings(data: object, lookup: PlayerLookup | None = None) -> WebGameSettings:
@@ -210,7 +217,7 @@ def game_sgf(board: Board, settings: WebGameSettings, when: date | None = None) 
     """The game as an SGF file, with the players (chromosomes for machines)
     and, once over, the result."""
     info = {
-        "black_name": settings.black.name(), "white_name": settings.white.name(),
+        "black_name": settings.black.text(), "white_name": settings.white.text(),
         "black_chromosome": str(settings.black.chromosome) if settings.black.chromosome else None,
         "white_chromosome": str(settings.white.chromosome) if settings.white.chromosome else None,
         "date": (when or date.today()).isoformat(),

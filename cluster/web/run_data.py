@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import TypedDict
 
 from genethello.cluster import reads
+from genethello.cluster.config import RunConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError, RunNotFoundError
 from genethello.cluster.export.records import game_record
 from genethello.cluster.family_traits import traits_of_family
@@ -101,6 +102,10 @@ class Summary(TypedDict):
     genes: JsonObject
     family: str
     champion: JsonObject | None
+    anchor: str                     # what the hall ratings are relative to (reads.rating_anchor)
+    header: str | None              # the run's settings in one line (reads.run_line)
+    measured: bool                  # whether the run measures its best on a yardstick
+    learning: JsonObject | None     # a learning run's slices a generation (pbt-td), else None
     progress: Progress | None
     top: list[JsonObject]
     stored_games: int
@@ -177,7 +182,13 @@ class RunReader:
         db = self.database()
         if db is None:
             return []
-        return [_standing(row) for row in reads.standings(db, run_id, top=count).rows]
+        try:
+            run = reads.find_run(db, run_id)
+        except (RunDatabaseError, RunNotFoundError):
+            return []
+        # a network run keeps no W/D/L: its fitness games return points only
+        kept = not traits_of_family(reads.run_family(run)).fitness_as_points
+        return [dict(_standing(row), wdl_kept=kept) for row in reads.standings(db, run_id, top=count).rows]
 
     def summary(self, run_id: int) -> Summary:
         """The run's page: per-generation Elo and yardstick, what the run's
@@ -223,10 +234,16 @@ class RunReader:
                         "yardstick": f"{traits.measure_name}, {league_fast_label()}" if traits.measure_name else None,
                         "series": [{"label": sr.label, "values": list(sr.values), "axis": sr.axis}
                                    for sr in drawn.series]}
+        try:
+            config = reads.run_state(db, run.id).config
+        except ValueError:      # a stored config that no longer parses: the page shows what it can
+            config = None
         current = reads.current_generation(db, run.id)
         progress: Progress | None = None
         if current is not None:
-            progress = {"generation": current.number, "status": current.status,
+            # a generation left 'playing' by a stopped run is played by no one: no rate, no ETA
+            status = "stopped" if current.status == "playing" and run.status != "running" else current.status
+            progress = {"generation": current.number, "status": status,
                         "done": current.games_done, "total": current.games_total,
                         "started": _iso(current.started_at), "finished": _iso(current.finished_at)}
         return {
@@ -238,6 +255,10 @@ class RunReader:
             "genes": {"names": gene_names, "values": gene_values},
             "family": family,
             "champion": champion,
+            "anchor": reads.rating_anchor(config).text() if config else "Elo",
+            "header": reads.run_line(config) if config else None,
+            "measured": reads.has_measure(config) if config else True,
+            "learning": _learning(config),
             "progress": progress,
             "top": self.top_players(run.id),
             "stored_games": reads.games_with_moves(db, run.id),
@@ -285,10 +306,21 @@ class RunReader:
         Raises:
             NotFoundError: no such game in the run, or its moves were dropped.
         """
+        return self.stored_game_titled(run_id, game_id)[0]
+
+    def stored_game_titled(self, run_id: int, game_id: int) -> tuple[GameRecord, str]:
+        """The record of one stored game and its title as the runs page
+        lists it: 'quick generation 10, #1 (game 4969)' (#: the pair's
+        number in its generation, as the page's menu shows it).
+
+        Raises:
+            NotFoundError: no such game in the run, or its moves were dropped.
+        """
         db, run = self._run(run_id)
         try:
             (game,) = reads.select_games(db, run, game_id=game_id)
-            return game_record(run, game)
+            return game_record(run, game), f"{run.name} generation {game.generation}, #{game.pair_index + 1} " \
+                                           f"(game {game.id})"
         except ValueError as exc:
             raise NotFoundError(str(exc)) from None
 
@@ -360,6 +392,19 @@ def progress_figures(progress: Progress | None, tracker: RateTracker,
     eta = remaining / rate if rate and progress["status"] == "playing" else None
     return ProgressFigures(**progress, rate=None if rate is None else round(rate, 2),
                            eta=None if eta is None else round(eta, 1))
+
+
+def _learning(config: RunConfig | None) -> JsonObject | None:
+    """What a learning run (pbt-td) does between two generations: one slice
+    a member, each of ``learning_games`` self-play games. Learning games
+    are not counted as the fitness games are (no row is stored until a
+    generation's slices are all learned), so the page names them instead of
+    counting them as games/s."""
+    if config is None or config.breeding.method != "pbt-td":
+        return None
+    slices = config.population_size
+    return {"slices": slices, "games_per_slice": config.breeding.learning_games,
+            "games": slices * config.breeding.learning_games}
 
 
 def _standing(row: Standing) -> JsonObject:

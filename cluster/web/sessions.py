@@ -170,7 +170,7 @@ class PlaySession:
         players: dict[Colour, dict[str, object]] = {}
         for colour in play.COLOURS:
             side = self.settings.side(colour)
-            players[colour] = {"kind": side.kind, "name": side.name(), "depth": side.depth}
+            players[colour] = {"kind": side.kind, "name": side.name(), "text": side.text(), "depth": side.depth}
             machine = self.machines.get(colour)
             if machine is not None and machine.searcher.evaluator.pattern_version:
                 players[colour]["patterns"] = machine.searcher.evaluator.pattern_version

@@ -83,15 +83,19 @@ def check_range(option: str, value: int, low: int, high: int) -> None:
         raise UserError(f"{option} must be in {low}..{high}, got {value}")
 
 
-def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_help: str) -> None:
+def add_game_options(parser: argparse.ArgumentParser, games_help: str, openings_help: str,
+                     default_depth: bool = False) -> None:
     """The options of commands that play games between two players (``selfplay``,
-    ``match``): a search limit (``--depth`` or ``--time``, one required) and
-    ``--exact``, ``--games``, ``--random-plies`` and ``--seed`` with the engine
-    defaults of :mod:`genethello.core.frontend.defaults`, shown by ``--help``."""
+    ``match``): a search limit (``--depth`` or ``--time``: one required, or
+    with ``default_depth`` neither, the command then searching to
+    :data:`~genethello.core.frontend.defaults.DEPTH`) and ``--exact``,
+    ``--games``, ``--random-plies`` and ``--seed`` with the engine defaults
+    of :mod:`genethello.core.frontend.defaults`, shown by ``--help``."""
     from genethello.core.frontend import defaults
 
-    limit = parser.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move")
+    limit = parser.add_mutually_exclusive_group(required=not default_depth)
+    limit.add_argument("--depth", type=positive_int, metavar="N",
+                       help=f"plies per move (default: {defaults.DEPTH})" if default_depth else "plies per move")
     limit.add_argument("--time", type=game_seconds, metavar="S",
                        help="seconds on each player's clock for the whole game")
     add_exact_option(parser)

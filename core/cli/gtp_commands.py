@@ -16,6 +16,7 @@ from genethello.core.cli.arguments import (
 )
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.families.registry import evaluator_of
+from genethello.core.frontend import defaults
 from genethello.core.frontend.errors import UserError
 from genethello.core.gtp.gtp_server import GtpFrontend
 
@@ -26,9 +27,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Answer GTP version 2 commands (Othello profile: vertices a1-h8 with row 1 at the top, "
                     "boardsize 8 only) on stdin/stdout; diagnostics go to stderr.")
     add_engine_player_options(p)
-    limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--depth", type=positive_int, metavar="N", help="plies per move (capped by the clock when the "
-                       "controller sets time_settings)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--depth", type=positive_int, metavar="N",
+                       help=f"plies per move (default: {defaults.DEPTH}; capped by the clock when the controller "
+                            "sets time_settings)")
     limit.add_argument("--time", type=game_seconds, metavar="S",
                        help="seconds per game on each clock unless the controller sends time_settings")
     add_exact_option(p)
@@ -40,6 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_gtp(args: argparse.Namespace, context: CommandContext) -> int:
+    if args.depth is None and args.time is None:
+        args.depth = defaults.DEPTH        # README: depth 8 where a depth has a default
     if args.depth is not None and args.depth > 60:
         raise UserError(f"--depth must be in 1..60, got {args.depth}")
     if not 0 <= args.tt_bits <= 28:

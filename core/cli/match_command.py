@@ -12,6 +12,8 @@ refused rather than reported with an interval its games do not support.
 from __future__ import annotations
 
 import argparse
+import math
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -46,8 +48,8 @@ from genethello.core.frontend.wording import counted, duration, game_line
 from genethello.core.gtp.gtp_player import GtpPlayer
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 from genethello.core.play.players import ChromosomePlayer, Player, play
-from genethello.core.play.scoring import MatchScore
-from genethello.core.play.sprt import SprtOutcome
+from genethello.core.play.scoring import Z95, MatchScore
+from genethello.core.play.sprt import Sprt, SprtOutcome
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,7 +61,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("b", nargs="?", help="player B, named as A (or --gtp)")
     p.add_argument("--gtp", metavar="COMMAND",
                    help="B is this GTP engine, e.g. 'gtp-rhino -l 3' (A searches to --depth)")
-    add_game_options(p, "games, in pairs with both colours", "random plies of each pair's opening")
+    add_game_options(p, "games, in pairs with both colours", "random plies of each pair's opening",
+                     default_depth=True)
     add_db_option(p)
     p.add_argument("--verbose", action="store_true",
                    help="print every game (with --sprt: every pair) as it ends, in selfplay's format")
@@ -95,6 +98,52 @@ def match_openings(args: argparse.Namespace) -> list[list[int]]:
             f"--games {args.games} needs {pairs} different openings and --random-plies {args.random_plies} "
             f"does not give that many: the games would repeat each other and their interval would claim "
             f"more than they show (use --random-plies {defaults.RANDOM_PLIES}, or --games 2)") from None
+
+
+#: Exit statuses of a match stopped by a signal (128 + its number), as a shell reports them.
+INTERRUPTED_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+class MatchStopped(Exception):
+    """SIGTERM during a match: it stops like Ctrl-C (KeyboardInterrupt),
+    the partial score printed, and exits 143."""
+
+
+def games_to_tell(score: MatchScore) -> int | None:
+    """About how many games would tell A from B at 95% if the observed
+    score held: the interval's half-width shrinks as 1/sqrt(games), so the
+    games that make it smaller than the score's distance from 50%. A score
+    of 50% exactly (or no game) gives None: no difference to tell; the
+    caller names the games a 55% score would take instead."""
+    if score.games == 0:
+        return None
+    low, high = score.interval
+    half = (high - low) / 2
+    distance = abs(score.score - 0.5)
+    if distance < 0.005:
+        return None
+    games = score.games * (half / distance) ** 2
+    return max(score.games + 2, 2 * math.ceil(games / 2))
+
+
+def verdict(score: MatchScore) -> str:
+    """One line: 'A is stronger', 'B is stronger' or 'no difference at
+    95%' with about the games that would tell (the interval's width at the
+    observed score, scaled as 1/sqrt(games))."""
+    low, high = score.interval
+    if score.games and low > 0.5:
+        return f"verdict: A is stronger (its 95% interval [{low:.1%}, {high:.1%}] lies above 50%)"
+    if score.games and high < 0.5:
+        return f"verdict: B is stronger (A's 95% interval [{low:.1%}, {high:.1%}] lies below 50%)"
+    needed = games_to_tell(score)
+    if needed is not None:
+        return (f"verdict: no difference at 95% after {counted(score.games, 'game')} (the interval holds 50%); "
+                f"if A's {score.score:.1%} held, about {needed:,} games would tell")
+    if score.games == 0:
+        return "verdict: no games, no difference to tell"
+    needed = 2 * math.ceil((Z95 * 0.5 / 0.05) ** 2 / 2)     # a 55% score's interval clear of 50%
+    return (f"verdict: no difference at 95% after {counted(score.games, 'game')} (A scores 50%); "
+            f"a 55% score would take about {needed:,} games to tell")
 
 
 def summary(score: MatchScore, openings: int) -> str:
@@ -214,8 +263,10 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
         raise UserError("give either B or --gtp, not both")
     if args.gtp is None and args.b is None:
         raise UserError("give B (a chromosome or database id) or --gtp COMMAND")
-    if args.gtp is not None and args.depth is None:
-        raise UserError("--gtp needs --depth (the engine keeps its own time)")
+    if args.gtp is not None and args.time is not None:
+        raise UserError("--gtp needs --depth, not --time (the engine keeps its own time)")
+    if args.depth is None and args.time is None:
+        args.depth = defaults.DEPTH        # README: depth 8 where a depth has a default
     if args.depth is not None:
         check_range("--depth", args.depth, 1, MAX_PLIES)
     sprt = sprt_from_args(args)
@@ -226,14 +277,20 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
     t0 = time.perf_counter()
     if sprt is not None:
         print(header(sprt, max_games(args)), flush=True)
+    so_far = [MatchScore()]     # the score after the last finished game (an SPRT's: after its last pair)
+
+    def counted_progress(games: int, score: MatchScore) -> None:
+        so_far[0] = score
+        output.progress(games, score)
 
     def play_all(play_one: Callable[[int, list[int], bool], GameOutcome]) -> tuple[MatchScore, SprtOutcome | None]:
         try:
             if sprt is None:
-                return play_match(play_one, openings, args.games, output.line, output.progress), None
+                return play_match(play_one, openings, args.games, output.line, counted_progress), None
 
             def play_counted(game: int, opening: list[int], a_black: bool) -> GameOutcome:
                 result = play_one(game, opening, a_black)
+                so_far[0] = so_far[0].add(result[3] if a_black else -result[3])
                 output.progress(game + 1)
                 return result
             outcome, score = play_sprt(play_counted, openings, sprt, output.line)
@@ -241,6 +298,31 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
         finally:
             output.close()
 
+    def stop_on_sigterm(_signum: int, _frame: object) -> None:
+        raise MatchStopped
+
+    previous = signal.signal(signal.SIGTERM, stop_on_sigterm)
+    try:
+        return finish_match(args, context, a, output, play_all, t0, sprt, openings)
+    except (KeyboardInterrupt, MatchStopped) as exc:
+        status = INTERRUPTED_STATUS[signal.SIGTERM if isinstance(exc, MatchStopped) else signal.SIGINT]
+        score = so_far[0]
+        print(f"interrupted after {counted(score.games, 'game')} "
+              f"({'SIGTERM' if status == 143 else 'Ctrl-C'}): A {score.points:g} - "
+              f"{score.games - score.points:g} B", flush=True)
+        if score.games:
+            print(summary(score, (score.games + 1) // 2), flush=True)
+            print(verdict(score), flush=True)
+        return status
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def finish_match(args: argparse.Namespace, context: CommandContext, a: Individual, output: MatchOutput,
+                 play_all: Callable[[Callable[[int, list[int], bool], GameOutcome]],
+                                    tuple[MatchScore, SprtOutcome | None]],
+                 t0: float, sprt: Sprt | None, openings: list[list[int]]) -> int:
+    """Play the match (``play_all``) and print its result and verdict."""
     if args.gtp is not None:
         me = ChromosomePlayer(a, args.depth, args.exact, patterns=args.patterns)
         a_note, b_text = patterns_note(me.searcher.evaluator), args.gtp
@@ -264,6 +346,7 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
           f"({counted(score.games, 'game')} in {duration(time.perf_counter() - t0)})")
     if sprt is None or outcome is None:
         print(summary(score, len(openings)))
+        print(verdict(score))
     else:
         print(sprt_summary(sprt, outcome, score, max_games(args)))
     return 0

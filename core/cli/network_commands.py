@@ -3,7 +3,8 @@
 * ``network random --arch all-2 --seed S --out F.json``: a network with
   weights drawn N(0, 1) from the seed (the family's random individual), to
   try the commands with or to start from;
-* ``network show PLAYER``: a network's name, architecture, sizes and digest;
+* ``network show PLAYER``: a network's name, architecture, stages (which
+  moves each plays), scale (discs, or normalized), weights and digest;
 * ``network export PLAYER --out F.json``: write a network (from ``--db``, a
   shipped one, or another file) as a network file.
 
@@ -23,7 +24,7 @@ from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.network_files import write_network_file
-from genethello.core.families.networks import scale
+from genethello.core.families.networks import DISC_UNITS, scale
 from genethello.core.frontend.errors import UserError
 
 
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r.add_argument("--out", required=True, metavar="FILE", help="the file to write (F.json)")
     r.add_argument("--force", action="store_true", help="replace an existing file")
     r.set_defaults(handler=takes_context(run_random))
-    s = actions.add_parser("show", help="a network's name, architecture, sizes and digest")
+    s = actions.add_parser("show", help="a network's name, architecture, stages, scale, weights and digest")
     s.add_argument("player", metavar="PLAYER", help=PLAYER_HELP)
     add_db_option(s, "a network given by id or text")
     s.set_defaults(handler=takes_context(run_show))
@@ -78,17 +79,52 @@ def run_export(args: argparse.Namespace, context: CommandContext) -> int:
     return 0
 
 
-def run_show(args: argparse.Namespace, context: CommandContext) -> int:
-    individual = network_named(args.player, args.db, context)
+def stage_moves(stages: int) -> list[tuple[int, int]]:
+    """The move numbers (0 = the start, discs - 4) each stage of a network
+    with ``stages`` stages plays: stage of move n = min(n * S // 60, S - 1)
+    (:mod:`genethello.core.families.networks`)."""
+    spans: list[tuple[int, int]] = []
+    for n in range(61):
+        stage = min(n * stages // 60, stages - 1)
+        if stage == len(spans):
+            spans.append((n, n))
+        else:
+            spans[stage] = (spans[stage][0], n)
+    return spans
+
+
+def show_lines(individual: NetworkIndividual) -> list[str]:
+    """What ``network show`` prints: name, architecture, stages and scale,
+    weights (per stage and in all: the counts agree), digest, ranges."""
     network = individual.network
     arch = network.architecture
     q = network.int_weights
-    print(f"name: {individual}\n"
-          f"architecture: {arch.name} ({len(arch.tuples)} base tuples, {len(arch.expanded)} with their "
-          f"symmetric images, {arch.n_weights} weights)\n"
-          f"birth: {individual.birth}\n"
-          f"digest: {individual.digest} (of the quantized weights, scale {scale(arch)})\n"
-          f"real weights: min {float(network.weights.min()):.6g}, max {float(network.weights.max()):.6g}\n"
-          f"quantized weights: min {int(q.min())}, max {int(q.max())}, {int(np.count_nonzero(q))} not zero; "
-          f"largest |value| of any position at most {individual.fast_evaluator().bound}")
+    per_stage = arch.n_weights
+    total = network.stages * per_stage
+    lines = [f"name: {individual}",
+             f"architecture: {arch.name} ({len(arch.tuples)} base tuples, {len(arch.expanded)} with their "
+             f"symmetric images, {per_stage:,} weights a stage)"]
+    if network.staged:
+        spans = ", ".join(f"{a}-{b}" for a, b in stage_moves(network.stages))
+        whole = (f"; plus {network.whole_disc_weight} x the mover's whole discs" if network.whole_disc_weight
+                 else "")
+        lines += [f"stages: {network.stages}, one set of weights each, by move number (discs - 4): {spans}",
+                  f"scale: in discs of final margin for the side to move, {DISC_UNITS} integer units a disc"
+                  f"{whole}",
+                  f"weights: {total:,} in all ({network.stages} stages x {per_stage:,})"]
+    else:
+        lines += ["stages: 1 (the same weights all game)",
+                  f"scale: normalized, the largest value of any position {scale(arch)} integer units "
+                  "(only the weights' ratios matter)",
+                  f"weights: {total:,}"]
+    lines += [f"birth: {individual.birth}",
+              f"digest: {individual.digest} (of the {total:,} quantized weights)",
+              f"real weights: min {float(network.weights.min()):.6g}, max {float(network.weights.max()):.6g}",
+              f"quantized weights: min {int(q.min())}, max {int(q.max())}, {int(np.count_nonzero(q)):,} of "
+              f"{q.size:,} not zero; largest |value| of any position at most {individual.fast_evaluator().bound:,}"]
+    return lines
+
+
+def run_show(args: argparse.Namespace, context: CommandContext) -> int:
+    print("\n".join(show_lines(network_named(args.player, args.db, context))))
     return 0

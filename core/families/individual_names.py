@@ -15,12 +15,20 @@ A player named on a command line (or in the web's Play form) is, in this order:
    (``TYPE_BIRTH_GENES``, e.g. ``p_1_10``). A network text without its
    weights is refused in one line that says where weights come from.
 
+A name that is none of these is refused as an **unknown player** with the
+closest known names (``pbt-td-search`` -> "did you mean pbt-td-searcher?"),
+not with a chromosome's format error: a word without the ``_`` of
+``TYPE_BIRTH_GENES`` was meant as a name. The CLI (``match``, ``gtp``,
+``nboard``, ``selfplay``, ``compare``...) and the web's Play form all call
+:func:`resolve_individual`, so all of them say the same.
+
 Files are only ever read from paths the user typed: never from a path a
 database names.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,8 +37,8 @@ from genethello.core.families.network_files import read_network_file
 from genethello.core.families.registry import Individual, family_of_text, parse_individual
 from genethello.core.frontend.errors import UserError
 
-__all__ = ["SHIPPED_DIR", "DatabaseLookup", "looks_like_path", "resolve_individual", "shipped_network",
-           "shipped_networks"]
+__all__ = ["SHIPPED_DIR", "DatabaseLookup", "UnknownPlayerError", "closest_names", "looks_like_path",
+           "resolve_individual", "shipped_network", "shipped_networks"]
 
 #: Where the package keeps its shipped networks (one network file each).
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "data" / "networks"  # core/data/networks
@@ -63,6 +71,32 @@ def shipped_network(name: str, folder: Path = SHIPPED_DIR) -> NetworkIndividual 
             if str(individual) == name:
                 return individual
     return None
+
+
+class UnknownPlayerError(UserError):
+    """A name that no shipped network, file, chromosome or id is."""
+
+
+def closest_names(spec: str, shipped: Path = SHIPPED_DIR, count: int = 3) -> list[str]:
+    """The known names nearest ``spec`` (the shipped networks' names, by
+    difflib's ratio), best first: what "did you mean" offers."""
+    return difflib.get_close_matches(spec, list(shipped_networks(shipped)), n=count, cutoff=0.6)
+
+
+def _unknown(spec: str, exc: ValueError, shipped: Path) -> ValueError:
+    """The error for a ``spec`` nothing resolves: an unknown player with the
+    closest names when it reads as a name (no ``_``: no chromosome's
+    shape), else the parser's own error (a chromosome with a wrong gene),
+    with the closest names where some are close."""
+    close = closest_names(spec, shipped)
+    guess = f"; did you mean {' or '.join(close)}?" if close else ""
+    if "_" in spec:
+        return type(exc)(f"{exc}{guess}") if close else exc
+    known = ", ".join(shipped_networks(shipped)) or "none installed"
+    return UnknownPlayerError(
+        f"unknown player {spec!r}{guess}" if close else
+        f"unknown player {spec!r}: not a shipped network ({known}), a network file (a path or NAME.json), "
+        "a chromosome (TYPE_BIRTH_GENES, e.g. p_1_10) or a database id (with --db)")
 
 
 def looks_like_path(spec: str) -> bool:
@@ -99,7 +133,10 @@ def resolve_individual(spec: str, db: str | None = None, lookup: DatabaseLookup 
         return found
     if db is not None and family_of_text(spec) is NETWORKS:
         return _from_database(spec, db, lookup)
-    return parse_individual(spec)
+    try:
+        return parse_individual(spec)
+    except ValueError as exc:
+        raise _unknown(spec, exc, shipped) from None
 
 
 def _from_database(key: int | str, db: str, lookup: DatabaseLookup | None) -> Individual:

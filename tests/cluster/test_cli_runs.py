@@ -147,7 +147,9 @@ def test_evolve_then_every_report(tmp_path, home):
     assert "Elo, W/D/L: the player's round robins, on the population's own Elo scale" in out["best"]  # two scales
     assert [ln.split()[-1] for ln in table] == [p["chromosome"] for p in hall[:3]]
 
-    rows = [ln.split() for ln in out["history"].splitlines()[2:5]]
+    rows = [ln.split() for ln in out["history"].splitlines() if ln.split() and ln.split()[0].isdigit()][:3]
+    assert "hall (Elo): the best so far's hall rating ± one standard error, Elo vs generation 1's champion at " \
+           "depth 1 (generation 1's champion = 0)" in out["history"]
     assert [(r[0], r[1], r[2]) for r in rows] == [("1", "bred", "30/30"), ("2", "bred", "30/30"),
                                                   ("3", "rated", "30/30")]
     # the best so far's hall rating with its error; the yardstick with its interval

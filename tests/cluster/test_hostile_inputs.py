@@ -304,7 +304,7 @@ def test_a_cycle_in_a_crafted_lineage_is_named_as_one(tmp_path):
     lines = result.stdout.splitlines()
     assert f"#{leaf} oe_fmc_5_5:0:0:0:0:0:0:0:0:0:0 (its own ancestor: a cycle, which no run breeds; the " \
            "database's lineage was altered)" in [line.split("─ ", 1)[-1] for line in lines]
-    assert not any("a larger --depth shows them" in line for line in lines)
+    assert not any("a larger --generations shows them" in line for line in lines)
 
 
 # --------------------------------------------------------------------------- #

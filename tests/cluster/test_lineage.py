@@ -440,3 +440,14 @@ def test_a_shared_ancestor_is_drawn_once_then_named():
     assert [line.split(" x_")[0] for line in lines] == [
         "#4", "├─ #2", "│  ├─ #1", "│  │  ├─ #8", "│  │  └─ #9", "│  └─ #7", "└─ #3", "   ├─ #1", "   └─ #6"]
     assert lines[7] == "   ├─ #1 x_1 (drawn above, with its ancestors)"
+
+
+def test_lineage_depth_says_it_counts_generations_not_plies(capsys):
+    from genethello.cluster.cli.main import build_parser
+
+    args = build_parser("lineage").parse_args(["lineage", "--depth", "2"])
+    assert args.depth == 2
+    assert capsys.readouterr().err == ("genethello lineage: --depth 2 is read as --generations 2 (generations of "
+                                       "ancestors, not search plies)\n")
+    build_parser("lineage").parse_args(["lineage", "--generations", "2"])
+    assert capsys.readouterr().err == ""

@@ -253,7 +253,7 @@ def test_best_and_history_say_how_a_hall_at_depth_measured_and_that_no_league_wa
         config = stored_config(run)
         said = hall_description(run, config, 10)
         assert "depth 1, exact at 0 empties, against the members and the fitness opponents (p_1_10)" in said
-        assert "Elo against p_1_10 = 0" in said and "1 ply" not in said
+        assert "Elo vs p_1_10 at depth 1 (p_1_10 = 0)" in said and "1 ply" not in said
         assert network_yardstick(config).startswith("none")
     finally:
         db.dispose()

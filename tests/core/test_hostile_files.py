@@ -109,4 +109,5 @@ def test_an_endless_clock_is_refused(tmp_path, command, seconds):
 def test_a_match_says_how_many_openings_had_both_colours(tmp_path, games, openings):
     result = genethello("match", CHROMOSOME, CHROMOSOME, "--depth", "1", "--games", games, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1].endswith(f"), {openings}"), result.stdout
+    *_, score, verdict = result.stdout.strip().splitlines()
+    assert score.endswith(f"), {openings}") and verdict.startswith("verdict: "), result.stdout

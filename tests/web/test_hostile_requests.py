@@ -40,7 +40,7 @@ def test_a_deeply_nested_body_is_a_400(served):
 
 @pytest.mark.parametrize(("chromosome", "error"), [
     ("9" * 30, "no player with id " + "9" * 30 + " in /"),
-    ("\u00b2", "chromosome: expected TYPE_BIRTH_GENES (e.g. 'fmc_3_1:2:3'), got 1 part(s) in '²'"),
+    ("\u00b2", "unknown player '²': not a shipped network"),       # a name, not an id: no int() of it
 ])
 def test_a_30_digit_or_superscript_chromosome_id_is_a_400(served, chromosome, error):
     status, answer = api(served, "POST", "/api/chromosome", {"chromosome": chromosome})

@@ -77,6 +77,9 @@ def test_the_tree_shows_and_a_click_selects_the_row(served, page, shots):
     srv, best_id = served
     page.goto(srv.url + "#runs")
     page.locator(f"#lineage-tree button.node[data-player='{best_id}']").wait_for(timeout=WAIT_MS)
+    page.locator("#operators tbody tr").first.wait_for(state="attached", timeout=WAIT_MS)
+    assert not page.locator("#operators-box").evaluate("el => el.open")     # folded: one row a generation
+    page.locator("#operators-box summary").click()
     page.locator("#operators tbody tr").first.wait_for(timeout=WAIT_MS)
     assert page.locator("#operators tbody tr").count() == 5
     assert "top 25%" in page.locator("#operators-note").inner_text()

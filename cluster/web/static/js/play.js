@@ -14,6 +14,7 @@ let hints = null;
 let clockAt = performance.now();
 let lastError = "";
 let clickedAt = null;     // performance.now() of the person's last click, for the reply time
+const pinned = {};        // colour -> the player a runs page's "Play" chose (kept when the menu reloads)
 
 const board = new BoardView($("#play-board"), clickSquare);
 
@@ -28,7 +29,7 @@ export async function loadPlayers() {
   const shipped = r.ok && r.data.shipped ? r.data.shipped : [];
   for (const colour of ["black", "white"]) {
     const select = $(".chrom-select", sideBox(colour));
-    const keep = select.value;
+    const keep = pinned[colour] || select.value;
     select.innerHTML = "";
     if (!menu.length) {   // no run database: the README's example chromosome first, then the shipped networks
       select.appendChild(new Option(`${EXAMPLE} (the README's example)`, EXAMPLE));
@@ -56,8 +57,22 @@ export async function loadPlayers() {
       select.appendChild(group);
     }
     select.appendChild(new Option("Paste a chromosome or network name…", PASTE));
-    if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
+    choose(colour, keep);
     showInfo(colour);
+  }
+}
+
+// Select ``value`` in a colour's menu, or paste it when the menu lacks it
+// (a player of an older run, an ancestor); nothing for no value.
+function choose(colour, value) {
+  const box = sideBox(colour);
+  const select = $(".chrom-select", box);
+  if (!value) return;
+  if ([...select.options].some((o) => o.value === value)) {
+    select.value = value;
+  } else if (pinned[colour] === value) {
+    select.value = PASTE;
+    $(".chrom-text", box).value = value;
   }
 }
 
@@ -69,7 +84,10 @@ function describe(p) {
   const hall = p.hall_rating != null ? `hall rating ${signed(p.hall_rating)} ± ${p.hall_stderr.toFixed(0)} · ` : "";
   // a champion that never sat in a population (CMA-ES's distribution mean) played no rated games
   if (p.member === false) return `${hall}generation ${p.birth}'s distribution mean: no Elo or W/D/L of its own`;
-  return `${hall}Elo ${p.elo.toFixed(1)}${err} · W/D/L ${p.wins}/${p.draws}/${p.losses} · life ${life}`;
+  // a network run keeps no W/D/L (its fitness games return points), as `genethello best` shows it: –
+  const wdl = p.wdl_kept === false ? "–" : `${p.wins}/${p.draws}/${p.losses}`;
+  const elo = p.wdl_kept === false ? "rating" : "Elo";
+  return `${hall}${elo} ${p.elo.toFixed(1)}${err} · W/D/L ${wdl} · life ${life}`;
 }
 
 function showInfo(colour) {
@@ -136,22 +154,26 @@ export async function newGame() {
   hints = null;
   setError("");
   $("#settings-error").hidden = true;
+  const wanted = settings();          // read now: a menu reloading meanwhile must not change the game
   if (game) {
     const old = game.id;
     game = null;
+    render();                         // the old game and its cards go at once
     await post(`/api/games/${old}/close`);
   }
-  const r = await post("/api/games", settings());
+  const r = await post("/api/games", wanted);
   if (mine !== epoch) return;
   if (!r.ok) {
     const colour = (r.field || "").split(".")[0];
     if (r.field && r.field.endsWith("chromosome") && (colour === "black" || colour === "white")) {
       setFieldError(colour, r.error);
-    } else {
-      $("#settings-error").textContent = r.error;
-      $("#settings-error").hidden = false;
     }
+    // said where it is seen: under the board, and in the setup panel, opened
+    $("#setup").open = true;
+    $("#settings-error").textContent = r.error;
+    $("#settings-error").hidden = false;
     render();
+    setError(colour === "black" || colour === "white" ? `${colour}: ${r.error}` : r.error);
     return;
   }
   game = r.data;
@@ -272,6 +294,14 @@ function render() {
   bd.dataset.state = !game ? "none" : game.board.over ? "over" : pending ? "busy" : humanTurn ? "human" : "machine";
   if (!game) {
     board.render({ cells: START, legal: [], last: null, to_move: null });
+    for (const colour of ["black", "white"]) {     // no game: no player on the cards
+      $(`#name-${colour}`).textContent = "";
+      $(`#name-${colour}`).title = "";
+      $(`#count-${colour}`).textContent = "2";
+      $(`#card-${colour}`).classList.remove("to-move", "thinking");
+    }
+    $("#play-banner").hidden = true;
+    fillTranscript($("#transcript"), [], -1);
     $("#play-banner").hidden = true;
     $("#play-status").textContent = "Set up the players and start a new game.";
     $("#btn-undo").disabled = true;
@@ -286,7 +316,9 @@ function render() {
     $(`#role-${colour}`).textContent = roleText(colour);
     const p = game.players[colour];
     $(`#name-${colour}`).textContent = p.kind === "machine" ? p.name : "";
-    $(`#name-${colour}`).title = p.kind === "machine" ? (p.patterns ? `${p.name} · ${p.patterns}` : p.name) : "";
+    // the card: the name the person chose; its title: the player's own text (and patterns)
+    const text = p.text || p.name;
+    $(`#name-${colour}`).title = p.kind === "machine" ? (p.patterns ? `${text} · ${p.patterns}` : text) : "";
     $(`#card-${colour}`).classList.toggle("to-move", view.to_move === colour);
     $(`#card-${colour}`).classList.toggle("thinking", pending === "think" && view.to_move === colour);
     $(`#clock-${colour}`).hidden = !game.clocks;
@@ -349,14 +381,8 @@ function tickClocks() {
 export function playAgainst(chromosome) {
   setKind("black", "human");
   setKind("white", "machine");
-  const box = sideBox("white");
-  const select = $(".chrom-select", box);
-  if ([...select.options].some((o) => o.value === chromosome)) {
-    select.value = chromosome;
-  } else {
-    select.value = PASTE;
-    $(".chrom-text", box).value = chromosome;
-  }
+  pinned.white = chromosome;
+  choose("white", chromosome);
   showInfo("white");
   return newGame();
 }
@@ -365,7 +391,7 @@ export function initPlay() {
   for (const colour of ["black", "white"]) {
     const box = sideBox(colour);
     box.querySelectorAll(".seg button").forEach((b) => b.addEventListener("click", () => setKind(colour, b.dataset.kind)));
-    $(".chrom-select", box).addEventListener("change", () => showInfo(colour));
+    $(".chrom-select", box).addEventListener("change", () => { delete pinned[colour]; showInfo(colour); });
     $(".chrom-text", box).addEventListener("input", () => checkPasted(colour));
     const depth = $(".depth", box);
     depth.addEventListener("input", () => { $("output", box).textContent = depth.value; });

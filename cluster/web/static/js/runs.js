@@ -60,7 +60,7 @@ function openRun(id) {
     <div class="progress"><div class="bar"><div id="run-bar" style="width:0"></div></div>
       <div id="run-progress" class="muted"></div></div>
     <div class="charts">
-      <div class="chart"><h3>Best so far: its hall rating (Elo vs generation 1's champion; band: 95%)</h3><div id="chart-hall"></div></div>
+      <div class="chart"><h3 id="hall-title">Best so far: its hall rating (band: 95%)</h3><div id="chart-hall"></div></div>
       <div class="chart"><h3 id="yard-title">Yardstick score of the best per opponent (%; intervals: genethello history)</h3><div id="chart-yard"></div></div>
       <div class="chart"><h3 id="elo-title">Elo per generation (within each generation's population)</h3><div id="chart-elo"></div></div>
       <div class="chart"><h3 id="genes-title">Genes of the best so far (weights 0–10, left: opening solid, midgame dashed, endgame dotted;
@@ -73,8 +73,9 @@ function openRun(id) {
     <div class="lineage">
       <div class="lineage-box"><h3>Ancestry of the best so far <span class="muted" id="lineage-note"></span></h3>
         <div id="lineage-tree" class="muted">…</div></div>
-      <div class="lineage-box"><h3>Which operators pay</h3><div class="muted" id="operators-note"></div>
-        <table class="top ops" id="operators"></table></div>
+      <details class="lineage-box" id="operators-box"><summary><h3>Which operators pay</h3>
+        <span class="muted" id="operators-summary"></span></summary><div class="muted" id="operators-note"></div>
+        <table class="top ops" id="operators"></table></details>
     </div>
     <div class="stored"><b>Stored games</b>
       <select id="stored-gen"></select><select id="stored-game"></select>
@@ -102,18 +103,16 @@ function update(s) {
   const pop = (run.config && run.config.population) || {};
   const games = (run.config && run.config.games) || {};
   const fitness = (run.config && run.config.fitness) || {};
-  $("#run-meta").textContent = s.family && s.family !== "genethello"
-    ? `generation ${run.generation} · ${pop.type || "?"}, P=${pop.size || "?"}, ${fitness.kind || "?"} fitness at 1 ply`
-    : `generation ${run.generation} · ${pop.type || "?"}, P=${pop.size || "?"}, depth ${games.depth || "?"}`;
+  // the server's one line of the run's settings (reads.run_line), true for every family and fitness kind
+  $("#run-meta").textContent = s.header ? `generation ${run.generation} · ${s.header}`
+    : `generation ${run.generation} · ${pop.type || "?"}, P=${pop.size || "?"}` +
+      (s.family && s.family !== "genethello" ? `, ${fitness.kind || "?"} fitness` : `, depth ${games.depth || "?"}`);
+  $("#hall-title").textContent = `Best so far: its hall rating (${s.anchor}; band: 95%)`;
   const p = s.progress;
   if (p) {
     const pct = p.total ? (100 * p.done) / p.total : 0;
     $("#run-bar").style.width = `${pct.toFixed(1)}%`;
-    const parts = [`Generation ${p.generation}: ${p.done}/${p.total} games`];
-    const rate = gamesPerSecond(p);
-    if (rate) parts.push(rate);
-    parts.push(p.eta != null ? `ETA ${Math.round(p.eta)} s` : (p.status === "playing" ? "ETA –" : p.status));
-    $("#run-progress").textContent = parts.join(" · ");
+    $("#run-progress").textContent = progressLine(p, run, s.learning);
     $("#run-progress").dataset.done = p.done;
   }
   drawCharts(s);
@@ -135,6 +134,35 @@ function update(s) {
     $(".badge", item).className = `badge ${run.status}`;
     $(".muted", item).textContent = `generation ${run.generation}${pop.type ? " · " + pop.type : ""}`;
   }
+}
+
+// The progress line: games, rate and ETA while a generation plays; a
+// stopped run's generation has neither (no one plays it); a learning run
+// between fitness rounds says what it learns (its learning games are not
+// counted one by one, so no games/s of them is claimed).
+function progressLine(p, run, learning) {
+  const what = learning ? "fitness games" : "games";
+  const parts = [`Generation ${p.generation}: ${p.done}/${p.total} ${what}`];
+  if (p.status === "stopped") return [...parts, "stopped (genethello resume goes on)"].join(" · ");
+  if (run.status !== "running") {
+    // the last generation's average; not a learning run's (its fitness games alone: learning is not counted)
+    const rate = learning ? "" : gamesPerSecond(p);
+    return [...parts, ...(rate ? [rate] : []), p.status, `run ${run.status}`].join(" · ");
+  }
+  if (p.status === "playing") {
+    if (p.rate != null) parts.push(`${p.rate} games/s`);
+    parts.push(p.eta != null ? `ETA ${Math.round(p.eta)} s` : "ETA –");
+    return parts.join(" · ");
+  }
+  if (learning) {
+    parts.push(`${p.status}; now learning for generation ${p.generation + 1}: ${learning.slices} slices, ` +
+      `one a member, of ${learning.games_per_slice} self-play games (${learning.games.toLocaleString()} learning games)`);
+    return parts.join(" · ");
+  }
+  const rate = gamesPerSecond(p);
+  if (rate) parts.push(rate);
+  parts.push(p.status);
+  return parts.join(" · ");
 }
 
 // The rate of the generation in play, or for a finished one its average
@@ -200,6 +228,8 @@ function generationValue(u, raw, si, idx) {
 }
 
 const signed = (v) => `${v >= 0 ? "+" : ""}${Math.round(v)}`;
+// A hall axis tick: its sign kept ("−1,000", "0", "+500").
+const eloTick = (v) => (v == null ? "" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v).toLocaleString("en")}`);
 
 function drawCharts(s) {
   const c = s.chart;
@@ -212,7 +242,12 @@ function drawCharts(s) {
   if (!hasHall) { elo.push({ label: "best so far (its Elo now)" }); eloData.push(c.best_so_far_elo); }
   chart("elo", $("#chart-elo"), elo, eloData);
   const opponents = Object.keys(s.yardstick_opponents || {});
-  if (opponents.length) {
+  // a run that measures no yardstick (or none yet) gets no empty chart
+  const unmeasured = !opponents.length && !c.yardstick.some((v) => v != null);
+  $("#chart-yard").closest(".chart").hidden = unmeasured;
+  if (unmeasured) {
+    // nothing to draw
+  } else if (opponents.length) {
     chart("yard", $("#chart-yard"), opponents.map((o) => ({ label: o })),
       [c.generation, ...opponents.map((o) => s.yardstick_opponents[o])]);
   } else {
@@ -222,9 +257,11 @@ function drawCharts(s) {
     // one legend entry (the rating with its interval); the band between
     // the interval's edges, which are series 2 and 3 kept off the legend
     const interval = (v, u, at) => `${signed(v)} [95%: ${signed(u.data[2][at])}, ${signed(u.data[3][at])}]`;
+    // the axis wide enough for "−1,000" (uPlot's default width cut the minus sign off)
     chart("hall", $("#chart-hall"), [{ label: "best so far", format: interval }, { label: "95% low", band: "low" },
       { label: "95% high", band: "high" }], [c.generation, c.hall, c.hall_low, c.hall_high],
-    { bands: [{ series: [3, 2], fill: "rgba(200, 85, 43, 0.16)" }] });
+    { bands: [{ series: [3, 2], fill: "rgba(200, 85, 43, 0.16)" }],
+      axes: [{ size: 70, values: (u, splits) => splits.map(eloTick) }] });
   } else if (!$("#chart-hall .none")) {
     $("#chart-hall").innerHTML = '<div class="none muted">This run has no hall of fame: its best so far is ' +
       "on the Elo chart.</div>";
@@ -251,6 +288,7 @@ function drawChampion(ch, generations) {
     `${ch.right ? `; right, dashed: ${ch.right}` : ""})`;
   $("#elo-title").textContent = "Performance rating per generation (from the members' fitness points)";
   $("#top-title").textContent = "Top networks";
+  $("table.top thead th:nth-child(3)").textContent = "rating";   // a performance rating, not a round robin's Elo
   if (ch.yardstick) $("#yard-title").textContent = `${ch.yardstick} of the best so far (%; intervals: genethello history)`;
   const right = ch.series.some((sr) => sr.axis === "right");
   chart("genes", $("#chart-genes"), ch.series.map((sr) => (sr.axis === "right"
@@ -369,6 +407,9 @@ function drawOperators(ops) {
   $("#operators-note").textContent = `Members each origin gave a generation / how many of them reached its top ${pct}% ` +
     `(the best ⌈${ops.top_fraction} P⌉ of its round robin by points); a generation in play has no top yet.`;
   const kinds = ops.kinds;
+  const n = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  $("#operators-summary").textContent = `(${n(ops.generations.length, "generation")}, ${n(kinds.length, "origin")}; ` +
+    "click to open)";
   const cell = (c) => (c ? `${c[0]} / ${c[1]}` : "–");
   const rows = ops.generations.map((g) => `<tr><td>${g.generation}</td>${kinds.map((k) => `<td>${cell(g.counts[k])}</td>`).join("")}</tr>`);
   const share = (c) => (c && c[0] ? ` (${Math.round((100 * c[1]) / c[0])}%)` : "");
