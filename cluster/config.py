@@ -191,6 +191,9 @@ class YardstickConfig:
     sprt_alpha: float = 0.05          # the SPRT's false-H1 rate
     sprt_beta: float = 0.05           # the SPRT's false-H0 rate
     sprt_max_games: int = 2000        # even: the SPRT gives up undecided after this many games
+    panel_games: int = 0              # even: games against each strength-panel member (0 = no panel measure)
+    panel_openings: str = "distinct-7"  # the panel's opening set: another depth than the fitness's and the hall's
+    panel_members: tuple[str, ...] = ()  # the panel's players ((): the default panel, which the fitness may not play)
 
 
 @dataclass(frozen=True)
@@ -308,6 +311,7 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "yardstick.sprt_alpha": (1e-6, 0.499999),
     "yardstick.sprt_beta": (1e-6, 0.499999),
     "yardstick.sprt_max_games": (2, 1_000_000),
+    "yardstick.panel_games": (0, 100_000),
     "hall.games_per_member": (0, 1_000_000),
     "hall.every": (1, 1_000_000),
     "breeding.mutation_sigma": (0.0, 1e6),

@@ -80,6 +80,7 @@ from genethello.cluster.fitness.network_rating import fitness_games_per_member, 
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
+from genethello.cluster.measures.panel_measure import measure_panel, panel_line
 from genethello.cluster.measures.yardstick import YardstickScore
 from genethello.cluster.run.executors import batches_of
 from genethello.cluster.run.generation_steps import RunHandle
@@ -317,7 +318,7 @@ class NetworkSteps:
     # --------------------------------------------------------- yardstick
     def yardstick_due(self, g: int) -> bool:
         ys = self.config.yardstick
-        return (self.run.yardstick is not None and ys.every > 0 and ys.league_double_games > 0
+        return (self.run.yardstick is not None and ys.every > 0 and (ys.league_double_games > 0 or ys.panel_games > 0)
                 and (g % ys.every == 0 or g == 1))
 
     def measure(self, g: int) -> bool:
@@ -329,7 +330,14 @@ class NetworkSteps:
         best = self.store.best()
         if best is None:
             return True
+        panel = measure_panel(self.config, best.chromosome(), self.run.executor_now(), self.run.should_stop)
+        if panel is None:
+            return False
         n = self.config.yardstick.league_double_games
+        if n == 0:
+            self.store.store_yardstick(g, best.player_id, panel)
+            self._say_panel(g, best.text, panel)
+            return True
         specs = [NetworkGameSpec(i, i % 2, 1 - i % 2) for i in range(2 * n)]
         task = NetworkGames((self._contestant(best.chromosome()), "wpc"), _seed(self.config.seed, _LEAGUE_KEY),
                             LEAGUE_EPSILON)
@@ -340,10 +348,17 @@ class NetworkSteps:
         if len(margins) != len(specs):
             return False
         score = YardstickScore(LEAGUE_FAST, MatchScore.from_margins(margins[i] for i in range(len(specs))))
-        self.store.store_yardstick(g, best.player_id, [score])
+        self.store.store_yardstick(g, best.player_id, [score, *panel])
         self.run.progress.message(f"yardstick at generation {g}: {best.text}: {league_fast_label()} "
                                   f"{score.result.text()}")
+        self._say_panel(g, best.text, panel)
         return True
+
+    def _say_panel(self, g: int, best: str, panel: list[YardstickScore]) -> None:
+        if panel:
+            ys = self.config.yardstick
+            self.run.progress.message(f"panel at generation {g}: {best}: "
+                                      f"{panel_line(panel, ys.depth, self.config.games.exact_empties)}")
 
     # ----------------------------------------------------------- breeding
     def breed(self, g: int) -> bool:
