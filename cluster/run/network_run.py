@@ -50,6 +50,7 @@ their K is chosen so (config/league.toml).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -373,6 +374,9 @@ class NetworkSteps:
         rng = generation_rng(cfg.seed, g + 1)
         breeder = self.run.breeder
         if isinstance(breeder, PbtTdBreeder):
+            if cfg.breeding.ready_z > 0:     # the ready criterion's noise: the games behind each member's points
+                games = fitness_games_per_member(cfg.fitness, len(rated.ranked), len(self._fitness_hall()))
+                breeder = replace(breeder, fitness_games=games)
             plan = breeder.plan(rated, self.run.population_size, rng)
             learned: list[LearnedSlice] = []
             self.run.progress.message(f"generation {g}: {counted(len(plan.slices), 'member')} learn "

@@ -156,3 +156,23 @@ def test_the_new_keys_are_checked_and_default_to_plain_pbt():
     with pytest.raises(ConfigError, match="breeding.resample_probability"):
         config_from_mapping({"population": {"type": "all-2-s4"}, "breeding": {"method": "pbt-td",
                                                                               "resample_probability": 2.0}})
+
+
+def test_a_learning_run_with_the_ready_criterion_counts_each_slots_slices(tmp_path):
+    from genethello.cluster.run.executors import SerialExecutor
+
+    from .conftest import query, write_config
+    from .test_network_runs import drive
+
+    config = write_config(tmp_path, name="ready", population__type="all-2-s4", population__size=4,
+                          breeding__method="pbt-td", breeding__learning_games=10, breeding__learning_batch=5,
+                          breeding__ready_slices=1, breeding__ready_z=0.5, breeding__resample_probability=0.5,
+                          breeding__alpha_floor=0.01, fitness__kind="coevolution", fitness__games_per_pair=2,
+                          fitness__depth=1, fitness__openings="distinct-4", fitness__batch_games=4,
+                          hall__games_per_member=0, yardstick__league_double_games=0, stop__max_generations=3)
+    assert drive(tmp_path / "r.db", config, SerialExecutor(0.001)) == "finished"
+    states = [json.loads(row[0]) for row in query(tmp_path / "r.db", "SELECT breeder_state FROM generations "
+                                                                      "WHERE number > 1 ORDER BY number")]
+    assert len(states) == 2
+    for state in states:
+        assert all(slot["since_copy"] >= 1 and slot["alpha"] >= 0.01 for slot in state["slots"])
