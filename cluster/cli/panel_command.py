@@ -69,15 +69,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"games against each member, even: K/2 openings with both colours (default: {DEFAULT_GAMES})")
     p.add_argument("--openings", default=DEFAULT_SET, metavar="SET",
                    help=f"opening set, drawn without replacement (default: {DEFAULT_SET})")
-    p.add_argument("--seed", type=int, default=1, metavar="X", help="seed of the openings' draw (default: 1)")
+    p.add_argument("--seed", type=int, default=0, metavar="X", help="seed of the openings' draw (default: 0)")
     p.add_argument("--member", action="append", metavar="PLAYER",
                    help="a panel player instead of the built-in ones (repeat for several; named as PLAYER)")
     p.add_argument("--engine", action="append", default=[], metavar="COMMAND",
                    help="an external GTP engine to add to the panel, e.g. 'gtp-rhino -l 3' (repeatable; "
                         "played in this process)")
     add_db_option(p)
-    p.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                   help="worker processes on Ray (default: 1, in this process without Ray)")
+    p.add_argument("--workers", type=positive_int, metavar="N",
+                   help="worker processes on Ray (default: none, the games play in this process)")
     p.add_argument("--address", metavar="ADDR", help="play on the Ray cluster at this address, HOST:PORT or auto")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(handler=takes_context(run_panel))
@@ -128,7 +128,7 @@ def play_panel(args: argparse.Namespace, candidate: Individual, members: list[Pa
     players = [i for i, m in enumerate(members) if not m.engine]
     scores: dict[int, MatchScore] = {}
     schedule = panel_schedule(len(players), openings)
-    executor = executor_for(args.workers, args.address)
+    executor = executor_for(args.workers or 1, args.address)
     workers = executor.workers
     if not args.quiet:
         print(f"genethello panel: {args.games * len(members)} games against {len(members)} players "
