@@ -396,7 +396,7 @@ class PbtTdBreeder:
         return ready(since[donor], self.config.ready_slices, points[donor] if points else 0.0,
                      points[receiver] if points else 0.0, games, self.config.ready_z)
 
-    def _kept_learning(self, hyper: Hyper, said: str, rng: np.random.Generator) -> tuple[Hyper, str]:
+    def _kept_learning(self, hyper: Hyper, said: str | None, rng: np.random.Generator) -> tuple[Hyper, str | None]:
         """Explore's result resampled and floored as breeding.resample_probability
         and the floors say (unchanged, and no draw, by default)."""
         c = self.config

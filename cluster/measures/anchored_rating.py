@@ -69,7 +69,7 @@ class AnchoredRating:
 
 def expected(rating: float, opponent: float) -> float:
     """Bradley–Terry's expected score of ``rating`` against ``opponent``."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def log_likelihood(rating: float, results: Sequence[AnchoredResult]) -> float:

@@ -81,7 +81,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     engine_openings = panel_openings(args.openings, args.seed + 1, args.engine_games)
     for command in args.engine:
         key = engine_key(command)
-        for name in names:
+        for name in DEFAULT_MEMBERS:            # an engine plays the players, not the other engines
             print(f"{key} against {name} ...", file=sys.stderr, flush=True)
             member = resolve_individual(name)
             for m in play_engine(member, command, args.depth, args.exact, panel_schedule(1, engine_openings)):
