@@ -44,6 +44,7 @@ from genethello.cluster.measures.panel import (
 from genethello.core.cli.arguments import MAX_PLIES, PLAYER_HELP, add_db_option, check_range, positive_int
 from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.families.registry import Individual
+from genethello.core.frontend.wording import counted
 from genethello.core.play.openings import DEFAULT_SET
 from genethello.core.play.scoring import MatchScore
 
@@ -205,8 +206,9 @@ def run_panel(args: argparse.Namespace, context: CommandContext) -> int:
     seconds = time.perf_counter() - t0
     lines, rating = panel_lines(members, scores, table)
     shown = args.player if args.player == str(candidate) else f"{args.player} ({candidate})"
-    print(f"{shown} at depth {args.depth}, exact {args.exact}: {args.games // 2} openings of {args.openings} "
-          f"(seed {args.seed}) against each, with both colours")
+    openings = counted(args.games // 2, "opening")
+    print(f"{shown} at depth {args.depth}, exact {args.exact}: {openings} of {args.openings} (seed {args.seed}) "
+          "against each, with both colours")
     for line in format_lines(lines):
         print(line)
     for member in itself:

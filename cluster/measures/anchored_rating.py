@@ -162,7 +162,7 @@ def performance(opponent: float, games: int, points: float, opponent_stderr: flo
 def format_rating(value: AnchoredRating) -> str:
     """'+143 [+98, +190]', '>+610 [+610, inf]' for a clean sweep."""
     def signed(x: float) -> str:
-        return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:+.0f}"
+        return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{round(x):+d}"   # never -0
 
     if value.rating == math.inf:
         return f">{signed(value.low)}"

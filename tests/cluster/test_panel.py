@@ -125,6 +125,18 @@ def test_the_player_itself_is_left_out_and_unanchored_depths_say_so():
     assert "rating: none, no anchored ratings for these players at depth 1, exact 8" in proc.stdout
 
 
+def test_a_player_by_database_id(tmp_path):
+    import shutil as files
+    from pathlib import Path
+
+    db = tmp_path / "run.sqlite"
+    files.copy(Path(__file__).parent / "data" / "run-0003.sqlite", db)
+    proc = genethello("panel", 1, "--db", db, "--member", "p_1_10", "--depth", 2, "--games", 2, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("1 (oe_fmc_1_7:45:2:10:9:10:2:6:8:8:10) at depth 2, exact 8: 1 opening of ")
+    assert "rating " in proc.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     (["p_1_10", "--games", 3], "--games 3: must be even"),
     (["p_1_10", "--exact", 70], "--exact must be in 0..60"),
