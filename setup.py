@@ -87,7 +87,7 @@ setup(
         **{package: ["*.pxd", "*.pyi"] for package in mapped_packages() if package.startswith("genethello.core")},
         "genethello.core": ["*.pxd", "*.pyi", "data/*", "data/networks/*"],
         "genethello.cluster": ["db/migrations/*.py", "db/migrations/*.mako", "db/migrations/versions/*.py",
-                               "web/static/*", "web/static/js/*", "web/static/vendor/*"],
+                               "web/static/*", "web/static/js/*", "web/static/vendor/*", "measures/data/*.json"],
     },
     ext_modules=extensions(),
 )

@@ -102,6 +102,13 @@ class BreedingConfig:
     perturb_factor: float = 1.25      # pbt-td: a copied α, λ or ε is multiplied by this or its inverse
     start_sigma: float = 0.05         # pbt-td: generation 1's weights get N(0, σ²) discs of noise (distinct members)
     learning_start: str = ""          # pbt-td: generation 1's network: "" zero weights, or a shipped network's name
+    # pbt-td selection that keeps learning (breeding/pbt_selection.py); the defaults are the plain PBT above.
+    ready_slices: int = 0             # pbt-td: copy from a member only after this many slices of its own (0 = always)
+    ready_z: float = 0.0              # pbt-td: ... and only when it leads by z standard errors of its ranking (0 = any)
+    alpha_floor: float = 0.0          # pbt-td: explore keeps α, λ and ε at or above these floors (0 = none)
+    lambda_floor: float = 0.0
+    epsilon_floor: float = 0.0
+    resample_probability: float = 0.0 # pbt-td: explore draws each of α, λ, ε, depth afresh with this probability
 
 
 #: ``breeding.cma_variant``: full covariance, separable, or full up to
@@ -178,6 +185,9 @@ class YardstickConfig:
     sprt_alpha: float = 0.05          # the SPRT's false-H1 rate
     sprt_beta: float = 0.05           # the SPRT's false-H0 rate
     sprt_max_games: int = 2000        # even: the SPRT gives up undecided after this many games
+    panel_games: int = 0              # even: games against each strength-panel member (0 = no panel measure)
+    panel_openings: str = "distinct-7"  # the panel's opening set: another depth than the fitness's and the hall's
+    panel_members: tuple[str, ...] = ()  # the panel's players ((): the default panel, which the fitness may not play)
 
 
 @dataclass(frozen=True)
@@ -295,6 +305,7 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "yardstick.sprt_alpha": (1e-6, 0.499999),
     "yardstick.sprt_beta": (1e-6, 0.499999),
     "yardstick.sprt_max_games": (2, 1_000_000),
+    "yardstick.panel_games": (0, 100_000),
     "hall.games_per_member": (0, 1_000_000),
     "hall.every": (1, 1_000_000),
     "breeding.mutation_sigma": (0.0, 1e6),
@@ -311,6 +322,12 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "breeding.exploit_fraction": (0.0, 0.5),
     "breeding.perturb_factor": (1.0, 10.0),
     "breeding.start_sigma": (0.0, 100.0),
+    "breeding.ready_slices": (0, 1_000_000),
+    "breeding.ready_z": (0.0, 10.0),
+    "breeding.alpha_floor": (0.0, 1.0),
+    "breeding.lambda_floor": (0.0, 1.0),
+    "breeding.epsilon_floor": (0.0, 1.0),
+    "breeding.resample_probability": (0.0, 1.0),
     "fitness.games_per_pair": (1, 100_000),
     "fitness.games_per_opponent": (1, 10_000_000),
     "fitness.epsilon": (0.0, 1.0),

@@ -303,8 +303,8 @@ def test_the_readme_stays_a_users_page():
     and the vocabulary's exceptions, belong on the first page; 234 since
     issue 29: the strongest player, by name, and the config that breeds a
     search player; 240 since issue 38: match's verdict and defaults, the files beside
-    a database.)"""
-    assert len(README.read_text().splitlines()) <= 240
+    a database; the panel command (issue 36).)"""
+    assert len(README.read_text().splitlines()) <= 241
 
 
 def test_the_readme_opens_with_the_two_commands_ci_runs_the_second():
@@ -493,7 +493,7 @@ VOCABULARY_NORMS = {
     "--time": "match", "--exact": "match", "--games": "match", "--seed": "match", "--random-plies": "match",
     "--gtp": "match", "--player": "gtp", "--patterns": "match", "--tt-bits": "gtp", "--out": "compare",
     "--top": "best", "--holdout": "patterns learn", "--limit": "patterns learn", "--table": "patterns evaluate",
-    "--game": "replay",
+    "--game": "replay", "--openings": "compare",
 }
 
 #: (option, command) -> why it differs from the norm, in one line each.
@@ -501,6 +501,10 @@ VOCABULARY_EXCEPTIONS = {
     ("--db", "compare"): "several databases, one --db each, at least one: no default",
     ("--db", "selfplay"): "an engine command reads a database only for a player given by id (./genethello.db then)",
     ("--db", "match"): "an engine command reads a database only for a player given by id (./genethello.db then)",
+    ("--db", "panel"): "as match: a database only for a player given by id (./genethello.db then)",
+    ("--depth", "panel"): "4, the depth the panel's anchored ratings were measured at (as issue 36 measures)",
+    ("--exact", "panel"): "8, the exact-endgame limit the panel's anchored ratings were measured at",
+    ("--games", "panel"): "games against each panel member, which has no single total",
     ("--db", "gtp"): "an engine command reads a database only for a player given by id (./genethello.db then)",
     ("--db", "nboard"): "an engine command reads a database only for a player given by id (./genethello.db then)",
     ("--db", "network show"): "reads a database only for a network given by id or text",

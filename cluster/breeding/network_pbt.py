@@ -55,6 +55,7 @@ import numpy as np
 
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
+from genethello.cluster.breeding.pbt_selection import HyperPrior, bounded, ready, resampled, since_copy_after
 from genethello.cluster.breeding.protocols import Bred, BreedingPlan, RatedGeneration, bred_here
 from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
@@ -106,10 +107,14 @@ class Hyper:
         return {"alpha": self.alpha, "lambda": self.lam, "epsilon": self.epsilon, "depth": self.depth}
 
 
-def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None]) -> bytes:
+def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None],
+               since_copy: Sequence[int] | None = None) -> bytes:
     """The breeder state of a generation: every slot's hyperparameters and,
-    for a copied slot, what its perturbation was (JSON, sorted keys)."""
+    for a copied slot, what its perturbation was (JSON, sorted keys); with
+    ``breeding.ready_slices``, each slot's slices since its last copy."""
     slots = [{**h.as_json(), "perturbed": p} for h, p in zip(hypers, perturbed, strict=True)]
+    if since_copy is not None:
+        slots = [{**slot, "since_copy": n} for slot, n in zip(slots, since_copy, strict=True)]
     return json.dumps({"format": STATE_FORMAT, "method": PbtTdBreeder.name, "slots": slots},
                       sort_keys=True, separators=(",", ":")).encode()
 
@@ -268,6 +273,7 @@ class LearningPlan:
     slices: tuple[SliceSpec, ...]
     origins: tuple[Origin, ...]
     perturbed: tuple[str | None, ...]
+    since_copy: tuple[int, ...] | None = None     # with breeding.ready_slices: each slot's slices since a copy
 
 
 @dataclass(frozen=True)
@@ -356,18 +362,60 @@ class PbtTdBreeder:
         sources = list(range(size))
         perturbed: list[str | None] = [None] * size
         origins = [Origin(LEARNED, (k,)) for k in range(size)]
+        since = self._since_copy(rated, slots)
         for k in range(size - copies, size):
             top = int(rng.integers(copies))
+            if since is not None and not self._ready(rated, since, top, k):
+                continue          # the donor is not ready: slot k learns on from its own weights
             sources[k] = top
             hypers[k], perturbed[k] = hypers[top].perturbed(self.config.perturb_factor,
                                                             self.config.learning_max_depth, rng)
+            hypers[k], perturbed[k] = self._kept_learning(hypers[k], perturbed[k], rng)
             origins[k] = Origin(COPIED, (top,), perturbed[k])
         seeds = rng.integers(0, 2 ** 63, size=size)
         # A copied parent's payload once (a large network's packing costs a fraction of a second).
         payloads = {i: family_of(ranked[i]).storage(ranked[i]).payload or b"" for i in set(sources)}
         slices = [SliceSpec(k, str(ranked[sources[k]]), payloads[sources[k]], hypers[k], int(seeds[k]),
                             rated.number + 1) for k in range(size)]
-        return LearningPlan(tuple(slices), tuple(origins), tuple(perturbed))
+        after = None if since is None else tuple(since_copy_after(since, [sources[k] != k for k in range(size)]))
+        return LearningPlan(tuple(slices), tuple(origins), tuple(perturbed), after)
+
+    def _since_copy(self, rated: RatedGeneration, slots: Sequence[int]) -> list[int] | None:
+        """Each ranked member's slices since its last copy (a slot the state
+        does not count has learned on its own since generation 1); None
+        when no ready criterion is configured (today's PBT)."""
+        c = self.config
+        if c.ready_slices == 0 and c.ready_z == 0:
+            return None
+        if c.ready_z > 0 and rated.games_per_member <= 0:
+            raise ValueError("pbt-td: breeding.ready_z needs the games of each member's fitness (the run passes them)")
+        stored = _stored_slots(rated.state) if rated.state is not None else []
+        by_slot = [int(entry.get("since_copy", rated.number)) for entry in stored]
+        return [by_slot[slot] if slot < len(by_slot) else rated.number for slot in slots]
+
+    def _ready(self, rated: RatedGeneration, since: Sequence[int], donor: int, receiver: int) -> bool:
+        """breeding.ready_slices and ready_z on ranks ``donor`` and ``receiver``."""
+        points = rated.points
+        games = rated.games_per_member if points else 0
+        return ready(since[donor], self.config.ready_slices, points[donor] if points else 0.0,
+                     points[receiver] if points else 0.0, games, self.config.ready_z)
+
+    def _kept_learning(self, hyper: Hyper, said: str | None, rng: np.random.Generator) -> tuple[Hyper, str | None]:
+        """Explore's result resampled and floored as breeding.resample_probability
+        and the floors say (unchanged, and no draw, by default)."""
+        c = self.config
+        if c.resample_probability == 0 and c.alpha_floor == 0 and c.lambda_floor == 0 and c.epsilon_floor == 0:
+            return hyper, said
+        alpha_high = min(1.0, c.learning_alpha * 10)
+        prior = HyperPrior(alpha=(min(alpha_high, max(c.alpha_floor, c.learning_alpha / 10)), alpha_high),
+                           lam=(c.lambda_floor, 1.0),
+                           epsilon=(c.epsilon_floor, max(c.epsilon_floor, min(1.0, 2 * c.learning_epsilon))),
+                           max_depth=c.learning_max_depth, alpha_floor=c.alpha_floor, lambda_floor=c.lambda_floor,
+                           epsilon_floor=c.epsilon_floor)
+        values, drawn = resampled((hyper.alpha, hyper.lam, hyper.epsilon, hyper.depth), prior,
+                                  c.resample_probability, rng)
+        alpha, lam, epsilon, depth = bounded(values, prior)
+        return Hyper(alpha, lam, epsilon, depth), f"{said}; resampled {drawn}" if drawn else said
 
     def bred(self, plan: LearningPlan, learned: Sequence[LearnedSlice]) -> Bred:
         """The next generation from the plan and its slices' results (any order)."""
@@ -378,7 +426,7 @@ class PbtTdBreeder:
         if len({str(m) for m in members}) != len(members):
             raise ValueError("pbt-td: two members learned the same network (breeding.learning_games is too few "
                              "to part a copy from its parent)")
-        state = dump_state([s.hyper for s in plan.slices], plan.perturbed)
+        state = dump_state([s.hyper for s in plan.slices], plan.perturbed, plan.since_copy)
         return Bred(members, state, plan.origins)
 
     def next_plan(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> BreedingPlan:

@@ -59,6 +59,9 @@ class RatedGeneration:
         slots: the population slot of each of ``ranked`` (same order),
             where the run knows them (network runs); () otherwise (a
             breeder whose state is kept by slot, pbt-td, reads it so).
+        games_per_member: the fitness games behind each member's points
+            (the noise of the ranking, which pbt-td's ready criterion
+            weighs); 0 where the run has no points.
     """
 
     number: int
@@ -68,6 +71,7 @@ class RatedGeneration:
     state: bytes | None = None
     points: Sequence[float] = ()
     slots: Sequence[int] = ()
+    games_per_member: int = 0
 
 
 @dataclass(frozen=True)

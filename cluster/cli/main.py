@@ -58,6 +58,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": (_CLUSTER + "report_commands", "per-generation table of a run, with the hall and yardstick intervals"),
     "plot": (_CLUSTER + "report_commands", "plot the hall rating and yardstick (with intervals), Elo and genes"),
     "compare": (_CLUSTER + "compare_command", "rate the champions of several runs on one scale (a round robin)"),
+    "panel": (_CLUSTER + "panel_command", "measure a player against a fixed strength panel, with one anchored rating"),
     "lineage": (_CLUSTER + "lineage_command", "the family tree of a chromosome: how it and its ancestors were bred"),
     "export": (_CLUSTER + "export_commands", "write a run's games as SGF, GGF or move-list files"),
     "serve": (_CLUSTER + "web_commands", "a web page to play the evolved players, replay games and watch runs"),

@@ -77,6 +77,7 @@ from genethello.cluster.fitness.network_rating import fitness_games_per_member, 
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
+from genethello.cluster.measures.panel_measure import measure_panel, panel_line
 from genethello.cluster.measures.yardstick import YardstickScore
 from genethello.cluster.reads.anchor import rating_anchor
 from genethello.cluster.run.generation_steps import RunHandle
@@ -221,7 +222,8 @@ class NetworkSteps:
         if cfg.breeding.inject_top and cfg.hall.games_per_member:
             hall = self.store.hall_ranked(cfg.breeding.inject_top)
         injected: list[Individual] = [e.chromosome() for e in hall]
-        rated = RatedGeneration(g, self.run.kind, ranked, injected, state, points, slots)
+        games = fitness_games_per_member(cfg.fitness, len(ranked), len(self._fitness_hall()))
+        rated = RatedGeneration(g, self.run.kind, ranked, injected, state, points, slots, games)
         return rated, ids, [e.player_id for e in hall]
 
     # -------------------------------------------------------------- hall
@@ -306,7 +308,7 @@ class NetworkSteps:
     # --------------------------------------------------------- yardstick
     def yardstick_due(self, g: int) -> bool:
         ys = self.config.yardstick
-        return (self.run.yardstick is not None and ys.every > 0 and ys.league_double_games > 0
+        return (self.run.yardstick is not None and ys.every > 0 and (ys.league_double_games > 0 or ys.panel_games > 0)
                 and (g % ys.every == 0 or g == 1))
 
     def measure(self, g: int) -> bool:
@@ -318,7 +320,14 @@ class NetworkSteps:
         best = self.store.best()
         if best is None:
             return True
+        panel = measure_panel(self.config, best.chromosome(), self.run.executor_now(), self.run.should_stop)
+        if panel is None:
+            return False
         n = self.config.yardstick.league_double_games
+        if n == 0:
+            self.store.store_yardstick(g, best.player_id, panel)
+            self._say_panel(g, best.text, panel)
+            return True
         specs = [Pairing(i, i % 2, 1 - i % 2) for i in range(2 * n)]
         setting = PlaySetting(0, epsilon=LEAGUE_EPSILON)
         task = Matches((side_of(self._contestant(best.chromosome()), setting), side_of(WPC, setting)),
@@ -330,10 +339,17 @@ class NetworkSteps:
         if len(margins) != len(specs):
             return False
         score = YardstickScore(LEAGUE_FAST, MatchScore.from_margins(margins[i] for i in range(len(specs))))
-        self.store.store_yardstick(g, best.player_id, [score])
+        self.store.store_yardstick(g, best.player_id, [score, *panel])
         self.run.progress.message(f"yardstick at generation {g}: {best.text}: {league_fast_label()} "
                                   f"{score.result.text()}")
+        self._say_panel(g, best.text, panel)
         return True
+
+    def _say_panel(self, g: int, best: str, panel: list[YardstickScore]) -> None:
+        if panel:
+            ys = self.config.yardstick
+            self.run.progress.message(f"panel at generation {g}: {best}: "
+                                      f"{panel_line(panel, ys.depth, self.config.games.exact_empties)}")
 
     # ----------------------------------------------------------- breeding
     def breed(self, g: int) -> bool:

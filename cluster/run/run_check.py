@@ -31,6 +31,7 @@ from genethello.cluster.family_traits import traits_of
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
+from genethello.cluster.measures.panel_measure import check_panel_config
 from genethello.core.engine.search import ALGORITHMS
 from genethello.core.families.registry import parse_individual
 from genethello.core.play.openings import BadOpeningSetError, opening_set
@@ -93,6 +94,7 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
     _check_openings(config)
     _check_fitness_kind(config)
     _check_depth_fitness(config)
+    check_panel_config(config)
     if not traits_of(kind).yardstick_plays_players:
         for option, players in (("yardstick.opponents", ys.opponents),
                                 ("yardstick.sprt_opponents", ys.sprt_opponents),
