@@ -107,7 +107,7 @@ def _check(args: argparse.Namespace) -> None:
 def _check_engines(commands: list[str]) -> None:
     """Start and close each engine once, so that a missing program is one
     line before any game."""
-    from genethello.core.play.players import GtpPlayer
+    from genethello.core.gtp.gtp_player import GtpPlayer
 
     for command in commands:
         GtpPlayer(command).close()

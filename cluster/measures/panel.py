@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path, PurePath
 from typing import Any
 
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.openings import TooFewOpeningsError, opening_set
 from genethello.core.play.scoring import MatchScore
 
@@ -45,7 +46,7 @@ ANCHORS_FILE = Path(__file__).with_name("data") / "panel-anchors.json"
 OPENINGS_KEY = "panel"
 
 
-class PanelError(ValueError):
+class PanelError(UserError):
     """A panel that cannot be measured as asked (its message names why)."""
 
 

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from genethello.cluster.fitness.games import CompareGameSpec
+from genethello.cluster.fitness.matches import Pairing
 from genethello.cluster.fitness.tournament_rating import fit_bradley_terry
 from genethello.cluster.measures.compare import compare_schedule
 from genethello.cluster.measures.panel import (
@@ -68,7 +68,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     players = [entrant(resolve_individual(name), args.depth, args.exact) for name in names]
     openings = panel_openings(args.openings, args.seed, args.games)
     schedule = compare_schedule(len(names), args.games)
-    specs = [CompareGameSpec(p.game_index, p.black, p.white, openings[p.opening]) for p in schedule]
+    specs = [Pairing(p.game_index, p.black, p.white, openings[p.opening]) for p in schedule]
     executor = executor_for(args.workers, None)
     t0 = time.perf_counter()
     try:

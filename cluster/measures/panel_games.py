@@ -2,9 +2,9 @@
 (in this process, or Ray workers), an external engine's here.
 
 A game between two of genethello's players is a
-:class:`~genethello.cluster.fitness.games.CompareGameSpec` of the comparison
-task (each side an :class:`~genethello.cluster.fitness.games.Entrant` with
-its text, stored weights and search limits), so a panel plays on the same
+:class:`~genethello.cluster.fitness.matches.Pairing` of the one match task
+(each side a :class:`~genethello.cluster.fitness.matches.Side` with its
+text, stored weights and search limits), so a panel plays on the same
 workers, with the same per-game determinism, as ``genethello compare``. An
 external GTP engine runs where the command is given, one game at a time, as
 the yardstick plays it (the workers need not have the program).
@@ -14,18 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from genethello.cluster.fitness.games import CompareGameOutcome, CompareGames, CompareGameSpec, Entrant, PlayerSettings
+from genethello.cluster.fitness.matches import Matches, Pairing, PlaySetting, Side
 from genethello.cluster.measures.panel import PanelGame
-from genethello.cluster.run.executors import Executor, batches_of
+from genethello.cluster.work import Executor, batches_of
 from genethello.core.families.registry import Individual, family_of
-from genethello.core.play.players import ChromosomePlayer, GtpPlayer, play
+from genethello.core.gtp.gtp_player import GtpPlayer
+from genethello.core.play.players import ChromosomePlayer, play
 
 
-def entrant(individual: Individual, depth: int, exact: int) -> Entrant:
+def entrant(individual: Individual, depth: int, exact: int) -> Side:
     """``individual`` as it travels to the workers, searching to ``depth``
     (exact at ``exact`` empties)."""
     payload = family_of(individual).storage(individual).payload
-    return Entrant(str(individual), payload, PlayerSettings(depth, exact))
+    return Side(str(individual), payload, PlaySetting(depth, exact))
 
 
 def executor_for(workers: int, address: str | None) -> Executor:
@@ -43,26 +44,25 @@ def executor_for(workers: int, address: str | None) -> Executor:
     return RayExecutor(started, task_seconds=0.5)
 
 
-def play_specs(executor: Executor, entrants: Sequence[Entrant], specs: Sequence[CompareGameSpec],
+def play_specs(executor: Executor, entrants: Sequence[Side], specs: Sequence[Pairing],
                should_stop: Callable[[], bool] = lambda: False) -> list[int] | None:
     """Black's final margin of every game of ``specs`` (each naming two
     ``entrants`` by place), in their order; None when stopped first."""
     margins: dict[int, int] = {}
-    for outcomes in executor.run(CompareGames(tuple(entrants)), batches_of(specs), should_stop):
+    for outcomes in executor.run(Matches(tuple(entrants)), batches_of(specs), should_stop):
         for outcome in outcomes:
-            assert isinstance(outcome, CompareGameOutcome)
-            margins[outcome.game_index] = outcome.score
+            margins[outcome.index] = outcome.score
     if len(margins) < len(specs):
         return None
-    return [margins[spec.game_index] for spec in specs]
+    return [margins[spec.index] for spec in specs]
 
 
-def play_players(executor: Executor, candidate: Entrant, members: Sequence[Entrant], schedule: Sequence[PanelGame],
+def play_players(executor: Executor, candidate: Side, members: Sequence[Side], schedule: Sequence[PanelGame],
                  should_stop: Callable[[], bool] = lambda: False) -> list[int] | None:
     """The candidate's final margin in every game of ``schedule`` against
     ``members`` (a game's member is its place in ``members``), in schedule
     order; None when stopped first."""
-    specs = [CompareGameSpec(g.index, 0 if g.candidate_black else g.member + 1,
+    specs = [Pairing(g.index, 0 if g.candidate_black else g.member + 1,
                              g.member + 1 if g.candidate_black else 0, g.opening) for g in schedule]
     margins = play_specs(executor, (candidate, *members), specs, should_stop)
     if margins is None:

@@ -102,16 +102,16 @@ def test_the_best_so_far_is_replaced_only_when_the_sprt_says_stronger():
     assert not interval_gate(MatchScore(0, 0, 0))
 
 
-def _rated(breeder: PbtTdBreeder, size: int, points: list[float]) -> RatedGeneration:
+def _rated(breeder: PbtTdBreeder, size: int, points: list[float], games: int = 100) -> RatedGeneration:
     first = breeder.first_population(KIND, size, (), np.random.default_rng(1))
-    return RatedGeneration(3, KIND, list(first.members), (), first.state, points, list(range(size)))
+    return RatedGeneration(3, KIND, list(first.members), (), first.state, points, list(range(size)), games)
 
 
 def test_plan_copies_only_from_a_ready_donor_and_counts_slices_since_copies():
     size = 8
     spread = [float(100 - 10 * k) for k in range(size)]        # a clear ranking, 100 games each
     close = [float(50 - 0.1 * k) for k in range(size)]         # a ranking within the noise
-    breeder = PbtTdBreeder(replace(CONFIG, ready_slices=2, ready_z=2.0), fitness_games=100)
+    breeder = PbtTdBreeder(replace(CONFIG, ready_slices=2, ready_z=2.0))
     plan = breeder.plan(_rated(breeder, size, spread), size, np.random.default_rng(7))
     assert [o.kind for o in plan.origins] == [LEARNED] * 6 + [COPIED] * 2
     assert plan.since_copy == (4, 4, 4, 4, 4, 4, 1, 1)         # generation 3: three slices of their own, plus this one
@@ -126,11 +126,11 @@ def test_plan_copies_only_from_a_ready_donor_and_counts_slices_since_copies():
     reversed_counts = dump_state(hypers, [None] * size, (1, 1, 1, 1, 1, 1, 4, 4))
     again = breeder.plan(replace(rated, state=reversed_counts), size, np.random.default_rng(7))
     assert all(o.kind == LEARNED for o in again.origins)
-    young = PbtTdBreeder(replace(CONFIG, ready_slices=5), fitness_games=100)
+    young = PbtTdBreeder(replace(CONFIG, ready_slices=5))
     assert all(o.kind == LEARNED for o in young.plan(_rated(young, size, spread), size,
                                                      np.random.default_rng(7)).origins)
     with pytest.raises(ValueError, match="ready_z needs the games"):
-        PbtTdBreeder(replace(CONFIG, ready_z=2.0)).plan(_rated(breeder, size, spread), size,
+        PbtTdBreeder(replace(CONFIG, ready_z=2.0)).plan(_rated(breeder, size, spread, games=0), size,
                                                          np.random.default_rng(7))
 
 
