@@ -38,14 +38,18 @@ cdef class NetworkEvaluator(BaseEvaluator):
             weights are what the search plays).
         individual: the ``NetworkIndividual`` it was built from, kept for
             reports (``repr`` names it), or None.
+        ntuple: the typed network to play instead of ``network.evaluator()``
+            (a learner's, patched in place as its weights move:
+            genethello.core.learning.live; ``network`` then names where it
+            started, and a pickled copy plays that).
     """
 
     cdef readonly object network        # the Network
     cdef readonly object individual     # the NetworkIndividual, or None
     cdef readonly NTupleEvaluator ntuple  # the typed network the leaf evaluation points into (kept alive)
 
-    def __init__(self, network, individual=None):
-        cdef NTupleEvaluator typed = network.evaluator()
+    def __init__(self, network, individual=None, NTupleEvaluator ntuple=None):
+        cdef NTupleEvaluator typed = network.evaluator() if ntuple is None else ntuple
         self.network = network
         self.individual = individual
         self.ntuple = typed

@@ -21,8 +21,8 @@ The slice is a pure function of the network, the settings and the seed:
 game j's ε stream and random opening come from ``SeedSequence([seed, j])``,
 so a worker, a machine or a resumed run learns the same weights. Weights
 are kept within ±:data:`MAX_LEARNED_DISCS` (a staged network's weights
-are discs; a search clamps values at ±62.5 anyway) and, at the slice's
-end, on a grid of 2**-16 disc (:data:`LEARNED_GRID`).
+are discs; a search clamps values at ±62.5 anyway) after each batch and,
+at the slice's end, on a grid of 2**-16 disc (:data:`LEARNED_GRID`).
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ import numpy as np
 from genethello.core.engine.game import Engine, play_game, random_opening
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.families.networks import Network
-from genethello.core.learning.td import TupleReader, td_lambda_game
+from genethello.core.learning.live import LiveNetwork
+from genethello.core.learning.td import TouchedWeights, TupleReader, td_lambda_game
 
-__all__ = ["LEARNED_GRID", "MAX_LEARNED_DISCS", "LearningSettings", "SliceReport", "learn"]
+__all__ = ["LEARNED_GRID", "MAX_LEARNED_DISCS", "Learner", "LearningSettings", "SliceReport", "learn"]
 
 #: The largest |weight| (discs) learning leaves in a network.
 MAX_LEARNED_DISCS = 256.0
@@ -103,41 +104,73 @@ def _game_seeds(seed: int, game: int) -> tuple[int, int]:
     return int(stream), int(opening)
 
 
+class Learner:
+    """A staged network learning slice after slice in place
+    (:class:`~genethello.core.learning.live.LiveNetwork`): a batch's games
+    are played on its live evaluator, and learning then settles only the
+    weights the batch's games touched, so a slice costs its games, not the
+    network's size (``patterns-v2-net``: 5 million weights). Building one
+    costs what an evaluator build costs, once.
+
+    Raises:
+        ValueError: for a network that is not staged (its values are not
+            discs).
+    """
+
+    def __init__(self, network: Network) -> None:
+        if not network.staged:
+            raise ValueError(f"only a staged network (valued in discs) learns by temporal differences; "
+                             f"{network.architecture.name} has 1 stage")
+        self.start = network
+        self.live = LiveNetwork(network, MAX_LEARNED_DISCS, LEARNED_GRID)
+        self.reader = TupleReader(network.architecture, network.stages)
+        self._batch = TouchedWeights(self.live.weights.size)
+        self._slice = TouchedWeights(self.live.weights.size)
+
+    def slice(self, settings: LearningSettings, seed: int) -> SliceReport:
+        """One learning slice (module docstring) on the live weights."""
+        live = self.live
+        positions, squared, points = 0, 0.0, 0.0
+        for first in range(0, settings.games, settings.batch_games):
+            engine = Engine(NetworkEvaluator(self.start, ntuple=live.evaluator), depth=settings.depth,
+                            exact_empties=settings.exact_empties)
+            batch = []
+            for game in range(first, min(first + settings.batch_games, settings.games)):
+                stream, opening_seed = _game_seeds(seed, game)
+                opening = random_opening(settings.opening_plies, opening_seed) if settings.opening_plies else ()
+                batch.append(play_game(engine, engine, opening, epsilon=settings.epsilon, seed=stream))
+            for result in batch:
+                learned, error = td_lambda_game(self.reader, live.weights, result.moves, settings.alpha,
+                                                settings.lam, self._batch)
+                positions += learned
+                squared += error
+                points += result.black_points
+            live.settle(self._batch)                  # clipped, requantized, patched
+            self._slice.add(self._batch.indices())
+            self._batch.clear()
+        # The slice's weights on a grid of 2**-16 disc (far finer than the
+        # 1/64 disc a search plays): few mantissa bits, so a large network's
+        # stored weights pack small (network_family), exactly what the next
+        # slice learns from.
+        live.settle(self._slice, round_to_grid=True)
+        self._slice.clear()
+        return SliceReport(settings.games, positions, squared, points)
+
+    def network(self) -> Network:
+        """The network as it stands (its weights copied)."""
+        network: Network = self.live.network()
+        return network
+
+
 def learn(network: Network, settings: LearningSettings, seed: int) -> tuple[Network, SliceReport]:
     """``network`` after one learning slice (module docstring), with what it
-    learned from.
+    learned from (a :class:`Learner` for one slice: a caller that learns
+    slice after slice keeps a Learner and pays the evaluator build once).
 
     Raises:
         ValueError: for a network that is not staged (its values are not
             discs) or bad settings.
     """
-    if not network.staged:
-        raise ValueError(f"only a staged network (valued in discs) learns by temporal differences; "
-                         f"{network.architecture.name} has 1 stage")
-    reader = TupleReader(network.architecture, network.stages)
-    weights = np.array(network.weights, dtype=np.float64)
-    positions, squared, points = 0, 0.0, 0.0
-    for first in range(0, settings.games, settings.batch_games):
-        engine = Engine(NetworkEvaluator(_network(network, weights)), depth=settings.depth,
-                        exact_empties=settings.exact_empties)
-        batch = []
-        for game in range(first, min(first + settings.batch_games, settings.games)):
-            stream, opening_seed = _game_seeds(seed, game)
-            opening = random_opening(settings.opening_plies, opening_seed) if settings.opening_plies else ()
-            batch.append(play_game(engine, engine, opening, epsilon=settings.epsilon, seed=stream))
-        for result in batch:
-            learned, error = td_lambda_game(reader, weights, result.moves, settings.alpha, settings.lam)
-            positions += learned
-            squared += error
-            points += result.black_points
-        np.clip(weights, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS, out=weights)
-    # The slice's weights on a grid of 2**-16 disc (far finer than the
-    # 1/64 disc a search plays): few mantissa bits, so a large network's
-    # stored weights pack small (network_family), exactly what the next
-    # slice learns from.
-    np.multiply(np.rint(weights * LEARNED_GRID), 1.0 / LEARNED_GRID, out=weights)
-    return _network(network, weights), SliceReport(settings.games, positions, squared, points)
-
-
-def _network(like: Network, weights: np.ndarray) -> Network:
-    return Network(like.architecture, weights, like.stages, like.whole_disc_weight)
+    learner = Learner(network)
+    report = learner.slice(settings, seed)
+    return learner.network(), report

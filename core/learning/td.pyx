@@ -36,7 +36,7 @@ both diverge.) λ = 1 learns the outcome alone (Monte Carlo), λ = 0 one
 step ahead (TD(0)).
 """
 
-from libc.stdint cimport uint64_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint8_t, int32_t, int64_t
 
 import numpy as np
 
@@ -97,6 +97,50 @@ cdef class TupleReader:
                     index += 2 * power
                 power *= 3
             out[e] = base + self.offset[e] + index
+
+
+cdef class TouchedWeights:
+    """Which weights (stage included) updates have touched since the last
+    :meth:`clear`: a flag a weight and the list of those flagged, so that
+    what follows an update (clipping, rounding, patching a live evaluator:
+    :mod:`genethello.core.learning.live`) costs the weights a game read,
+    not every weight of the network."""
+
+    def __init__(self, int size):
+        self.flags = np.zeros(size, dtype=np.uint8)
+        self.items = np.empty(1024, dtype=np.int32)
+        self.count = 0
+
+    cdef void mark(self, const int32_t* index, int n) except *:
+        cdef int e, j
+        for e in range(n):
+            j = index[e]
+            if not self.flags[j]:
+                if self.count == self.items.shape[0]:
+                    grown = np.empty(2 * self.count, dtype=np.int32)
+                    grown[:self.count] = self.items
+                    self.items = grown
+                self.flags[j] = 1
+                self.items[self.count] = j
+                self.count += 1
+
+    def add(self, const int32_t[::1] indices) -> None:
+        """Flag ``indices`` (weights, stage included)."""
+        if indices.shape[0]:
+            if np.any(np.asarray(indices) < 0) or np.any(np.asarray(indices) >= self.flags.shape[0]):
+                raise ValueError(f"a weight index outside 0..{self.flags.shape[0] - 1}")
+            self.mark(&indices[0], indices.shape[0])
+
+    def indices(self) -> np.ndarray:
+        """The flagged weights (a copy, int32)."""
+        return np.array(self.items[:self.count], dtype=np.int32)
+
+    def clear(self) -> None:
+        """Unflag every weight (costs the flagged ones)."""
+        cdef int i
+        for i in range(self.count):
+            self.flags[self.items[i]] = 0
+        self.count = 0
 
 
 cdef inline int64_t _squared_counts(TupleReader reader, const int32_t* index) noexcept nogil:
@@ -193,17 +237,21 @@ def game_positions(moves) -> tuple:
     return [(players[t], opponents[t], sides[t]) for t in range(r.count)], r.black_margin
 
 
-def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha, double lam) -> tuple:
+def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha, double lam,
+                   TouchedWeights touched=None) -> tuple:
     """Learn from one game (``moves`` from the standard start, passes
     included, to the end) by the offline λ-return (module docstring),
-    updating ``weights`` in place. Returns (positions learned from, the sum
-    of their squared errors G_t - v_t before the update, in discs²).
+    updating ``weights`` in place (and flagging in ``touched``, if given,
+    every weight the update moved). Returns (positions learned from, the
+    sum of their squared errors G_t - v_t before the update, in discs²).
 
     Raises:
         ValueError: for weights of another size, alpha or lam out of
             [0, 1], or moves that are not a whole legal game.
     """
     _check_weights(reader, weights)
+    if touched is not None and touched.flags.shape[0] != weights.shape[0]:
+        raise ValueError(f"touched weights of {touched.flags.shape[0]} for {weights.shape[0]} weights")
     if not 0.0 <= alpha <= 1.0 or not 0.0 <= lam <= 1.0:
         raise ValueError(f"alpha and lambda must be within [0, 1], not {alpha!r} and {lam!r}")
     cdef uint64_t players[MAX_POSITIONS]
@@ -231,4 +279,6 @@ def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha,
         delta = alpha * (targets[t] - _sum(weights, &index[t * n], n)) / _squared_counts(reader, &index[t * n])
         for e in range(n):
             weights[index[t * n + e]] += delta
+    if touched is not None:
+        touched.mark(&index[0], T * n)
     return T, squared

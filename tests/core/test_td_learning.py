@@ -17,8 +17,9 @@ from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple_shapes import Architecture, architecture
 from genethello.core.families.networks import Network
-from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, LearningSettings, learn
-from genethello.core.learning.td import TupleReader, game_positions, position_value, td_lambda_game
+from genethello.core.learning.live import LiveNetwork
+from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, Learner, LearningSettings, learn
+from genethello.core.learning.td import TouchedWeights, TupleReader, game_positions, position_value, td_lambda_game
 from tests.ntuple_reference import reference_reads, reference_value
 
 # Two base tuples: a corner pair (8 distinct images, all empty at the start,
@@ -352,3 +353,94 @@ def test_learning_lowers_the_error_on_fresh_games():
     zero, mse = (errors[k][1] / errors[k][0] for k in ("zero", "learned"))
     print(f"mean squared error on 60 fresh games: zero network {zero:.1f}, learned {mse:.1f} discs²")
     assert mse < 0.8 * zero
+
+
+# ------------------------------------------------- learning in place
+
+def rebuilt_learn(net: Network, settings_: LearningSettings, seed: int) -> tuple[np.ndarray, int, float]:
+    """The slice as it was before learning in place: an evaluator rebuilt
+    from every weight after each batch, every weight clipped after it and
+    rounded at the end (what Learner must equal bit for bit)."""
+    from genethello.core.engine.game import random_opening
+    reader = TupleReader(net.architecture, net.stages)
+    weights = np.array(net.weights, dtype=np.float64)
+    positions, squared = 0, 0.0
+    for first in range(0, settings_.games, settings_.batch_games):
+        engine = Engine(NetworkEvaluator(Network(net.architecture, weights, net.stages, net.whole_disc_weight)),
+                        depth=settings_.depth, exact_empties=settings_.exact_empties)
+        batch = []
+        for game in range(first, min(first + settings_.batch_games, settings_.games)):
+            stream, opening_seed = (int(x) for x in np.random.SeedSequence([seed, game]).generate_state(2, np.uint64))
+            opening = random_opening(settings_.opening_plies, opening_seed) if settings_.opening_plies else ()
+            batch.append(play_game(engine, engine, opening, epsilon=settings_.epsilon, seed=stream).moves)
+        for moves in batch:
+            T, error = td_lambda_game(reader, weights, moves, settings_.alpha, settings_.lam)
+            positions += T
+            squared += error
+        np.clip(weights, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS, out=weights)
+    return np.rint(weights * LEARNED_GRID) / LEARNED_GRID, positions, squared
+
+
+# the 3x3 corner: 19,683 entries a stage, past INT16_LUT_ENTRIES, so its evaluator keeps int16 copies;
+# its transpose reads the same squares, so each physical entry sums two weights
+WIDE = Architecture("wide", ((0, 1, 2, 8, 9, 10, 16, 17, 18), (27,)))
+
+
+@pytest.mark.parametrize("net", [
+    zero_network(),
+    Network.random(architecture("all-2"), np.random.default_rng(5), stages=4),            # off the grid
+    Network(architecture("all-2"), np.random.default_rng(6).normal(0, 200, 4 * 288), 4),   # beyond ±256
+    Network(WIDE, np.random.default_rng(7).normal(0, 0.5, 2 * WIDE.n_weights), 2),       # int16 LUTs kept
+], ids=["zero", "off-grid", "beyond-limit", "int16"])
+@pytest.mark.parametrize("settings_", [SMALL, LearningSettings(alpha=0.9, lam=0.3, epsilon=0.1, depth=2, games=5,
+                                                                batch_games=1, exact_empties=6, opening_plies=2)])
+def test_learning_in_place_equals_rebuilding_every_weight(net, settings_):
+    """Learner settles only the weights a batch touched, yet learns the
+    weights of the rebuilt slice bit for bit, two slices on, and its live
+    LUTs (merged, swapped, int16 while they fit) equal an evaluator built
+    afresh from its weights."""
+    learner = Learner(net)
+    first = learner.slice(settings_, 3)
+    weights, positions, squared = rebuilt_learn(net, settings_, 3)
+    assert np.array_equal(learner.network().weights, weights)
+    assert (first.positions, first.squared_error) == (positions, squared)
+    learner.slice(settings_, 4)
+    again, _, _ = rebuilt_learn(Network(net.architecture, weights, net.stages), settings_, 4)
+    assert np.array_equal(learner.network().weights, again)
+    fresh = LiveNetwork(learner.network(), MAX_LEARNED_DISCS, LEARNED_GRID)
+    for live, built in zip(learner.live.luts(), fresh.luts()):
+        assert (live is None and built is None) or np.array_equal(live, built)
+    assert learn(net, settings_, 3)[0].digest() == Network(net.architecture, weights, net.stages).digest()
+
+
+def test_int16_copies_are_kept_and_dropped_as_the_values_need():
+    """Entries of two weights of 250 discs fit int16 (32,000/64 disc); one
+    weight settled at 256 makes an entry of 32,768: the int16 copies go and
+    the int32 LUTs still equal a fresh build's."""
+    assert not LiveNetwork(Network(WIDE, np.full(2 * WIDE.n_weights, 256.0), 2), MAX_LEARNED_DISCS,
+                           LEARNED_GRID).int16
+    live = LiveNetwork(Network(WIDE, np.full(2 * WIDE.n_weights, 250.0), 2), MAX_LEARNED_DISCS, LEARNED_GRID)
+    assert live.int16
+    touched = TouchedWeights(live.weights.size)
+    live.weights[5] = 251.0
+    touched.add(np.array([5], dtype=np.int32))
+    assert live.settle(touched) == 1 and live.int16
+    live.weights[:WIDE.n_weights] = 300.0                  # clipped to 256: entries of 2 x 256 x 64
+    touched.add(np.arange(WIDE.n_weights, dtype=np.int32))
+    live.settle(touched)
+    assert not live.int16 and live.luts()[2] is None and live.weights.max() == MAX_LEARNED_DISCS
+    fresh = LiveNetwork(live.network(), MAX_LEARNED_DISCS, LEARNED_GRID)
+    assert all(np.array_equal(a, b) for a, b in zip(live.luts()[:2], fresh.luts()[:2]))
+
+
+def test_touched_weights_flag_each_weight_once():
+    touched = TouchedWeights(10)
+    touched.add(np.array([3, 7, 3, 0], dtype=np.int32))
+    assert touched.count == 3 and sorted(touched.indices()) == [0, 3, 7]
+    touched.clear()
+    assert touched.count == 0 and touched.indices().size == 0
+    with pytest.raises(ValueError, match="outside 0..9"):
+        touched.add(np.array([10], dtype=np.int32))
+    reader = TupleReader(architecture("all-2"), 4)
+    with pytest.raises(ValueError, match="touched weights of 10"):
+        td_lambda_game(reader, np.zeros(4 * 288), random_game(1), 0.1, 0.5, touched)
