@@ -24,7 +24,7 @@ search without a tracker compute each value in full.
 """
 
 from genethello.core.evaluation.evaluation cimport BaseEvaluator, NETWORK_KIND
-from genethello.core.evaluation.ntuple cimport NTupleEvaluator, ntuple_value
+from genethello.core.evaluation.ntuple cimport NTupleEvaluator, ntuple_value, DISC_UNITS
 from genethello.core.engine.board cimport Board
 
 
@@ -59,6 +59,15 @@ cdef class NetworkEvaluator(BaseEvaluator):
 
     def __reduce__(self):
         return (NetworkEvaluator, (self.network, self.individual))
+
+    @property
+    def disc_units(self) -> int:
+        """The value's units a disc: a staged network's 64 (DISC_UNITS), a
+        whole-disc network's weight; 0 for a network of one stage (no disc
+        scale). What hints and score estimates divide by."""
+        if self.ntuple.n_stages == 1:
+            return 0
+        return self.ntuple.whole_disc_weight or DISC_UNITS
 
     @property
     def pattern_version(self) -> str:
