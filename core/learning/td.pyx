@@ -238,12 +238,24 @@ def game_positions(moves) -> tuple:
 
 
 def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha, double lam,
-                   TouchedWeights touched=None) -> tuple:
+                   TouchedWeights touched=None, bootstrap=None, exact=None) -> tuple:
     """Learn from one game (``moves`` from the standard start, passes
     included, to the end) by the offline λ-return (module docstring),
     updating ``weights`` in place (and flagging in ``touched``, if given,
     every weight the update moved). Returns (positions learned from, the
     sum of their squared errors G_t - v_t before the update, in discs²).
+
+    Targets that see further (issue 36 part 4), one value a position of
+    the game (``game_positions``' order; NaN where none):
+
+    - ``bootstrap``: the value the λ-return bootstraps from in place of
+      the static value v_{t+1} (a search's value of the position with the
+      weights the game was played on: search-value targets);
+    - ``exact``: the position's exact score (the solver's): its target
+      G_t is that score, and it is also the value positions before it
+      bootstrap from. So, with b_t = exact_t, else bootstrap_t, else v_t:
+      G_{T-1} = exact_{T-1} or z_{T-1}; G_t = exact_t where solved, else
+      σ_t ((1 - λ) b_{t+1} + λ G_{t+1}). Without both: today's update.
 
     Raises:
         ValueError: for weights of another size, alpha or lam out of
@@ -254,13 +266,24 @@ def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha,
         raise ValueError(f"touched weights of {touched.flags.shape[0]} for {weights.shape[0]} weights")
     if not 0.0 <= alpha <= 1.0 or not 0.0 <= lam <= 1.0:
         raise ValueError(f"alpha and lambda must be within [0, 1], not {alpha!r} and {lam!r}")
+    cdef double[::1] boot, solved
+    cdef bint has_boot = bootstrap is not None, has_exact = exact is not None
     cdef uint64_t players[MAX_POSITIONS]
     cdef uint64_t opponents[MAX_POSITIONS]
     cdef int sides[MAX_POSITIONS]
     cdef double values[MAX_POSITIONS]
     cdef double targets[MAX_POSITIONS]
+    cdef double bootstrapped[MAX_POSITIONS]
     cdef Replayed r = _replay(moves, players, opponents, sides)
     cdef int n = reader.n_expanded, T = r.count, t, e
+    if has_boot:
+        boot = np.ascontiguousarray(bootstrap, dtype=np.float64)
+        if boot.shape[0] != T:
+            raise ValueError(f"{boot.shape[0]} bootstrap values for a game of {T} positions")
+    if has_exact:
+        solved = np.ascontiguousarray(exact, dtype=np.float64)
+        if solved.shape[0] != T:
+            raise ValueError(f"{solved.shape[0]} exact scores for a game of {T} positions")
     cdef int32_t[::1] index = np.empty(max(1, T) * n, dtype=np.int32)
     cdef double delta, squared = 0.0, ahead
     if T == 0:
@@ -268,10 +291,20 @@ def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha,
     for t in range(T):
         reader.read(players[t], opponents[t], &index[t * n])
         values[t] = _sum(weights, &index[t * n], n)
+        bootstrapped[t] = values[t]
+        if has_boot and boot[t] == boot[t]:             # not NaN
+            bootstrapped[t] = boot[t]
+        if has_exact and solved[t] == solved[t]:
+            bootstrapped[t] = solved[t]
     ahead = r.black_margin if sides[T - 1] == 0 else -r.black_margin
     targets[T - 1] = ahead
+    if has_exact and solved[T - 1] == solved[T - 1]:
+        targets[T - 1] = solved[T - 1]
     for t in range(T - 2, -1, -1):
-        ahead = (1.0 - lam) * values[t + 1] + lam * targets[t + 1]
+        if has_exact and solved[t] == solved[t]:
+            targets[t] = solved[t]
+            continue
+        ahead = (1.0 - lam) * bootstrapped[t + 1] + lam * targets[t + 1]
         targets[t] = ahead if sides[t + 1] == sides[t] else -ahead
     for t in range(T):
         delta = targets[t] - values[t]

@@ -5,6 +5,7 @@ specification (td.pyx's docstring), ε-greedy self-play, and the learning
 slice (self_play.learn) as a pure, helpful function."""
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -58,16 +59,20 @@ def replay(moves) -> tuple[list[tuple[int, int, int]], int]:
     return out, board.final_score()
 
 
-def expected_update(arch: Architecture, stages: int, weights: np.ndarray, moves, alpha: float, lam: float):
-    """The offline λ-return and the normalized LMS steps, from the docstring."""
+def expected_update(arch: Architecture, stages: int, weights: np.ndarray, moves, alpha: float, lam: float,
+                    bootstrap: dict | None = None, exact: dict | None = None):
+    """The offline λ-return and the normalized LMS steps, from the docstring
+    (``bootstrap``, ``exact``: position -> value, the targets that see further)."""
+    bootstrap, exact = bootstrap or {}, exact or {}
     positions, black_margin = replay(moves)
     T = len(positions)
     v = [plain_value(arch, stages, weights, p, o) for p, o, _ in positions]
+    b = [exact.get(t, bootstrap.get(t, v[t])) for t in range(T)]
     G = [0.0] * T
-    G[-1] = black_margin if positions[-1][2] == 0 else -black_margin
+    G[-1] = exact.get(T - 1, black_margin if positions[-1][2] == 0 else -black_margin)
     for t in range(T - 2, -1, -1):
         sigma = 1 if positions[t + 1][2] == positions[t][2] else -1
-        G[t] = sigma * ((1 - lam) * v[t + 1] + lam * G[t + 1])
+        G[t] = exact[t] if t in exact else sigma * ((1 - lam) * b[t + 1] + lam * G[t + 1])
     w = np.array(weights, dtype=np.float64)
     after_own_step = []
     for t, (p, o, _) in enumerate(positions):
@@ -444,3 +449,92 @@ def test_touched_weights_flag_each_weight_once():
     reader = TupleReader(architecture("all-2"), 4)
     with pytest.raises(ValueError, match="touched weights of 10"):
         td_lambda_game(reader, np.zeros(4 * 288), random_game(1), 0.1, 0.5, touched)
+
+
+
+# ------------------------------------------------ targets that see further
+
+def as_array(values: dict, T: int) -> np.ndarray:
+    out = np.full(T, np.nan)
+    for t, x in values.items():
+        out[t] = x
+    return out
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("which", ["exact", "bootstrap", "both"])
+def test_further_targets_are_the_specified_update(lam, which):
+    """Given exact scores (a solved position's target is its score, and
+    positions before bootstrap from it) and bootstrap values (in place of
+    the static value of the next position), the update is the docstring's;
+    NaN everywhere is today's update."""
+    moves = game_with_a_pass()
+    T = sum(m != PASS for m in moves)
+    weights = np.random.default_rng(7).normal(0.0, 2.0, 2 * TINY.n_weights)
+    rng = np.random.default_rng(11)
+    exact = {t: float(rng.integers(-64, 65)) for t in range(T - 12, T, 2)} if which != "bootstrap" else {}
+    bootstrap = {t: float(rng.normal(0, 10)) for t in range(0, T, 3)} if which != "exact" else {}
+    want_w, _, want_sq, targets, after = expected_update(TINY, 2, weights, moves, 0.4, lam, bootstrap, exact)
+    got = weights.copy()
+    _, squared = td_lambda_game(TupleReader(TINY, 2), got, moves, 0.4, lam, None, as_array(bootstrap, T),
+                                as_array(exact, T))
+    assert squared == pytest.approx(want_sq, rel=1e-12)
+    assert np.allclose(got, want_w, rtol=1e-12, atol=1e-12)
+    for t, score in exact.items():
+        assert targets[t] == score
+    plain = weights.copy()
+    td_lambda_game(TupleReader(TINY, 2), plain, moves, 0.4, lam, None, np.full(T, np.nan), np.full(T, np.nan))
+    today = weights.copy()
+    td_lambda_game(TupleReader(TINY, 2), today, moves, 0.4, lam)
+    assert np.array_equal(plain, today)
+    with pytest.raises(ValueError, match="exact scores for a game of"):
+        td_lambda_game(TupleReader(TINY, 2), weights.copy(), moves, 0.4, lam, None, None, np.zeros(T - 1))
+
+
+@pytest.mark.parametrize("option", [dict(exact_targets=10), dict(search_targets=2),
+                                    dict(exact_targets=8, search_targets=1)])
+def test_a_slice_learns_the_targets_its_settings_name(option):
+    """A slice with exact or search targets equals, bit for bit, the games
+    played by hand, each position with <= N empties solved by the core's
+    solver, the others searched d plies on the weights the games were
+    played on (no table), and today's update given those values."""
+    from genethello.core.engine.search import Searcher
+    from genethello.core.evaluation.evaluation import EVAL_LIMIT, EVAL_WIN
+
+    net = Network.random(architecture("all-2"), np.random.default_rng(5), sigma=0.3, stages=4)
+    settings_ = LearningSettings(alpha=0.5, lam=0.5, epsilon=0.1, depth=1, games=3, batch_games=3, **option)
+    learned, report = learn(net, settings_, 2)
+    engine = Engine(NetworkEvaluator(net), depth=1)
+    search, solver = Searcher(NetworkEvaluator(net), hashing=False), Searcher(NetworkEvaluator(net))
+    weights = np.array(net.weights)
+    reader = TupleReader(net.architecture, net.stages)
+    games = [play_game(engine, engine, epsilon=0.1,
+                       seed=int(np.random.SeedSequence([2, j]).generate_state(2, np.uint64)[0])).moves
+             for j in range(3)]
+    solved = 0
+    for moves in games:
+        positions, _ = game_positions(moves)
+        exact, bootstrap = {}, {}
+        for t, (p, o, side) in enumerate(positions):
+            board = Board.from_bitboards(p, o, "black") if side == 0 else Board.from_bitboards(o, p, "white")
+            if 64 - popcount(p | o) <= option.get("exact_targets", 0):
+                exact[t] = solver.solve(board).value
+            elif option.get("search_targets"):
+                r = search.search(board, depth=option["search_targets"])
+                # discs: a game seen to its end is EVAL_WIN a disc, else 64 units a disc
+                bootstrap[t] = r.value if r.exact else (r.value / EVAL_WIN if abs(r.value) > EVAL_LIMIT
+                                                        else r.value / 64)
+        solved += len(exact)
+        td_lambda_game(reader, weights, moves, 0.5, 0.5, None, as_array(bootstrap, len(positions)),
+                       as_array(exact, len(positions)))
+    np.clip(weights, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS, out=weights)
+    assert np.array_equal(learned.weights, np.rint(weights * LEARNED_GRID) / LEARNED_GRID)
+    assert (solved > 0) == ("exact_targets" in option)
+    today = learn(net, replace(settings_, exact_targets=0, search_targets=0), 2)[0]
+    assert not np.array_equal(learned.weights, today.weights)
+
+
+@pytest.mark.parametrize("bad", [dict(exact_targets=-1), dict(exact_targets=61), dict(search_targets=-2)])
+def test_further_target_settings_refuse_bad_values(bad):
+    with pytest.raises(ValueError, match="exact_targets and search_targets must be within 0..60"):
+        LearningSettings(alpha=0.5, lam=0.5, epsilon=0.1, depth=1, **bad)
