@@ -19,7 +19,9 @@ alike (time is this process's CPU time, ``time.process_time``):
 - ``all-2-s8 td only``: ``td_lambda_game`` alone on the baseline's games
   (the update's own cost);
 - ``all-4+2x2-s8 ...``: the same from zero on ``config/search-player.toml``'s
-  architecture;
+  architecture, and its ``learner d2 exact12`` / ``search2`` rows: the
+  Learner with exact targets within 12 empties / targets bootstrapped from
+  depth-2 searches (issue 36 part 4);
 - ``patterns-v2-s30 ...``: the same from the pattern-table network
   (:func:`genethello.core.families.networks.pattern_table_network`) with a
   quarter of the games.
@@ -51,13 +53,14 @@ BUILD_SECONDS: dict[str, float] = {}
 BATCHES: dict[str, int] = {}
 
 
-def network_rows(label: str, net: Network, games: int, seed: int,
-                 batch: int = BATCH) -> dict[str, tuple[Callable[[], int], str]]:
+def network_rows(label: str, net: Network, games: int, seed: int, batch: int = BATCH,
+                 targets: bool = False) -> dict[str, tuple[Callable[[], int], str]]:
     """``label``'s rows: name -> (a run returning the games it did, its baseline row)."""
     BATCHES[label] = batch
 
-    def settings(depth: int) -> LearningSettings:
-        return LearningSettings(alpha=ALPHA, lam=LAM, epsilon=EPSILON, depth=depth, games=games, batch_games=batch)
+    def settings(depth: int, **further: int) -> LearningSettings:
+        return LearningSettings(alpha=ALPHA, lam=LAM, epsilon=EPSILON, depth=depth, games=games, batch_games=batch,
+                                **further)
 
     learned, _ = learn(net, settings(2), seed)            # the baseline plays what learning ends with
     learner = Learner(net)
@@ -87,10 +90,20 @@ def network_rows(label: str, net: Network, games: int, seed: int,
             td_lambda_game(reader, weights, moves, ALPHA, LAM)
         return len(baseline_games)
 
+    def further_slice(**further: int) -> Callable[[], int]:
+        further_learner = Learner(net)
+
+        def run() -> int:
+            slices[0] += 1
+            return further_learner.slice(settings(2, **further), slices[0]).games
+        return run
+
     base = f"{label} play d2"
+    further_rows = {f"{label} learner d2 exact12": (further_slice(exact_targets=12), base),
+                    f"{label} learner d2 search2": (further_slice(search_targets=2), base)} if targets else {}
     return {f"{label} learn d1": (lambda: learn(net, settings(1), seed)[1].games, base),
             f"{label} learn d2": (lambda: learn(net, settings(2), seed)[1].games, base),
-            f"{label} learner d2": (learner_slice, base),
+            f"{label} learner d2": (learner_slice, base)} | further_rows | {
             base: (play, base),
             f"{label} td only": (td_only, base)}
 
@@ -105,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     arch = architecture("all-2")
     rows = network_rows("all-2-s8", Network(arch, np.zeros(8 * arch.n_weights), 8), args.games, args.seed)
     arch4 = architecture("all-4+2x2")
-    rows |= network_rows("all-4+2x2-s8", Network(arch4, np.zeros(8 * arch4.n_weights), 8), args.games, args.seed)
+    rows |= network_rows("all-4+2x2-s8", Network(arch4, np.zeros(8 * arch4.n_weights), 8), args.games, args.seed,
+                         targets=True)
     pattern_games = max(1, args.games // 4)
     rows |= network_rows("patterns-v2-s30", pattern_table_network(), pattern_games, args.seed)
     seconds = dict.fromkeys(rows, 0.0)
@@ -116,11 +130,11 @@ def main(argv: list[str] | None = None) -> int:
             played[name] += run()
             seconds[name] += time.process_time() - start
     print(f"ε {EPSILON}, λ {LAM}, α {ALPHA}, {args.rounds} rounds, one core, CPU time")
-    print(f"{'row':>26} {'games':>6} {'games/s/core':>13} {'vs play d2':>11}")
+    print(f"{'row':>32} {'games':>6} {'games/s/core':>13} {'vs play d2':>11}")
     for name, (_, base) in rows.items():
         rate = played[name] / seconds[name]
         base_rate = played[base] / seconds[base]
-        print(f"{name:>26} {played[name]:>6} {rate:>13.1f} {rate / base_rate:>10.2f}x")
+        print(f"{name:>32} {played[name]:>6} {rate:>13.1f} {rate / base_rate:>10.2f}x")
     for label, build in BUILD_SECONDS.items():
         print(f"{label}: one evaluator build {build:.3f} s CPU (learn() builds one a slice)")
     for row in ("learn d1", "learn d2", "learner d2"):

@@ -26,7 +26,7 @@ built with (nothing the searches read).
 """
 
 from libc.math cimport rint
-from libc.stdint cimport int16_t, int32_t, int64_t
+from libc.stdint cimport int16_t, int32_t
 
 import functools
 

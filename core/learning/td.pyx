@@ -36,7 +36,7 @@ both diverge.) λ = 1 learns the outcome alone (Monte Carlo), λ = 0 one
 step ahead (TD(0)).
 """
 
-from libc.stdint cimport uint64_t, uint8_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, int32_t, int64_t
 
 import numpy as np
 
