@@ -124,7 +124,7 @@ def top_moves(searcher: Searcher, board: Board, depth: int, cancel: threading.Ev
             score, exact = (margin if mover == BLACK else -margin), True
         else:
             result = searcher.search(after, depth=max(1, depth - 1), exact_empties=play.EXACT_EMPTIES)
-            score, exact = disc_score(-result.value, result.exact), result.exact
+            score, exact = disc_score(-result.value, result.exact, result.disc_units), result.exact
         scored.append({"move": square_name(square), "score": score, "exact": exact})
     scored.sort(key=lambda entry: -entry["score"])
     return scored

@@ -79,6 +79,9 @@ class SearchResult:
         nodes: positions visited.
         seconds: wall time spent.
         pv: principal variation from the transposition table (may be short).
+        disc_units: the evaluation's units a disc (0: it has no disc
+            scale, a chromosome's heuristic; a staged network's 64, a
+            whole-disc network's weight): what :attr:`discs` divides by.
     """
     move: int | None
     value: int
@@ -87,6 +90,7 @@ class SearchResult:
     nodes: int
     seconds: float
     pv: tuple = ()
+    disc_units: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -97,24 +101,36 @@ class SearchResult:
         """The value as a disc score for the side to move (see
         :func:`disc_score`): an int when the game's end was seen, else a
         float."""
-        return disc_score(self.value, self.exact)
+        return disc_score(self.value, self.exact, self.disc_units)
 
 
-def disc_score(value: int, exact: bool) -> int | float:
+def disc_units(evaluator) -> int:
+    """The evaluation's units a disc: a staged network's (its
+    ``disc_units``), 0 for an evaluation with no disc scale."""
+    return int(getattr(evaluator, "disc_units", 0))
+
+
+def disc_score(value: int, exact: bool, units: int = 0) -> int | float:
     """A search value as a disc score for the side it belongs to.
 
     * ``exact`` (a solved position): the value already is the final disc
       margin (empties to the winner): returned as an int.
     * A midgame value beyond the evaluation's range is a game the search saw
       end: EVAL_WIN per disc of its final margin: returned as an int.
-    * Anything else is the chromosome's heuristic evaluation, which has no
-      disc scale: returned as a float (so it prints with decimals), clamped
-      to -64..64.
+    * An evaluation in ``units`` a disc (a staged network's: 64 a disc, a
+      whole-disc network's weight a disc): its discs, a float clamped to
+      -64..64. (Before issue 36 these were shown as units: a staged
+      network's 1.5 discs read as "+64".)
+    * Anything else (``units`` 0) is the chromosome's heuristic
+      evaluation, which has no disc scale: returned as a float (so it
+      prints with decimals), clamped to -64..64.
     """
     if exact:
         return int(value)
     if abs(value) > EVAL_LIMIT:
         return int(round(value / EVAL_WIN))
+    if units > 0:
+        return float(max(-64.0, min(64.0, value / units)))
     return float(max(-64, min(64, value)))
 
 
@@ -157,6 +173,11 @@ cdef class Searcher:
 
     def __reduce__(self):
         return (Searcher, (self.evaluator, self.algorithm, self.table.bits, self.hashing, self.ordering))
+
+    @property
+    def disc_units(self) -> int:
+        """The evaluator's units a disc (:func:`disc_units`; 0: no disc scale)."""
+        return disc_units(self.evaluator)
 
     def use_evaluator(self, BaseEvaluator evaluator) -> None:
         """Search with other weights from now on (clear the table first:
@@ -310,7 +331,7 @@ cdef class Searcher:
         exact = reached == ENDGAME_DEPTH
         move = None if r.move == NO_MOVE else r.move
         return SearchResult(move, r.value, 64 - popcount(P | O) if exact else reached, exact,
-                            self.ctx.nodes, elapsed, self._pv(P, O, move))
+                            self.ctx.nodes, elapsed, self._pv(P, O, move), self.disc_units)
 
     def solve(self, Board board, nodes=None, seconds=None):
         """Exact best move and final disc difference (empties to the winner).
@@ -337,7 +358,7 @@ cdef class Searcher:
         elapsed = monotonic_seconds() - t0
         move = None if r.move == NO_MOVE else r.move
         return SearchResult(move, r.value, 64 - popcount(P | O), bool(r.complete), self.ctx.nodes, elapsed,
-                            self._pv(P, O, move) if r.complete else ())
+                            self._pv(P, O, move) if r.complete else (), self.disc_units)
 
     cdef Searcher _pattern_searcher(self):
         """A pattern-only searcher of the newest table (in discs), made on

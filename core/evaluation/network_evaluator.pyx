@@ -24,7 +24,7 @@ search without a tracker compute each value in full.
 """
 
 from genethello.core.evaluation.evaluation cimport BaseEvaluator, NETWORK_KIND
-from genethello.core.evaluation.ntuple cimport NTupleEvaluator, ntuple_value
+from genethello.core.evaluation.ntuple cimport NTupleEvaluator, ntuple_value, DISC_UNITS
 from genethello.core.engine.board cimport Board
 
 
@@ -38,14 +38,18 @@ cdef class NetworkEvaluator(BaseEvaluator):
             weights are what the search plays).
         individual: the ``NetworkIndividual`` it was built from, kept for
             reports (``repr`` names it), or None.
+        ntuple: the typed network to play instead of ``network.evaluator()``
+            (a learner's, patched in place as its weights move:
+            genethello.core.learning.live; ``network`` then names where it
+            started, and a pickled copy plays that).
     """
 
     cdef readonly object network        # the Network
     cdef readonly object individual     # the NetworkIndividual, or None
     cdef readonly NTupleEvaluator ntuple  # the typed network the leaf evaluation points into (kept alive)
 
-    def __init__(self, network, individual=None):
-        cdef NTupleEvaluator typed = network.evaluator()
+    def __init__(self, network, individual=None, NTupleEvaluator ntuple=None):
+        cdef NTupleEvaluator typed = network.evaluator() if ntuple is None else ntuple
         self.network = network
         self.individual = individual
         self.ntuple = typed
@@ -55,6 +59,15 @@ cdef class NetworkEvaluator(BaseEvaluator):
 
     def __reduce__(self):
         return (NetworkEvaluator, (self.network, self.individual))
+
+    @property
+    def disc_units(self) -> int:
+        """The value's units a disc: a staged network's 64 (DISC_UNITS), a
+        whole-disc network's weight; 0 for a network of one stage (no disc
+        scale). What hints and score estimates divide by."""
+        if self.ntuple.n_stages == 1:
+            return 0
+        return self.ntuple.whole_disc_weight or DISC_UNITS
 
     @property
     def pattern_version(self) -> str:

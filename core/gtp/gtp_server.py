@@ -648,7 +648,7 @@ class GtpFrontend:
             values = self.searcher.move_values(board, self.oracle_depth, self.exact_empties)
         finally:
             self._take_back(played)
-        return " ".join(f"{vertex_name(sq)} {format_disc_score(disc_score(v, exact))}"
+        return " ".join(f"{vertex_name(sq)} {format_disc_score(disc_score(v, exact, self.searcher.disc_units))}"
                         for sq, v in values[:count])
 
     def cmd_estimate_score(self, cmd: Command) -> str:

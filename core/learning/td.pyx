@@ -95,6 +95,50 @@ cdef class TupleReader:
             out[e] = base + self.offset[e] + index
 
 
+cdef class TouchedWeights:
+    """Which weights (stage included) updates have touched since the last
+    :meth:`clear`: a flag a weight and the list of those flagged, so that
+    what follows an update (clipping, rounding, patching a live evaluator:
+    :mod:`genethello.core.learning.live`) costs the weights a game read,
+    not every weight of the network."""
+
+    def __init__(self, int size):
+        self.flags = np.zeros(size, dtype=np.uint8)
+        self.items = np.empty(1024, dtype=np.int32)
+        self.count = 0
+
+    cdef void mark(self, const int32_t* index, int n) except *:
+        cdef int e, j
+        for e in range(n):
+            j = index[e]
+            if not self.flags[j]:
+                if self.count == self.items.shape[0]:
+                    grown = np.empty(2 * self.count, dtype=np.int32)
+                    grown[:self.count] = self.items
+                    self.items = grown
+                self.flags[j] = 1
+                self.items[self.count] = j
+                self.count += 1
+
+    def add(self, const int32_t[::1] indices) -> None:
+        """Flag ``indices`` (weights, stage included)."""
+        if indices.shape[0]:
+            if np.any(np.asarray(indices) < 0) or np.any(np.asarray(indices) >= self.flags.shape[0]):
+                raise ValueError(f"a weight index outside 0..{self.flags.shape[0] - 1}")
+            self.mark(&indices[0], indices.shape[0])
+
+    def indices(self) -> np.ndarray:
+        """The flagged weights (a copy, int32)."""
+        return np.array(self.items[:self.count], dtype=np.int32)
+
+    def clear(self) -> None:
+        """Unflag every weight (costs the flagged ones)."""
+        cdef int i
+        for i in range(self.count):
+            self.flags[self.items[i]] = 0
+        self.count = 0
+
+
 cdef inline int64_t _squared_counts(TupleReader reader, const int32_t* index) noexcept nogil:
     """Σ_j n_j²: over the weights read, the square of how many tuples read each."""
     cdef int e, n = reader.n_expanded
@@ -189,26 +233,53 @@ def game_positions(moves) -> tuple:
     return [(players[t], opponents[t], sides[t]) for t in range(r.count)], r.black_margin
 
 
-def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha, double lam) -> tuple:
+def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha, double lam,
+                   TouchedWeights touched=None, bootstrap=None, exact=None) -> tuple:
     """Learn from one game (``moves`` from the standard start, passes
     included, to the end) by the offline λ-return (module docstring),
-    updating ``weights`` in place. Returns (positions learned from, the sum
-    of their squared errors G_t - v_t before the update, in discs²).
+    updating ``weights`` in place (and flagging in ``touched``, if given,
+    every weight the update moved). Returns (positions learned from, the
+    sum of their squared errors G_t - v_t before the update, in discs²).
+
+    Targets that see further (issue 36 part 4), one value a position of
+    the game (``game_positions``' order; NaN where none):
+
+    - ``bootstrap``: the value the λ-return bootstraps from in place of
+      the static value v_{t+1} (a search's value of the position with the
+      weights the game was played on: search-value targets);
+    - ``exact``: the position's exact score (the solver's): its target
+      G_t is that score, and it is also the value positions before it
+      bootstrap from. So, with b_t = exact_t, else bootstrap_t, else v_t:
+      G_{T-1} = exact_{T-1} or z_{T-1}; G_t = exact_t where solved, else
+      σ_t ((1 - λ) b_{t+1} + λ G_{t+1}). Without both: today's update.
 
     Raises:
         ValueError: for weights of another size, alpha or lam out of
             [0, 1], or moves that are not a whole legal game.
     """
     _check_weights(reader, weights)
+    if touched is not None and touched.flags.shape[0] != weights.shape[0]:
+        raise ValueError(f"touched weights of {touched.flags.shape[0]} for {weights.shape[0]} weights")
     if not 0.0 <= alpha <= 1.0 or not 0.0 <= lam <= 1.0:
         raise ValueError(f"alpha and lambda must be within [0, 1], not {alpha!r} and {lam!r}")
+    cdef double[::1] boot, solved
+    cdef bint has_boot = bootstrap is not None, has_exact = exact is not None
     cdef uint64_t players[MAX_POSITIONS]
     cdef uint64_t opponents[MAX_POSITIONS]
     cdef int sides[MAX_POSITIONS]
     cdef double values[MAX_POSITIONS]
     cdef double targets[MAX_POSITIONS]
+    cdef double bootstrapped[MAX_POSITIONS]
     cdef Replayed r = _replay(moves, players, opponents, sides)
     cdef int n = reader.n_expanded, T = r.count, t, e
+    if has_boot:
+        boot = np.ascontiguousarray(bootstrap, dtype=np.float64)
+        if boot.shape[0] != T:
+            raise ValueError(f"{boot.shape[0]} bootstrap values for a game of {T} positions")
+    if has_exact:
+        solved = np.ascontiguousarray(exact, dtype=np.float64)
+        if solved.shape[0] != T:
+            raise ValueError(f"{solved.shape[0]} exact scores for a game of {T} positions")
     cdef int32_t[::1] index = np.empty(max(1, T) * n, dtype=np.int32)
     cdef double delta, squared = 0.0, ahead
     if T == 0:
@@ -216,10 +287,20 @@ def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha,
     for t in range(T):
         reader.read(players[t], opponents[t], &index[t * n])
         values[t] = _sum(weights, &index[t * n], n)
+        bootstrapped[t] = values[t]
+        if has_boot and boot[t] == boot[t]:             # not NaN
+            bootstrapped[t] = boot[t]
+        if has_exact and solved[t] == solved[t]:
+            bootstrapped[t] = solved[t]
     ahead = r.black_margin if sides[T - 1] == 0 else -r.black_margin
     targets[T - 1] = ahead
+    if has_exact and solved[T - 1] == solved[T - 1]:
+        targets[T - 1] = solved[T - 1]
     for t in range(T - 2, -1, -1):
-        ahead = (1.0 - lam) * values[t + 1] + lam * targets[t + 1]
+        if has_exact and solved[t] == solved[t]:
+            targets[t] = solved[t]
+            continue
+        ahead = (1.0 - lam) * bootstrapped[t + 1] + lam * targets[t + 1]
         targets[t] = ahead if sides[t + 1] == sides[t] else -ahead
     for t in range(T):
         delta = targets[t] - values[t]
@@ -227,4 +308,6 @@ def td_lambda_game(TupleReader reader, double[::1] weights, moves, double alpha,
         delta = alpha * (targets[t] - _sum(weights, &index[t * n], n)) / _squared_counts(reader, &index[t * n])
         for e in range(n):
             weights[index[t * n + e]] += delta
+    if touched is not None:
+        touched.mark(&index[0], T * n)
     return T, squared

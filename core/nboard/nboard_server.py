@@ -350,7 +350,7 @@ class NBoardFrontend:
         solving = board.empties - 1 <= self.exact_empties
         if depth == 1 and not solving:
             for sq, v in self.searcher.move_values(board, 1, 0):
-                score = disc_score(v, False)
+                score = disc_score(v, False, self.searcher.disc_units)
                 out.append((score, sq, (sq,), isinstance(score, int)))
             return out
         for sq in order:

@@ -237,3 +237,24 @@ def test_the_clock_is_never_exceeded():
         used[color] += _time.monotonic() - t0
         assert ok
     assert used["black"] < 1.0 and used["white"] < 1.0
+
+
+def test_a_staged_network_estimates_in_discs():
+    """A staged network's values are 64 units a disc: estimate_score and
+    top_moves say its discs (pbt-td-searcher said "B+43.0" for a value of
+    43 units, 0.67 disc, and "B+64.0", the clamp, for anything past a disc)."""
+    from genethello.core import Board
+    from genethello.core.engine.search import Searcher
+    from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+    from genethello.core.families.individual_names import shipped_network
+    from genethello.core.gtp.engine import GtpFrontend, score_text
+
+    network = shipped_network("pbt-td-searcher").network
+    eng = GtpFrontend(NetworkEvaluator(network), depth=4, tt_bits=12)
+    assert eng.searcher.disc_units == 64
+    assert ask(eng, "play b f5")[0]
+    ok, est = ask(eng, "estimate_score")
+    r = Searcher(NetworkEvaluator(network)).search(Board.from_moves("f5"), depth=4)
+    assert ok and r.value != 0 and est == score_text(-r.value / 64)     # White to move: Black's is minus
+    pairs = ask(eng, "top_moves")[1].split()
+    assert all(abs(float(x)) < 20 for x in pairs[1::2])

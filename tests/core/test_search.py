@@ -549,3 +549,28 @@ def test_results_convert_their_value_to_discs():
     assert result(EVAL_LIMIT, False).discs == 64.0
     assert result(-EVAL_LIMIT, False).discs == -64.0
     assert disc_score(-3 * EVAL_WIN, False) == result(-3 * EVAL_WIN, False).discs == -3
+
+
+def test_a_value_with_a_disc_scale_is_its_discs():
+    """A staged network's values are 64 units a disc (a whole-disc
+    network's, its weight a disc): discs divides by the evaluator's units;
+    decided games and solved values are unchanged."""
+    import numpy as np
+
+    from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+    from genethello.core.evaluation.ntuple_shapes import architecture
+    from genethello.core.families.networks import Network
+
+    arch = architecture("all-2")
+    assert NetworkEvaluator(Network(arch, np.zeros(4 * arch.n_weights), 4)).disc_units == 64
+    assert NetworkEvaluator(Network(arch, np.zeros(4 * arch.n_weights), 4, 10)).disc_units == 10
+    assert NetworkEvaluator(Network(arch, np.ones(arch.n_weights))).disc_units == 0
+    assert Searcher(EVALUATOR).disc_units == 0
+    assert disc_score(96, False, 64) == 1.5 and disc_score(-3990, False, 64) == -62.34375
+    assert disc_score(3990, False, 10) == 64.0 and disc_score(-45, False, 10) == -4.5
+    assert disc_score(5 * EVAL_WIN, False, 64) == 5 and disc_score(-12, True, 64) == -12
+    r = SearchResult(move=None, value=-43, depth=4, exact=False, nodes=0, seconds=0.0, disc_units=64)
+    assert r.discs == -43 / 64
+    searched = Searcher(NetworkEvaluator(Network(arch, np.full(4 * arch.n_weights, 0.25), 4))).search(
+        Board.from_moves("f5"), depth=2)
+    assert searched.disc_units == 64 and searched.discs == searched.value / 64

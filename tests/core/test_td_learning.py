@@ -5,6 +5,7 @@ specification (td.pyx's docstring), ε-greedy self-play, and the learning
 slice (self_play.learn) as a pure, helpful function."""
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,8 +18,9 @@ from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple_shapes import Architecture, architecture
 from genethello.core.families.networks import Network
-from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, LearningSettings, learn
-from genethello.core.learning.td import TupleReader, game_positions, position_value, td_lambda_game
+from genethello.core.learning.live import LiveNetwork
+from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, Learner, LearningSettings, learn
+from genethello.core.learning.td import TouchedWeights, TupleReader, game_positions, position_value, td_lambda_game
 from tests.ntuple_reference import reference_reads, reference_value
 
 # Two base tuples: a corner pair (8 distinct images, all empty at the start,
@@ -57,16 +59,20 @@ def replay(moves) -> tuple[list[tuple[int, int, int]], int]:
     return out, board.final_score()
 
 
-def expected_update(arch: Architecture, stages: int, weights: np.ndarray, moves, alpha: float, lam: float):
-    """The offline λ-return and the normalized LMS steps, from the docstring."""
+def expected_update(arch: Architecture, stages: int, weights: np.ndarray, moves, alpha: float, lam: float,
+                    bootstrap: dict | None = None, exact: dict | None = None):
+    """The offline λ-return and the normalized LMS steps, from the docstring
+    (``bootstrap``, ``exact``: position -> value, the targets that see further)."""
+    bootstrap, exact = bootstrap or {}, exact or {}
     positions, black_margin = replay(moves)
     T = len(positions)
     v = [plain_value(arch, stages, weights, p, o) for p, o, _ in positions]
+    b = [exact.get(t, bootstrap.get(t, v[t])) for t in range(T)]
     G = [0.0] * T
-    G[-1] = black_margin if positions[-1][2] == 0 else -black_margin
+    G[-1] = exact.get(T - 1, black_margin if positions[-1][2] == 0 else -black_margin)
     for t in range(T - 2, -1, -1):
         sigma = 1 if positions[t + 1][2] == positions[t][2] else -1
-        G[t] = sigma * ((1 - lam) * v[t + 1] + lam * G[t + 1])
+        G[t] = exact[t] if t in exact else sigma * ((1 - lam) * b[t + 1] + lam * G[t + 1])
     w = np.array(weights, dtype=np.float64)
     after_own_step = []
     for t, (p, o, _) in enumerate(positions):
@@ -352,3 +358,183 @@ def test_learning_lowers_the_error_on_fresh_games():
     zero, mse = (errors[k][1] / errors[k][0] for k in ("zero", "learned"))
     print(f"mean squared error on 60 fresh games: zero network {zero:.1f}, learned {mse:.1f} discs²")
     assert mse < 0.8 * zero
+
+
+# ------------------------------------------------- learning in place
+
+def rebuilt_learn(net: Network, settings_: LearningSettings, seed: int) -> tuple[np.ndarray, int, float]:
+    """The slice as it was before learning in place: an evaluator rebuilt
+    from every weight after each batch, every weight clipped after it and
+    rounded at the end (what Learner must equal bit for bit)."""
+    from genethello.core.engine.game import random_opening
+    reader = TupleReader(net.architecture, net.stages)
+    weights = np.array(net.weights, dtype=np.float64)
+    positions, squared = 0, 0.0
+    for first in range(0, settings_.games, settings_.batch_games):
+        engine = Engine(NetworkEvaluator(Network(net.architecture, weights, net.stages, net.whole_disc_weight)),
+                        depth=settings_.depth, exact_empties=settings_.exact_empties)
+        batch = []
+        for game in range(first, min(first + settings_.batch_games, settings_.games)):
+            stream, opening_seed = (int(x) for x in np.random.SeedSequence([seed, game]).generate_state(2, np.uint64))
+            opening = random_opening(settings_.opening_plies, opening_seed) if settings_.opening_plies else ()
+            batch.append(play_game(engine, engine, opening, epsilon=settings_.epsilon, seed=stream).moves)
+        for moves in batch:
+            T, error = td_lambda_game(reader, weights, moves, settings_.alpha, settings_.lam)
+            positions += T
+            squared += error
+        np.clip(weights, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS, out=weights)
+    return np.rint(weights * LEARNED_GRID) / LEARNED_GRID, positions, squared
+
+
+# the 3x3 corner: 19,683 entries a stage, past INT16_LUT_ENTRIES, so its evaluator keeps int16 copies;
+# its transpose reads the same squares, so each physical entry sums two weights
+WIDE = Architecture("wide", ((0, 1, 2, 8, 9, 10, 16, 17, 18), (27,)))
+
+
+@pytest.mark.parametrize("net", [
+    zero_network(),
+    Network.random(architecture("all-2"), np.random.default_rng(5), stages=4),            # off the grid
+    Network(architecture("all-2"), np.random.default_rng(6).normal(0, 200, 4 * 288), 4),   # beyond ±256
+    Network(WIDE, np.random.default_rng(7).normal(0, 0.5, 2 * WIDE.n_weights), 2),       # int16 LUTs kept
+], ids=["zero", "off-grid", "beyond-limit", "int16"])
+@pytest.mark.parametrize("settings_", [SMALL, LearningSettings(alpha=0.9, lam=0.3, epsilon=0.1, depth=2, games=5,
+                                                                batch_games=1, exact_empties=6, opening_plies=2)])
+def test_learning_in_place_equals_rebuilding_every_weight(net, settings_):
+    """Learner settles only the weights a batch touched, yet learns the
+    weights of the rebuilt slice bit for bit, two slices on, and its live
+    LUTs (merged, swapped, int16 while they fit) equal an evaluator built
+    afresh from its weights."""
+    learner = Learner(net)
+    first = learner.slice(settings_, 3)
+    weights, positions, squared = rebuilt_learn(net, settings_, 3)
+    assert np.array_equal(learner.network().weights, weights)
+    assert (first.positions, first.squared_error) == (positions, squared)
+    learner.slice(settings_, 4)
+    again, _, _ = rebuilt_learn(Network(net.architecture, weights, net.stages), settings_, 4)
+    assert np.array_equal(learner.network().weights, again)
+    fresh = LiveNetwork(learner.network(), MAX_LEARNED_DISCS, LEARNED_GRID)
+    for live, built in zip(learner.live.luts(), fresh.luts()):
+        assert (live is None and built is None) or np.array_equal(live, built)
+    assert learn(net, settings_, 3)[0].digest() == Network(net.architecture, weights, net.stages).digest()
+
+
+def test_int16_copies_are_kept_and_dropped_as_the_values_need():
+    """Entries of two weights of 250 discs fit int16 (32,000/64 disc); one
+    weight settled at 256 makes an entry of 32,768: the int16 copies go and
+    the int32 LUTs still equal a fresh build's."""
+    assert not LiveNetwork(Network(WIDE, np.full(2 * WIDE.n_weights, 256.0), 2), MAX_LEARNED_DISCS,
+                           LEARNED_GRID).int16
+    live = LiveNetwork(Network(WIDE, np.full(2 * WIDE.n_weights, 250.0), 2), MAX_LEARNED_DISCS, LEARNED_GRID)
+    assert live.int16
+    touched = TouchedWeights(live.weights.size)
+    live.weights[5] = 251.0
+    touched.add(np.array([5], dtype=np.int32))
+    assert live.settle(touched) == 1 and live.int16
+    live.weights[:WIDE.n_weights] = 300.0                  # clipped to 256: entries of 2 x 256 x 64
+    touched.add(np.arange(WIDE.n_weights, dtype=np.int32))
+    live.settle(touched)
+    assert not live.int16 and live.luts()[2] is None and live.weights.max() == MAX_LEARNED_DISCS
+    fresh = LiveNetwork(live.network(), MAX_LEARNED_DISCS, LEARNED_GRID)
+    assert all(np.array_equal(a, b) for a, b in zip(live.luts()[:2], fresh.luts()[:2]))
+
+
+def test_touched_weights_flag_each_weight_once():
+    touched = TouchedWeights(10)
+    touched.add(np.array([3, 7, 3, 0], dtype=np.int32))
+    assert touched.count == 3 and sorted(touched.indices()) == [0, 3, 7]
+    touched.clear()
+    assert touched.count == 0 and touched.indices().size == 0
+    with pytest.raises(ValueError, match="outside 0..9"):
+        touched.add(np.array([10], dtype=np.int32))
+    reader = TupleReader(architecture("all-2"), 4)
+    with pytest.raises(ValueError, match="touched weights of 10"):
+        td_lambda_game(reader, np.zeros(4 * 288), random_game(1), 0.1, 0.5, touched)
+
+
+
+# ------------------------------------------------ targets that see further
+
+def as_array(values: dict, T: int) -> np.ndarray:
+    out = np.full(T, np.nan)
+    for t, x in values.items():
+        out[t] = x
+    return out
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("which", ["exact", "bootstrap", "both"])
+def test_further_targets_are_the_specified_update(lam, which):
+    """Given exact scores (a solved position's target is its score, and
+    positions before bootstrap from it) and bootstrap values (in place of
+    the static value of the next position), the update is the docstring's;
+    NaN everywhere is today's update."""
+    moves = game_with_a_pass()
+    T = sum(m != PASS for m in moves)
+    weights = np.random.default_rng(7).normal(0.0, 2.0, 2 * TINY.n_weights)
+    rng = np.random.default_rng(11)
+    exact = {t: float(rng.integers(-64, 65)) for t in range(T - 12, T, 2)} if which != "bootstrap" else {}
+    bootstrap = {t: float(rng.normal(0, 10)) for t in range(0, T, 3)} if which != "exact" else {}
+    want_w, _, want_sq, targets, after = expected_update(TINY, 2, weights, moves, 0.4, lam, bootstrap, exact)
+    got = weights.copy()
+    _, squared = td_lambda_game(TupleReader(TINY, 2), got, moves, 0.4, lam, None, as_array(bootstrap, T),
+                                as_array(exact, T))
+    assert squared == pytest.approx(want_sq, rel=1e-12)
+    assert np.allclose(got, want_w, rtol=1e-12, atol=1e-12)
+    for t, score in exact.items():
+        assert targets[t] == score
+    plain = weights.copy()
+    td_lambda_game(TupleReader(TINY, 2), plain, moves, 0.4, lam, None, np.full(T, np.nan), np.full(T, np.nan))
+    today = weights.copy()
+    td_lambda_game(TupleReader(TINY, 2), today, moves, 0.4, lam)
+    assert np.array_equal(plain, today)
+    with pytest.raises(ValueError, match="exact scores for a game of"):
+        td_lambda_game(TupleReader(TINY, 2), weights.copy(), moves, 0.4, lam, None, None, np.zeros(T - 1))
+
+
+@pytest.mark.parametrize("option", [dict(exact_targets=10), dict(search_targets=2),
+                                    dict(exact_targets=8, search_targets=1)])
+def test_a_slice_learns_the_targets_its_settings_name(option):
+    """A slice with exact or search targets equals, bit for bit, the games
+    played by hand, each position with <= N empties solved by the core's
+    solver, the others searched d plies on the weights the games were
+    played on (no table), and today's update given those values."""
+    from genethello.core.engine.search import Searcher
+    from genethello.core.evaluation.evaluation import EVAL_LIMIT, EVAL_WIN
+
+    net = Network.random(architecture("all-2"), np.random.default_rng(5), sigma=0.3, stages=4)
+    settings_ = LearningSettings(alpha=0.5, lam=0.5, epsilon=0.1, depth=1, games=3, batch_games=3, **option)
+    learned, report = learn(net, settings_, 2)
+    engine = Engine(NetworkEvaluator(net), depth=1)
+    search, solver = Searcher(NetworkEvaluator(net), hashing=False), Searcher(NetworkEvaluator(net))
+    weights = np.array(net.weights)
+    reader = TupleReader(net.architecture, net.stages)
+    games = [play_game(engine, engine, epsilon=0.1,
+                       seed=int(np.random.SeedSequence([2, j]).generate_state(2, np.uint64)[0])).moves
+             for j in range(3)]
+    solved = 0
+    for moves in games:
+        positions, _ = game_positions(moves)
+        exact, bootstrap = {}, {}
+        for t, (p, o, side) in enumerate(positions):
+            board = Board.from_bitboards(p, o, "black") if side == 0 else Board.from_bitboards(o, p, "white")
+            if 64 - popcount(p | o) <= option.get("exact_targets", 0):
+                exact[t] = solver.solve(board).value
+            elif option.get("search_targets"):
+                r = search.search(board, depth=option["search_targets"])
+                # discs: a game seen to its end is EVAL_WIN a disc, else 64 units a disc
+                bootstrap[t] = r.value if r.exact else (r.value / EVAL_WIN if abs(r.value) > EVAL_LIMIT
+                                                        else r.value / 64)
+        solved += len(exact)
+        td_lambda_game(reader, weights, moves, 0.5, 0.5, None, as_array(bootstrap, len(positions)),
+                       as_array(exact, len(positions)))
+    np.clip(weights, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS, out=weights)
+    assert np.array_equal(learned.weights, np.rint(weights * LEARNED_GRID) / LEARNED_GRID)
+    assert (solved > 0) == ("exact_targets" in option)
+    today = learn(net, replace(settings_, exact_targets=0, search_targets=0), 2)[0]
+    assert not np.array_equal(learned.weights, today.weights)
+
+
+@pytest.mark.parametrize("bad", [dict(exact_targets=-1), dict(exact_targets=61), dict(search_targets=-2)])
+def test_further_target_settings_refuse_bad_values(bad):
+    with pytest.raises(ValueError, match="exact_targets and search_targets must be within 0..60"):
+        LearningSettings(alpha=0.5, lam=0.5, epsilon=0.1, depth=1, **bad)
