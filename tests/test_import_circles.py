@@ -50,10 +50,12 @@ def test_config_is_on_the_ground_floor():
 #: Code that plays games: the engine's searches, the players, learning, and
 #: the cluster's fitness, measures and run. The rules (board, squares, move,
 #: bitboard: a stored game is replayed by them), core/play's scoring, SPRT,
-#: seeds and contestant names and the Wilson intervals are not.
+#: seeds and contestant names, the Wilson intervals, the fitness kinds' table
+#: and the yardstick's score record are not.
 GAME_PLAYING = re.compile(r"^genethello\.(core\.engine\.(?!board$|squares$|move$|bitboard$)|core\.learning\."
                           r"|core\.play\.(?!scoring$|sprt$|seeds$|contestants$)"
-                          r"|cluster\.(fitness|run)\.|cluster\.measures\.(?!intervals$))")
+                          r"|cluster\.fitness\.(?!fitness_kinds$)|cluster\.run\."
+                          r"|cluster\.measures\.(?!intervals$|yardstick_score$))")
 #: The one arrow left: a pbt-td member's lineage words are read by the
 #: breeder's module, which learns (the breeders' rework moves them).
 KNOWN_READ_ARROWS = frozenset({("genethello.cluster.reads.lineage", "genethello.cluster.breeding.network_pbt")})
@@ -72,7 +74,9 @@ def test_the_deepest_chain_from_the_entry_point_is_a_chain_of_imports():
     graph = import_graph(REPO)
     chain = deepest_chain(graph, "genethello.cluster.cli.main")
     assert all(b in graph[a] for a, b in zip(chain, chain[1:]))
-    assert len(chain) <= 22, " -> ".join(chain)
+    # 24 before issue 35; the read side's wall took it to 22, and the one match task,
+    # which chooses between the fast loop and the search, puts both beneath it again.
+    assert len(chain) <= 24, " -> ".join(chain)
 
 
 #: A family test: an isinstance of an individual's or a kind's class, or a

@@ -288,8 +288,11 @@ def run_status(args: argparse.Namespace) -> int:
     top = reads.standings(db, run.id, top=1).rows      # by the hall once rated, else by Elo
     if top and top[0].hall is not None:
         hall = top[0].hall
-        anchor = reads.rating_anchor(reads.run_state(db, run.id).config)
-        print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f}, {anchor.text()} "
+        try:
+            anchor = f", {reads.rating_anchor(reads.run_state(db, run.id).config).text()}"
+        except UserError:       # status shows what it can read: resume and best name a bad stored config
+            anchor = ""
+        print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f}{anchor} "
               f"({hall.games} hall games)")
     elif top and traits_of_family(reads.run_family(run)).fitness_as_points:
         best = top[0].player    # fitness games are not stored one by one: no W/D/L

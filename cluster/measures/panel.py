@@ -6,7 +6,7 @@ The panel is a set of players a run's fitness never plays: the strongest
 bred chromosome, the pattern table alone, earlier shipped champions and,
 when the user names them, external GTP engines. Each was rated once, at a
 depth and an exact-endgame limit, by one Bradley–Terry fit of a round robin
-among them (``python -m genethello.cluster.measures.panel_anchors`` plays it
+among them (``python -m genethello.cluster.cli.panel_anchors`` plays it
 and writes ``data/panel-anchors.json``, with its games, openings and seed);
 a candidate's rating against them is then
 :func:`~genethello.cluster.measures.anchored_rating.anchored_rating`.
@@ -26,8 +26,11 @@ from functools import cache
 from pathlib import Path, PurePath
 from typing import Any
 
+from genethello.cluster.config import ConfigError, RunConfig
+from genethello.core.families.individual_names import resolve_individual
+from genethello.core.families.registry import Individual, family_of
 from genethello.core.frontend.errors import UserError
-from genethello.core.play.openings import TooFewOpeningsError, opening_set
+from genethello.core.play.openings import BadOpeningSetError, TooFewOpeningsError, opening_set
 from genethello.core.play.scoring import MatchScore
 
 #: The panel's built-in players, by the names ``match`` takes: the strongest
@@ -184,3 +187,60 @@ def anchors_at(depth: int, exact: int, tables: Sequence[AnchorTable] | None = No
         if table.depth == depth and table.exact == exact:
             return table
     return None
+
+
+#: How a panel member's yardstick row is named: 'panel p_1_10'.
+PREFIX = "panel "
+
+
+def members_of(config: RunConfig) -> tuple[str, ...]:
+    """The run's panel: ``yardstick.panel_members``, or the default panel."""
+    return config.yardstick.panel_members or DEFAULT_MEMBERS
+
+
+def identity(individual: Individual) -> tuple[str, bytes | None]:
+    return str(individual), family_of(individual).storage(individual).payload
+
+
+def check_panel_config(config: RunConfig) -> None:
+    """With ``yardstick.panel_games``: an even count, every member a player,
+    an opening set of its own, and no fitness opponent on the default panel.
+
+    Raises:
+        ConfigError: naming the key.
+    """
+    ys = config.yardstick
+    if ys.panel_games == 0:
+        return
+    if ys.panel_games % 2:
+        raise ConfigError(f"yardstick.panel_games: {ys.panel_games} must be even (each opening with both colours)")
+    members = []
+    for name in members_of(config):
+        try:
+            members.append(identity(resolve_individual(name)))
+        except ValueError as exc:
+            raise ConfigError(f"yardstick.panel_members: {exc}") from None
+    try:
+        opening_set(ys.panel_openings)
+    except BadOpeningSetError as exc:
+        raise ConfigError(f"yardstick.panel_openings: {exc}") from None
+    try:
+        panel_openings(ys.panel_openings, config.seed, ys.panel_games)
+    except PanelError as exc:
+        raise ConfigError(f"yardstick.panel_games: {exc}") from None
+    for key, used in (("fitness.openings", config.fitness.openings), ("openings.series", config.openings.series)):
+        if used == ys.panel_openings:
+            raise ConfigError(f"yardstick.panel_openings: {ys.panel_openings} is also {key}'s set; the panel "
+                              "plays from openings the run's own games never use (a set of another depth, "
+                              "e.g. distinct-7)")
+    if ys.panel_members:
+        return                  # named by the config: an overlap is meant
+    for opponent in config.fitness.opponents if config.fitness.kind != "coevolution" else ():
+        try:
+            who = identity(resolve_individual(opponent))
+        except ValueError:
+            continue            # 'wpc', 'random': built-in contestants, never on the panel
+        if who in members:
+            raise ConfigError(f"fitness.opponents: {opponent} is on the strength panel (yardstick.panel_games), "
+                              "and a run's measure must be players its fitness never met; choose other "
+                              "opponents, or name the panel with yardstick.panel_members to accept the overlap")

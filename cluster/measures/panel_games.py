@@ -29,21 +29,6 @@ def entrant(individual: Individual, depth: int, exact: int) -> Side:
     return Side(str(individual), payload, PlaySetting(depth, exact))
 
 
-def executor_for(workers: int, address: str | None) -> Executor:
-    """This process (one worker, no address: no Ray), else Ray workers
-    started here (``workers``) or those of the cluster at ``address``."""
-    from genethello.cluster.run.executors import SerialExecutor
-
-    if workers == 1 and not address:
-        return SerialExecutor(task_seconds=0.5)
-    from genethello.cluster.cli.quiet_ray import ray_started_quietly
-    from genethello.cluster.run.executors import RayExecutor, start_ray
-
-    with ray_started_quietly():
-        started = start_ray(address, workers, private=address is None)
-    return RayExecutor(started, task_seconds=0.5)
-
-
 def play_specs(executor: Executor, entrants: Sequence[Side], specs: Sequence[Pairing],
                should_stop: Callable[[], bool] = lambda: False) -> list[int] | None:
     """Black's final margin of every game of ``specs`` (each naming two

@@ -21,78 +21,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from genethello.cluster.config import ConfigError, RunConfig
+from genethello.cluster.config import RunConfig
 from genethello.cluster.measures.anchored_rating import AnchoredRating, AnchoredResult, anchored_rating
 from genethello.cluster.measures.panel import (
-    DEFAULT_MEMBERS,
-    PanelError,
+    PREFIX,
     anchors_at,
+    identity,
+    members_of,
     panel_openings,
     panel_schedule,
     tally,
 )
 from genethello.cluster.measures.panel_games import entrant, play_players
-from genethello.cluster.measures.yardstick import YardstickScore
-from genethello.cluster.run.executors import Executor
+from genethello.cluster.measures.yardstick_score import YardstickScore
+from genethello.cluster.work import Executor
 from genethello.core.families.individual_names import resolve_individual
-from genethello.core.families.registry import Individual, family_of
-from genethello.core.play.openings import BadOpeningSetError, opening_set
-
-#: How a panel member's yardstick row is named: 'panel p_1_10'.
-PREFIX = "panel "
-
-
-def members_of(config: RunConfig) -> tuple[str, ...]:
-    """The run's panel: ``yardstick.panel_members``, or the default panel."""
-    return config.yardstick.panel_members or DEFAULT_MEMBERS
-
-
-def _identity(individual: Individual) -> tuple[str, bytes | None]:
-    return str(individual), family_of(individual).storage(individual).payload
-
-
-def check_panel_config(config: RunConfig) -> None:
-    """With ``yardstick.panel_games``: an even count, every member a player,
-    an opening set of its own, and no fitness opponent on the default panel.
-
-    Raises:
-        ConfigError: naming the key.
-    """
-    ys = config.yardstick
-    if ys.panel_games == 0:
-        return
-    if ys.panel_games % 2:
-        raise ConfigError(f"yardstick.panel_games: {ys.panel_games} must be even (each opening with both colours)")
-    members = []
-    for name in members_of(config):
-        try:
-            members.append(_identity(resolve_individual(name)))
-        except ValueError as exc:
-            raise ConfigError(f"yardstick.panel_members: {exc}") from None
-    try:
-        opening_set(ys.panel_openings)
-    except BadOpeningSetError as exc:
-        raise ConfigError(f"yardstick.panel_openings: {exc}") from None
-    try:
-        panel_openings(ys.panel_openings, config.seed, ys.panel_games)
-    except PanelError as exc:
-        raise ConfigError(f"yardstick.panel_games: {exc}") from None
-    for key, used in (("fitness.openings", config.fitness.openings), ("openings.series", config.openings.series)):
-        if used == ys.panel_openings:
-            raise ConfigError(f"yardstick.panel_openings: {ys.panel_openings} is also {key}'s set; the panel "
-                              "plays from openings the run's own games never use (a set of another depth, "
-                              "e.g. distinct-7)")
-    if ys.panel_members:
-        return                  # named by the config: an overlap is meant
-    for opponent in config.fitness.opponents if config.fitness.kind != "coevolution" else ():
-        try:
-            identity = _identity(resolve_individual(opponent))
-        except ValueError:
-            continue            # 'wpc', 'random': built-in contestants, never on the panel
-        if identity in members:
-            raise ConfigError(f"fitness.opponents: {opponent} is on the strength panel (yardstick.panel_games), "
-                              "and a run's measure must be players its fitness never met; choose other "
-                              "opponents, or name the panel with yardstick.panel_members to accept the overlap")
+from genethello.core.families.registry import Individual
 
 
 def measure_panel(config: RunConfig, candidate: Individual, executor: Executor,
@@ -103,8 +47,8 @@ def measure_panel(config: RunConfig, candidate: Individual, executor: Executor,
     ys = config.yardstick
     if ys.panel_games == 0:
         return []
-    me = _identity(candidate)
-    names = [n for n in members_of(config) if _identity(resolve_individual(n)) != me]
+    me = identity(candidate)
+    names = [n for n in members_of(config) if identity(resolve_individual(n)) != me]
     if not names:
         return []
     exact = config.games.exact_empties

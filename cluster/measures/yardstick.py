@@ -23,12 +23,11 @@ coordinator stores them: this module only measures.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from genethello.cluster.config import RunConfig
-from genethello.cluster.db.sprt_record import SprtRecord
 from genethello.cluster.fitness.games import BUILT_IN_OPPONENTS, GameSettings, GauntletOutcome, GauntletSpec
 from genethello.cluster.measures.measured_series import play_specs, series_openings
+from genethello.cluster.measures.yardstick_score import YardstickScore
 from genethello.cluster.measures.yardstick_sprt import measure_sprt, sprt_name
 from genethello.cluster.work import Executor
 from genethello.core.families.registry import Individual
@@ -46,29 +45,6 @@ LEAGUE = "othello-league"
 #: display name is the spec's name; the order fixes each opponent's seeds.
 BUILT_IN = tuple((name, name) for name in BUILT_IN_OPPONENTS)
 FIRST_CHAMPION = "generation-1 champion"
-
-
-@dataclass(frozen=True)
-class YardstickScore:
-    """The candidate's result against one opponent, with its counts; for a
-    sequential opponent (``yardstick.sprt_opponents``), the test's record
-    too (its games are then left out of the pooled score)."""
-
-    opponent: str
-    result: MatchScore
-    sprt: SprtRecord | None = None
-
-    @property
-    def games(self) -> int:
-        return self.result.games
-
-    @property
-    def points(self) -> float:
-        return self.result.points
-
-    @property
-    def score(self) -> float:
-        return self.result.score
 
 
 def league_seed(run_seed: int) -> int:

@@ -56,6 +56,7 @@ from genethello.cluster.run.run_store import RunExistsError, RunStore, insert_ru
 from genethello.cluster.work import BatchSource, Executor, Task, run_all
 from genethello.core.engine.build_info import core_hash, package_version
 from genethello.core.families.registry import Individual, Kind, parse_individual
+from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.wording import counted
 
 log = logging.getLogger(__name__)
@@ -347,7 +348,7 @@ class Coordinator:
         database names)."""
         cfg = self.config
         if cfg.population.initial and not cfg.population.members:
-            raise ValueError(f"run {self.run_id} names the file {cfg.population.initial!r} for its initial "
+            raise UserError(f"run {self.run_id} names the file {cfg.population.initial!r} for its initial "
                              "population and does not hold its chromosomes (it was created before runs stored "
                              "them); genethello opens no file a database names: start the run afresh with "
                              "'genethello evolve --config FILE'")

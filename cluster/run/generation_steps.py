@@ -19,7 +19,7 @@ from genethello.cluster.breeding.breeders import Breeder
 from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import RunConfig
 from genethello.cluster.fitness.games import GameSettings
-from genethello.cluster.measures.yardstick import YardstickScore
+from genethello.cluster.measures.yardstick_score import YardstickScore
 from genethello.cluster.reads import HallEntry
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_store import RunStore

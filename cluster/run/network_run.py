@@ -78,7 +78,7 @@ from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
 from genethello.cluster.measures.panel_measure import measure_panel, panel_line
-from genethello.cluster.measures.yardstick import YardstickScore
+from genethello.cluster.measures.yardstick_score import YardstickScore
 from genethello.cluster.reads.anchor import rating_anchor
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import FitnessRow, HallGameRow

@@ -31,7 +31,7 @@ from genethello.cluster.family_traits import traits_of
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
-from genethello.cluster.measures.panel_measure import check_panel_config
+from genethello.cluster.measures.panel import check_panel_config
 from genethello.core.engine.search import ALGORITHMS
 from genethello.core.families.registry import parse_individual
 from genethello.core.play.openings import BadOpeningSetError, opening_set

@@ -26,6 +26,7 @@ from genethello.cluster.reads import LineageNode, RunInfo, Standing, player_reco
 from genethello.cluster.web.errors import NotFoundError
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.individual_names import shipped_networks
+from genethello.core.frontend.errors import UserError
 from genethello.core.play.network_league import league_fast_label
 from genethello.core.records import GameRecord
 
@@ -346,7 +347,7 @@ class RunReader:
         """
         db = self.database()
         if db is None:
-            raise ValueError(self.problem or f"no run database at {self.target}")
+            raise UserError(self.problem or f"no run database at {self.target}")
         return player_record(db, key)
 
 

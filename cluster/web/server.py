@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from genethello.cluster.web.addresses import reachable_hosts, url_host
 from genethello.cluster.web.security import is_loopback, new_token
+from genethello.core.frontend.errors import UserError
 
 if TYPE_CHECKING:
     import uvicorn
@@ -33,20 +34,20 @@ def check_tls(certfile: str | None, keyfile: str | None) -> bool:
         return False
     if certfile is None or keyfile is None:
         given, missing = ("--certfile", "--keyfile") if keyfile is None else ("--keyfile", "--certfile")
-        raise ValueError(f"{given} needs {missing} too (HTTPS takes a certificate and its private key)")
+        raise UserError(f"{given} needs {missing} too (HTTPS takes a certificate and its private key)")
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
         if not Path(path).exists():
-            raise ValueError(f"{option} {path}: no such file")
+            raise UserError(f"{option} {path}: no such file")
         if not Path(path).is_file():
             what = "a directory" if Path(path).is_dir() else "a special file"
-            raise ValueError(f"{option} {path}: {what}, not a PEM file")
+            raise UserError(f"{option} {path}: {what}, not a PEM file")
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
     except ssl.SSLError as exc:
-        raise ValueError(f"--certfile {certfile} / --keyfile {keyfile} do not load as a PEM certificate and "
+        raise UserError(f"--certfile {certfile} / --keyfile {keyfile} do not load as a PEM certificate and "
                          f"its matching private key ({exc.reason or 'unreadable'})") from None
     except OSError as exc:
-        raise ValueError(f"--certfile {certfile} / --keyfile {keyfile}: {exc.strerror or exc}") from None
+        raise UserError(f"--certfile {certfile} / --keyfile {keyfile}: {exc.strerror or exc}") from None
     return True
 
 
@@ -63,14 +64,14 @@ def check_bind(host: str, port: int) -> None:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
         reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
-        raise ValueError(f"--host {host}: not an address to listen on ({reason})") from None
+        raise UserError(f"--host {host}: not an address to listen on ({reason})") from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as uvicorn binds
         try:
             probe.bind(address)
         except OSError as exc:
-            raise ValueError(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})") from None
+            raise UserError(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})") from None
 
 
 def page_urls(host: str, port: int, token: str | None, tls: bool) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from genethello.cluster.fitness import games, network_fitness
+from genethello.cluster.fitness import games, matches, network_fitness
 from genethello.cluster.run import labelling
 from genethello.core.frontend.bounded_cache import BoundedCache
 
@@ -42,8 +42,9 @@ def test_a_cache_holds_at_least_one_value():
 
 
 def test_the_worker_caches_are_bounded_caches_with_their_limits():
-    assert games._RUNNERS.limit == 8
-    assert games._COMPARE_ENGINES.limit == 256
+    assert matches._EVALUATORS.limit == 4096
+    assert matches._PAYLOAD_EVALUATORS.limit == 256
+    assert matches._SEATS.limit == 64        # two seats a play setting
     assert network_fitness._EVALUATORS.limit == 1024
     assert labelling._LABELLERS.limit == 1    # a labeller for another task replaces the one kept
     assert labelling._SELFPLAY.limit == 8

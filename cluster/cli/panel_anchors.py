@@ -1,6 +1,6 @@
 """Measure the strength panel's anchored ratings (run once, result shipped).
 
-    python -m genethello.cluster.measures.panel_anchors --depth 4 --games 400 \\
+    python -m genethello.cluster.cli.panel_anchors --depth 4 --games 400 \\
         --engine 'gtp-rhino -l 1' --engine 'gtp-rhino -l 3' --engine-games 200
 
 plays a round robin among the panel's built-in players (every pair the same
@@ -36,7 +36,8 @@ from genethello.cluster.measures.panel import (
     panel_openings,
     panel_schedule,
 )
-from genethello.cluster.measures.panel_games import entrant, executor_for, play_engine, play_specs
+from genethello.cluster.measures.panel_games import entrant, play_engine, play_specs
+from genethello.cluster.run.executors import executor_for
 from genethello.core.families.individual_names import resolve_individual
 from genethello.core.play.openings import DEFAULT_SET
 from genethello.core.play.scoring import points_from_margin
@@ -48,7 +49,7 @@ MODEL = "Bradley-Terry, draws half, Elo relative to p_1_10 = 0, stderr of the di
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m genethello.cluster.measures.panel_anchors",
+    p = argparse.ArgumentParser(prog="python -m genethello.cluster.cli.panel_anchors",
                                 description="Play the panel's round robin and store its anchored ratings.")
     p.add_argument("--depth", type=int, default=4)
     p.add_argument("--exact", type=int, default=8)
@@ -94,7 +95,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         tally = pairs.setdefault((first, second), [0, 0.0])
         tally[0] += 1
         tally[1] += score if a == first else 1 - score
-    command = shlex.join(["python", "-m", "genethello.cluster.measures.panel_anchors", "--depth", str(args.depth),
+    command = shlex.join(["python", "-m", "genethello.cluster.cli.panel_anchors", "--depth", str(args.depth),
                           "--exact", str(args.exact), "--games", str(args.games), "--openings", args.openings,
                           "--seed", str(args.seed), *[w for e in args.engine for w in ("--engine", e)],
                           "--engine-games", str(args.engine_games)])
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     table = measure(args)
     document: dict[str, Any] = {"about": "the strength panel's anchored ratings (genethello panel); "
-                                         "written by python -m genethello.cluster.measures.panel_anchors",
+                                         "written by python -m genethello.cluster.cli.panel_anchors",
                                 "tables": []}
     if args.out.is_file():
         document = json.loads(args.out.read_text(encoding="utf-8"))
