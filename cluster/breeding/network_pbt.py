@@ -183,11 +183,11 @@ def start_network(kind: NetworkKind, start: str) -> Network:
     if not start:
         return Network(kind.architecture, np.zeros(kind.n_weights), kind.stages, kind.whole_disc_weight)
     if looks_like_path(start):
-        raise ValueError(f"breeding.learning_start: {start!r} names a file, which a run's stored config may not "
+        raise ValueError(f"breeding.pbt-td.learning_start: {start!r} names a file, which a run's stored config may not "
                          "(a database never makes genethello read a path it names): name a shipped network")
     found = resolve_individual(start)
     if not isinstance(found, NetworkIndividual) or found.type != kind:
-        raise ValueError(f"breeding.learning_start: {start} is not a {kind.name} network")
+        raise ValueError(f"breeding.pbt-td.learning_start: {start} is not a {kind.name} network")
     return found.network
 
 
@@ -200,7 +200,7 @@ def check_learning_config(config: RunConfig) -> None:
         ConfigError: naming the key.
     """
     if config.breeding.learning_games < 1:
-        raise ConfigError("breeding.learning_games: pbt-td learns from at least one game a generation (a copy "
+        raise ConfigError("breeding.pbt-td.learning_games: pbt-td learns from at least one game a generation (a copy "
                           "that learned nothing would be its parent again)")
     if not config.fitness.depth:
         raise ConfigError("fitness.depth: pbt-td learns staged networks, whose fitness is played with search "
@@ -213,7 +213,7 @@ def check_learning_config(config: RunConfig) -> None:
     try:
         start_network(network_kind(config.chromosome_type), config.breeding.learning_start)
     except ValueError as exc:
-        raise ConfigError(str(exc) if str(exc).startswith("breeding.") else f"breeding.learning_start: {exc}") \
+        raise ConfigError(str(exc) if str(exc).startswith("breeding.") else f"breeding.pbt-td.learning_start: {exc}") \
             from None
 
 
@@ -300,7 +300,7 @@ class PbtTdBreeder:
         selection acts (module docstring)."""
         kind = network_kind(kind)
         if initial:
-            raise ValueError("pbt-td starts from breeding.learning_start, not population.initial")
+            raise ValueError("pbt-td starts from breeding.pbt-td.learning_start, not population.initial")
         start = start_network(kind, self.config.learning_start)
         members: list[NetworkIndividual]
         if self.config.start_sigma == 0:
@@ -322,7 +322,7 @@ class PbtTdBreeder:
             if str(member) in seen:
                 redraws += 1
                 if redraws > MAX_REDRAWS:
-                    raise ValueError(f"pbt-td: cannot draw {size} distinct members with breeding.start_sigma "
+                    raise ValueError(f"pbt-td: cannot draw {size} distinct members with breeding.pbt-td.start_sigma "
                                      f"{self.config.start_sigma:g} (a larger noise makes them distinct)")
                 continue
             seen.add(str(member))
@@ -376,7 +376,7 @@ class PbtTdBreeder:
             raise ValueError(f"pbt-td: {len(by_slot)} slices learned of {len(plan.slices)}")
         members = [parse_individual(by_slot[k].text, by_slot[k].payload) for k in range(len(plan.slices))]
         if len({str(m) for m in members}) != len(members):
-            raise ValueError("pbt-td: two members learned the same network (breeding.learning_games is too few "
+            raise ValueError("pbt-td: two members learned the same network (breeding.pbt-td.learning_games is too few "
                              "to part a copy from its parent)")
         state = dump_state([s.hyper for s in plan.slices], plan.perturbed)
         return Bred(members, state, plan.origins)

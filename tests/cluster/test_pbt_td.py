@@ -141,11 +141,15 @@ def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
         ({"population": {"type": "all-2"}}, "breeding.method"),
         ({"fitness": {"depth": 0}}, "fitness.depth"),
         ({"yardstick": {"league_double_games": 10}}, "yardstick.league_double_games"),
-        ({"breeding": {"method": "pbt-td", "learning_start": "/etc/passwd"}}, "breeding.learning_start"),
-        ({"breeding": {"method": "pbt-td", "learning_start": "patterns-v2-net"}}, "breeding.learning_start"),
-        ({"breeding": {"method": "pbt-td", "learning_alpha": 0.0}}, "breeding.learning_alpha"),
-        ({"breeding": {"method": "pbt-td", "learning_depth": 3, "learning_max_depth": 2}}, "breeding.learning_depth"),
-        ({"breeding": {"method": "pbt-td", "exploit_fraction": 0.9}}, "breeding.exploit_fraction"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_start": "/etc/passwd"}}},
+         "breeding.pbt-td.learning_start"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_start": "patterns-v2-net"}}},
+         "breeding.pbt-td.learning_start"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_alpha": 0.0}}}, "breeding.pbt-td.learning_alpha"),
+        ({"breeding": {"method": "pbt-td", "learning_alpha": 0.0}}, "breeding.learning_alpha"),   # the legacy form
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_depth": 3, "learning_max_depth": 2}}},
+         "breeding.pbt-td.learning_depth"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"exploit_fraction": 0.9}}}, "breeding.pbt-td.exploit_fraction"),
     ]
     for change, key in cases:
         data = _mapping()
