@@ -49,12 +49,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
+from genethello.cluster.breeding.pbt_td_state import METHOD, STATE_FORMAT, slot_learning, stored_slots
 from genethello.cluster.breeding.protocols import Bred, BreedingPlan, RatedGeneration, bred_here
 from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
@@ -67,10 +68,6 @@ from genethello.core.learning.self_play import LearningSettings, SliceReport, le
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
 
-STATE_FORMAT = 1
-#: The largest stored state read (bytes): a slot's hyperparameters take
-#: about a hundred.
-MAX_STATE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -114,24 +111,6 @@ def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None]) -> byte
                       sort_keys=True, separators=(",", ":")).encode()
 
 
-def _stored_slots(state: bytes) -> list[dict[str, Any]]:
-    """The slots of a stored pbt-td state, as JSON objects.
-
-    Raises:
-        ValueError: too large, not JSON, or not a pbt-td state of this format.
-        TypeError, AttributeError: JSON of another shape.
-    """
-    if len(state) > MAX_STATE_BYTES:
-        raise ValueError(f"it is {len(state)} bytes, more than a pbt-td state holds")
-    data = json.loads(state)
-    if data.get("format") != STATE_FORMAT or data.get("method") != PbtTdBreeder.name:
-        raise ValueError("not a pbt-td state of format 1")
-    slots = data["slots"]
-    if not isinstance(slots, list) or not all(isinstance(entry, dict) for entry in slots):
-        raise TypeError("its slots are not a list of objects")
-    return slots
-
-
 def load_state(state: bytes | None, size: int) -> list[Hyper]:
     """The hyperparameters of every slot of a stored state.
 
@@ -143,7 +122,7 @@ def load_state(state: bytes | None, size: int) -> list[Hyper]:
         raise ValueError("pbt-td: the generation has no stored breeder state (its hyperparameters)")
     try:
         hypers = [Hyper(float(s["alpha"]), float(s["lambda"]), float(s["epsilon"]), int(s["depth"]))
-                  for s in _stored_slots(state)]
+                  for s in stored_slots(state)]
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise ValueError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
     if len(hypers) != size:
@@ -152,24 +131,6 @@ def load_state(state: bytes | None, size: int) -> list[Hyper]:
         if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1 and h.depth >= 1):
             raise ValueError(f"pbt-td: the stored breeder state holds hyperparameters out of range: {h}")
     return hypers
-
-
-def slot_learning(state: bytes | None, slot: int) -> str | None:
-    """How slot ``slot`` of a generation learned, in words, from the
-    generation's stored state (``alpha 0.05 lambda 0.7 epsilon 0.1 depth 1``,
-    then ``; perturbed alpha x1.25 ...`` for a copied slot); None for a state
-    that is not pbt-td's or does not hold the slot. Never raises: the read
-    side shows what a database holds, however it was altered."""
-    if state is None or slot < 0:
-        return None
-    try:
-        entry = _stored_slots(state)[slot]
-        said = (f"alpha {float(entry['alpha']):.4g} lambda {float(entry['lambda']):.4g} "
-                f"epsilon {float(entry['epsilon']):.4g} depth {int(entry['depth'])}")
-        perturbed = entry.get("perturbed")
-        return f"{said}; perturbed {str(perturbed)[:200]}" if perturbed else said
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-        return None
 
 
 def start_network(kind: NetworkKind, start: str) -> Network:
@@ -275,7 +236,7 @@ class PbtTdBreeder:
     """pbt-td (module docstring)."""
 
     config: BreedingConfig
-    name: ClassVar[str] = "pbt-td"
+    name: ClassVar[str] = METHOD
 
     def breeds(self, kind: Kind) -> bool:
         """Staged networks only: their values are discs, which TD learns."""

@@ -128,6 +128,20 @@ def test_the_state_reads_back_and_a_bad_one_is_one_line():
         assert said in str(caught.value) and "\n" not in str(caught.value)
 
 
+def test_the_read_side_reads_a_slots_words_through_the_breeders_table():
+    from genethello.cluster.breeding.cma_es import dump_state as dump_cma_state
+    from genethello.cluster.breeding.cma_es import new_optimizer
+    from genethello.cluster.breeding.lineage_words import slot_words
+    state = dump_state([Hyper(0.1, 0.5, 0.2, 2), Hyper(1.0, 0.0, 0.0, 1)],
+                       [None, "alpha x1.25 lambda /1.25 epsilon x1.25 depth 1"])
+    assert slot_words(state, 0) == "alpha 0.1 lambda 0.5 epsilon 0.2 depth 2"
+    assert slot_words(state, 1) == "alpha 1 lambda 0 epsilon 0 depth 1; perturbed alpha x1.25 lambda /1.25 " \
+                                   "epsilon x1.25 depth 1"
+    cma = dump_cma_state(new_optimizer("separable", np.zeros(8), 1.0, 4, 7))
+    for other, slot in ((state, 2), (state, -1), (None, 0), (cma, 0), (b"\xff" * 10, 0), (b"[]", 0)):
+        assert slot_words(other, slot) is None
+
+
 def _mapping(**breeding: object) -> dict[str, object]:
     return {"population": {"type": "all-2-s4", "size": 4},
             "breeding": {"method": "pbt-td", **breeding},
