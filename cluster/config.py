@@ -76,39 +76,85 @@ class RatingConfig:
 
 @dataclass(frozen=True)
 class BreedingConfig:
-    elites: int = 2                   # best parents copied unchanged
+    """``[breeding]`` and each method's own section.
+
+    ``[breeding]`` holds what every method shares; a method's own keys sit
+    in its section (``[breeding.ga]``, ``[breeding.cma-es]``,
+    ``[breeding.pbt-td]``: :data:`BREEDING_SECTIONS`). Configs written
+    before the sections, and every stored run's config, name the same keys
+    flat in ``[breeding]``; they are read as they always were. In memory
+    (and in the stored JSON) the keys stay flat, one field each: the stored
+    bytes are those of before.
+    """
+
+    method: str = "ga"                # "ga" (GeneThello's breeding), "random-search" (a baseline), "cma-es" (networks),
+                                      # "pbt-td" (staged networks: TD learning with population-based training)
+    elites: int = 2                   # best parents copied unchanged (ga, random-search)
+    inject_top: int = 2               # best K of the hall of fame (else by Elo) re-enter if absent
+    inject_other_runs: bool = False   # also inject the best of other runs of this type
+    # [breeding.ga] (random-search keeps only the elites)
     parent_fraction: float = 0.35     # crossover among the top 35% by Elo
     mutation_rate: float = 1 / 12     # per gene (8.3%, about one gene of oe_fmc's 11)
     mutant_fraction: float = 0.10     # share of P made by mutating a parent
-    inject_top: int = 2               # best K of the hall of fame (else by Elo) re-enter if absent
-    inject_other_runs: bool = False   # also inject the best of other runs of this type
-    method: str = "ga"                # "ga" (GeneThello's breeding), "random-search" (a baseline), "cma-es" (networks),
-                                      # "pbt-td" (staged networks: TD learning with population-based training)
-    mutation_sigma: float = 0.5       # networks' GA: the Gaussian mutation's standard deviation (weights start N(0, 1))
-    cma_variant: str = "auto"         # CMA-ES: "full" covariance, "separable", or "auto" (full up to 500 weights)
-    sigma0: float = 1.0               # CMA-ES: the starting step (mean 0: it sets only the weights' scale)
-    # pbt-td (staged networks, fitness.depth >= 1): every member learns by TD(λ) from its own self-play
-    # games each generation; the bottom share then takes the weights of the top share, perturbed.
-    learning_games: int = 200         # pbt-td: self-play games each member learns from per generation
-    learning_batch: int = 25          # pbt-td: games played on one set of weights before learning from them
-    learning_alpha: float = 0.05      # pbt-td: generation 1's step (the fraction of a position's error learned)
-    learning_lambda: float = 0.7      # pbt-td: generation 1's λ of the λ-return
-    learning_epsilon: float = 0.1     # pbt-td: generation 1's ε (random moves) in self-play
-    learning_depth: int = 1           # pbt-td: generation 1's self-play search depth
-    learning_max_depth: int = 2       # pbt-td: the deepest a perturbed self-play depth goes
-    learning_exact: int = 0           # pbt-td: self-play solves exactly at this many empties (0 = never)
-    learning_opening_plies: int = 0   # pbt-td: random plies before each self-play game
-    exploit_fraction: float = 0.25    # pbt-td: the bottom share copies the top share (0 = TD alone, no selection)
-    perturb_factor: float = 1.25      # pbt-td: a copied α, λ or ε is multiplied by this or its inverse
-    start_sigma: float = 0.05         # pbt-td: generation 1's weights get N(0, σ²) discs of noise (distinct members)
-    learning_start: str = ""          # pbt-td: generation 1's network: "" zero weights, or a shipped network's name
-    # pbt-td selection that keeps learning (breeding/pbt_selection.py); the defaults are the plain PBT above.
-    ready_slices: int = 0             # pbt-td: copy from a member only after this many slices of its own (0 = always)
-    ready_z: float = 0.0              # pbt-td: ... and only when it leads by z standard errors of its ranking (0 = any)
-    alpha_floor: float = 0.0          # pbt-td: explore keeps α, λ and ε at or above these floors (0 = none)
+    mutation_sigma: float = 0.5       # networks: the Gaussian mutation's standard deviation (weights start N(0, 1))
+    # [breeding.cma-es]
+    cma_variant: str = "auto"         # "full" covariance, "separable", or "auto" (full up to 500 weights)
+    sigma0: float = 1.0               # the starting step (mean 0: it sets only the weights' scale)
+    # [breeding.pbt-td] (staged networks, fitness.depth >= 1): every member learns by TD(λ) from its own
+    # self-play games each generation; the bottom share then takes the weights of the top share, perturbed.
+    learning_games: int = 200         # self-play games each member learns from per generation
+    learning_batch: int = 25          # games played on one set of weights before learning from them
+    learning_alpha: float = 0.05      # generation 1's step (the fraction of a position's error learned)
+    learning_lambda: float = 0.7      # generation 1's λ of the λ-return
+    learning_epsilon: float = 0.1     # generation 1's ε (random moves) in self-play
+    learning_depth: int = 1           # generation 1's self-play search depth
+    learning_max_depth: int = 2       # the deepest a perturbed self-play depth goes
+    learning_exact: int = 0           # self-play solves exactly at this many empties (0 = never)
+    learning_opening_plies: int = 0   # random plies before each self-play game
+    exploit_fraction: float = 0.25    # the bottom share copies the top share (0 = TD alone, no selection)
+    perturb_factor: float = 1.25      # a copied α, λ or ε is multiplied by this or its inverse
+    start_sigma: float = 0.05         # generation 1's weights get N(0, σ²) discs of noise (distinct members)
+    learning_start: str = ""          # generation 1's network: "" zero weights, or a shipped network's name
+    # pbt-td's selection that keeps learning (breeding/pbt_selection.py); the defaults are the plain PBT above.
+    ready_slices: int = 0             # copy from a member only after this many slices of its own (0 = always)
+    ready_z: float = 0.0              # ... and only when it leads by z standard errors of its ranking (0 = any)
+    alpha_floor: float = 0.0          # explore keeps α, λ and ε at or above these floors (0 = none)
     lambda_floor: float = 0.0
     epsilon_floor: float = 0.0
-    resample_probability: float = 0.0 # pbt-td: explore draws each of α, λ, ε, depth afresh with this probability
+    resample_probability: float = 0.0 # explore draws each of α, λ, ε, depth afresh with this probability
+
+
+#: ``[breeding]``'s keys every method shares.
+BREEDING_COMMON = ("method", "elites", "inject_top", "inject_other_runs")
+
+#: Each breeding method's own section, ``[breeding.<name>]``: its keys and
+#: their (low, high) inclusive bounds (None: a key checked otherwise, or
+#: unbounded). A method without keys of its own (random-search) has none.
+#: A key is named ``breeding.<name>.<key>`` in an error when the config
+#: wrote it in the section, ``breeding.<key>`` when it wrote it flat (the
+#: legacy form).
+BREEDING_SECTIONS: dict[str, dict[str, tuple[Any, Any] | None]] = {
+    "ga": {"parent_fraction": (0.0, 1.0), "mutation_rate": (0.0, 1.0), "mutant_fraction": (0.0, 1.0),
+           "mutation_sigma": (0.0, 1e6)},
+    "cma-es": {"cma_variant": None, "sigma0": (1e-6, 1e6)},
+    "pbt-td": {"learning_games": (0, 10_000_000), "learning_batch": (1, 1_000_000),
+               "learning_alpha": (1e-9, 1.0), "learning_lambda": (0.0, 1.0), "learning_epsilon": (0.0, 1.0),
+               "learning_depth": (1, 12), "learning_max_depth": (1, 12), "learning_exact": (0, 20),
+               "learning_opening_plies": (0, 20), "exploit_fraction": (0.0, 0.5), "perturb_factor": (1.0, 10.0),
+               "start_sigma": (0.0, 100.0), "learning_start": None,
+               "ready_slices": (0, 1_000_000), "ready_z": (0.0, 10.0), "alpha_floor": (0.0, 1.0),
+               "lambda_floor": (0.0, 1.0), "epsilon_floor": (0.0, 1.0), "resample_probability": (0.0, 1.0)},
+}
+
+#: The section that owns each method-specific key (``"learning_alpha"`` -> ``"pbt-td"``).
+BREEDING_KEY_SECTION = {key: section for section, keys in BREEDING_SECTIONS.items() for key in keys}
+
+
+def breeding_key(key: str) -> str:
+    """A breeding key's name as a new config writes it: ``breeding.elites``,
+    ``breeding.pbt-td.learning_alpha``."""
+    section = BREEDING_KEY_SECTION.get(key)
+    return f"breeding.{section}.{key}" if section else f"breeding.{key}"
 
 
 #: ``breeding.cma_variant``: full covariance, separable, or full up to
@@ -290,9 +336,6 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "rating.start": (0.0, 10_000.0),
     "rating.k": (0.001, 400.0),
     "breeding.elites": (0, 100_000),
-    "breeding.parent_fraction": (0.0, 1.0),
-    "breeding.mutation_rate": (0.0, 1.0),
-    "breeding.mutant_fraction": (0.0, 1.0),
     "breeding.inject_top": (0, 100_000),
     "stop.max_generations": (1, 1_000_000),
     "stop.converge_generations": (0, 1_000_000),
@@ -308,26 +351,6 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "yardstick.panel_games": (0, 100_000),
     "hall.games_per_member": (0, 1_000_000),
     "hall.every": (1, 1_000_000),
-    "breeding.mutation_sigma": (0.0, 1e6),
-    "breeding.sigma0": (1e-6, 1e6),
-    "breeding.learning_games": (0, 10_000_000),
-    "breeding.learning_batch": (1, 1_000_000),
-    "breeding.learning_alpha": (1e-9, 1.0),
-    "breeding.learning_lambda": (0.0, 1.0),
-    "breeding.learning_epsilon": (0.0, 1.0),
-    "breeding.learning_depth": (1, 12),
-    "breeding.learning_max_depth": (1, 12),
-    "breeding.learning_exact": (0, 20),
-    "breeding.learning_opening_plies": (0, 20),
-    "breeding.exploit_fraction": (0.0, 0.5),
-    "breeding.perturb_factor": (1.0, 10.0),
-    "breeding.start_sigma": (0.0, 100.0),
-    "breeding.ready_slices": (0, 1_000_000),
-    "breeding.ready_z": (0.0, 10.0),
-    "breeding.alpha_floor": (0.0, 1.0),
-    "breeding.lambda_floor": (0.0, 1.0),
-    "breeding.epsilon_floor": (0.0, 1.0),
-    "breeding.resample_probability": (0.0, 1.0),
     "fitness.games_per_pair": (1, 100_000),
     "fitness.games_per_opponent": (1, 10_000_000),
     "fitness.epsilon": (0.0, 1.0),
@@ -340,14 +363,17 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "cluster.max_in_flight_per_worker": (1, 64),
     "cluster.commit_every_seconds": (0.0, 3600.0),
 }
+RANGES.update({f"breeding.{key}": bounds for keys in BREEDING_SECTIONS.values()
+               for key, bounds in keys.items() if bounds is not None})
 
 
 #: Keys whose value is a list of numbers (every other list holds strings).
 NUMBER_LISTS = {"yardstick.sprt"}
 
 
-def _check_value(key: str, value: Any, default: Any) -> Any:
-    """Type- and range-check one value against its default's type."""
+def _check_value(key: str, value: Any, default: Any, range_key: str = "") -> Any:
+    """Type- and range-check one value against its default's type (``key``
+    names it in an error; ``range_key``, if given, is its entry in :data:`RANGES`)."""
     expected = type(default)
     if key in NUMBER_LISTS:
         if not isinstance(value, (list, tuple)) or not all(
@@ -376,8 +402,9 @@ def _check_value(key: str, value: Any, default: Any) -> Any:
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
             raise ConfigError(f"{key}: expected a list of non-empty strings, got {value!r}")
         value = tuple(value)
-    if key in RANGES:
-        low, high = RANGES[key]
+    range_key = range_key or key
+    if range_key in RANGES:
+        low, high = RANGES[range_key]
         if (low is not None and value < low) or (high is not None and value > high):
             raise ConfigError(f"{key}: {value!r} is outside the allowed range {low}..{high}")
     return value
@@ -396,6 +423,47 @@ def _build_section(cls: type, data: Any, section: str) -> Any:
     return cls(**values)
 
 
+def _build_breeding(data: Any) -> BreedingConfig:
+    """``[breeding]``: the shared keys, each method's section
+    (``[breeding.pbt-td]`` ...), and the legacy flat form, where a method's
+    key stands in ``[breeding]`` itself (every config written before the
+    sections, and every stored run's config): both give the same
+    :class:`BreedingConfig`.
+
+    Raises:
+        ConfigError: naming the key as it was written.
+    """
+    if not isinstance(data, dict):
+        raise ConfigError(f"[breeding] must be a table of keys, got {data!r}")
+    defaults = BreedingConfig()
+    values: dict[str, Any] = {}
+    written: dict[str, str] = {}
+
+    def take(key: str, name: str, value: Any) -> None:
+        if key in written:
+            section = BREEDING_KEY_SECTION.get(key)
+            raise ConfigError(f"{name}: also set as {written[key]} (set it once, in "
+                              f"[breeding{'.' + section if section else ''}])")
+        written[key] = name
+        values[key] = _check_value(name, value, getattr(defaults, key), f"breeding.{key}")
+
+    for key, value in data.items():
+        if key in BREEDING_SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(f"[breeding.{key}] must be a table of keys, got {value!r}")
+            for name, item in value.items():
+                if name not in BREEDING_SECTIONS[key]:
+                    raise ConfigError(f"breeding.{key}.{name}: unknown key (known: "
+                                      f"{', '.join(sorted(BREEDING_SECTIONS[key]))})")
+                take(name, f"breeding.{key}.{name}", item)
+        elif key in BREEDING_COMMON or key in BREEDING_KEY_SECTION:
+            take(key, f"breeding.{key}", value)
+        else:
+            known = [*BREEDING_COMMON, *(f"[breeding.{section}]" for section in BREEDING_SECTIONS)]
+            raise ConfigError(f"breeding.{key}: unknown key (known: {', '.join(known)})")
+    return BreedingConfig(**values)
+
+
 def parse_config(data: dict[str, Any], source: str = "config") -> RunConfig:
     """Build a RunConfig from parsed TOML/JSON, every value checked and the
     checks that need no other module made (the run check makes the rest).
@@ -409,7 +477,9 @@ def parse_config(data: dict[str, Any], source: str = "config") -> RunConfig:
     for key in data:
         if key not in top_known:
             raise ConfigError(f"{key}: unknown key or section in {source} (known: {', '.join(sorted(top_known))})")
-    sections = {name: _build_section(cls, data.get(name, {}), name) for name, cls in SECTIONS.items()}
+    sections = {name: _build_section(cls, data.get(name, {}), name) for name, cls in SECTIONS.items()
+                if name != "breeding"}
+    sections["breeding"] = _build_breeding(data.get("breeding", {}))
     name = data.get("name", "")
     if not isinstance(name, str):
         raise ConfigError(f"name: expected a string, got {name!r}")
@@ -433,11 +503,11 @@ def _check_values_together(config: RunConfig) -> None:
     if config.rating.selection not in SELECTIONS:
         raise ConfigError(f"rating.selection: {config.rating.selection!r} is not one of {', '.join(SELECTIONS)}")
     if config.breeding.cma_variant not in CMA_VARIANTS:
-        raise ConfigError(f"breeding.cma_variant: {config.breeding.cma_variant!r} is not one of "
+        raise ConfigError(f"{breeding_key('cma_variant')}: {config.breeding.cma_variant!r} is not one of "
                           f"{', '.join(CMA_VARIANTS)}")
     if config.breeding.learning_depth > config.breeding.learning_max_depth:
-        raise ConfigError(f"breeding.learning_depth: {config.breeding.learning_depth} is deeper than "
-                          f"breeding.learning_max_depth {config.breeding.learning_max_depth}")
+        raise ConfigError(f"{breeding_key('learning_depth')}: {config.breeding.learning_depth} is deeper than "
+                          f"learning_max_depth {config.breeding.learning_max_depth}")
     for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),
                        ("hall.games_per_member", config.hall.games_per_member)):
         if value % 2:

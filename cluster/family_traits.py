@@ -44,6 +44,25 @@ class FamilyTraits:
     charts_genes: bool
     fitness_as_points: bool
 
+    @property
+    def keeps_game_records(self) -> bool:
+        """Whether a generation's fitness games are stored one by one: moves
+        to export, each member's W/D/L, an Elo from its games."""
+        return not self.fitness_as_points
+
+    @property
+    def rating_name(self) -> str:
+        """What a report calls a member's rating: ``Elo`` from its games, or
+        ``rating``, a performance rating from its fitness points."""
+        return "rating" if self.fitness_as_points else "Elo"
+
+    @property
+    def plays_at_fitness_setting(self) -> bool:
+        """Whether the run's games (fitness, hall) are played at
+        ``[fitness]``'s setting (``fitness.depth``, or the fast 1-ply loop at
+        ``fitness.epsilon``) rather than ``[games]``'s round-robin depth."""
+        return self.fitness_as_points
+
 
 #: Every family's traits by the family's name.
 FAMILY_TRAITS: dict[str, FamilyTraits] = {

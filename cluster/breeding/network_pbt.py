@@ -49,13 +49,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
 from genethello.cluster.breeding.pbt_selection import HyperPrior, bounded, ready, resampled, since_copy_after
+from genethello.cluster.breeding.pbt_td_state import METHOD, STATE_FORMAT, slot_learning, stored_slots
 from genethello.cluster.breeding.protocols import Bred, BreedingPlan, RatedGeneration, bred_here
 from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
@@ -68,10 +69,6 @@ from genethello.core.learning.self_play import LearningSettings, SliceReport, le
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
 
-STATE_FORMAT = 1
-#: The largest stored state read (bytes): a slot's hyperparameters take
-#: about a hundred.
-MAX_STATE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -119,24 +116,6 @@ def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None],
                       sort_keys=True, separators=(",", ":")).encode()
 
 
-def _stored_slots(state: bytes) -> list[dict[str, Any]]:
-    """The slots of a stored pbt-td state, as JSON objects.
-
-    Raises:
-        ValueError: too large, not JSON, or not a pbt-td state of this format.
-        TypeError, AttributeError: JSON of another shape.
-    """
-    if len(state) > MAX_STATE_BYTES:
-        raise ValueError(f"it is {len(state)} bytes, more than a pbt-td state holds")
-    data = json.loads(state)
-    if data.get("format") != STATE_FORMAT or data.get("method") != PbtTdBreeder.name:
-        raise ValueError("not a pbt-td state of format 1")
-    slots = data["slots"]
-    if not isinstance(slots, list) or not all(isinstance(entry, dict) for entry in slots):
-        raise TypeError("its slots are not a list of objects")
-    return slots
-
-
 def load_state(state: bytes | None, size: int) -> list[Hyper]:
     """The hyperparameters of every slot of a stored state.
 
@@ -148,7 +127,7 @@ def load_state(state: bytes | None, size: int) -> list[Hyper]:
         raise ValueError("pbt-td: the generation has no stored breeder state (its hyperparameters)")
     try:
         hypers = [Hyper(float(s["alpha"]), float(s["lambda"]), float(s["epsilon"]), int(s["depth"]))
-                  for s in _stored_slots(state)]
+                  for s in stored_slots(state)]
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise ValueError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
     if len(hypers) != size:
@@ -157,24 +136,6 @@ def load_state(state: bytes | None, size: int) -> list[Hyper]:
         if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1 and h.depth >= 1):
             raise ValueError(f"pbt-td: the stored breeder state holds hyperparameters out of range: {h}")
     return hypers
-
-
-def slot_learning(state: bytes | None, slot: int) -> str | None:
-    """How slot ``slot`` of a generation learned, in words, from the
-    generation's stored state (``alpha 0.05 lambda 0.7 epsilon 0.1 depth 1``,
-    then ``; perturbed alpha x1.25 ...`` for a copied slot); None for a state
-    that is not pbt-td's or does not hold the slot. Never raises: the read
-    side shows what a database holds, however it was altered."""
-    if state is None or slot < 0:
-        return None
-    try:
-        entry = _stored_slots(state)[slot]
-        said = (f"alpha {float(entry['alpha']):.4g} lambda {float(entry['lambda']):.4g} "
-                f"epsilon {float(entry['epsilon']):.4g} depth {int(entry['depth'])}")
-        perturbed = entry.get("perturbed")
-        return f"{said}; perturbed {str(perturbed)[:200]}" if perturbed else said
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-        return None
 
 
 def start_network(kind: NetworkKind, start: str) -> Network:
@@ -188,11 +149,11 @@ def start_network(kind: NetworkKind, start: str) -> Network:
     if not start:
         return Network(kind.architecture, np.zeros(kind.n_weights), kind.stages, kind.whole_disc_weight)
     if looks_like_path(start):
-        raise ValueError(f"breeding.learning_start: {start!r} names a file, which a run's stored config may not "
+        raise ValueError(f"breeding.pbt-td.learning_start: {start!r} names a file, which a run's stored config may not "
                          "(a database never makes genethello read a path it names): name a shipped network")
     found = resolve_individual(start)
     if not isinstance(found, NetworkIndividual) or found.type != kind:
-        raise ValueError(f"breeding.learning_start: {start} is not a {kind.name} network")
+        raise ValueError(f"breeding.pbt-td.learning_start: {start} is not a {kind.name} network")
     return found.network
 
 
@@ -205,7 +166,7 @@ def check_learning_config(config: RunConfig) -> None:
         ConfigError: naming the key.
     """
     if config.breeding.learning_games < 1:
-        raise ConfigError("breeding.learning_games: pbt-td learns from at least one game a generation (a copy "
+        raise ConfigError("breeding.pbt-td.learning_games: pbt-td learns from at least one game a generation (a copy "
                           "that learned nothing would be its parent again)")
     if not config.fitness.depth:
         raise ConfigError("fitness.depth: pbt-td learns staged networks, whose fitness is played with search "
@@ -218,7 +179,7 @@ def check_learning_config(config: RunConfig) -> None:
     try:
         start_network(network_kind(config.chromosome_type), config.breeding.learning_start)
     except ValueError as exc:
-        raise ConfigError(str(exc) if str(exc).startswith("breeding.") else f"breeding.learning_start: {exc}") \
+        raise ConfigError(str(exc) if str(exc).startswith("breeding.") else f"breeding.pbt-td.learning_start: {exc}") \
             from None
 
 
@@ -281,7 +242,7 @@ class PbtTdBreeder:
     """pbt-td (module docstring)."""
 
     config: BreedingConfig
-    name: ClassVar[str] = "pbt-td"
+    name: ClassVar[str] = METHOD
 
     def breeds(self, kind: Kind) -> bool:
         """Staged networks only: their values are discs, which TD learns."""
@@ -306,7 +267,7 @@ class PbtTdBreeder:
         selection acts (module docstring)."""
         kind = network_kind(kind)
         if initial:
-            raise ValueError("pbt-td starts from breeding.learning_start, not population.initial")
+            raise ValueError("pbt-td starts from breeding.pbt-td.learning_start, not population.initial")
         start = start_network(kind, self.config.learning_start)
         members: list[NetworkIndividual]
         if self.config.start_sigma == 0:
@@ -328,7 +289,7 @@ class PbtTdBreeder:
             if str(member) in seen:
                 redraws += 1
                 if redraws > MAX_REDRAWS:
-                    raise ValueError(f"pbt-td: cannot draw {size} distinct members with breeding.start_sigma "
+                    raise ValueError(f"pbt-td: cannot draw {size} distinct members with breeding.pbt-td.start_sigma "
                                      f"{self.config.start_sigma:g} (a larger noise makes them distinct)")
                 continue
             seen.add(str(member))
@@ -389,7 +350,7 @@ class PbtTdBreeder:
             return None
         if c.ready_z > 0 and rated.games_per_member <= 0:
             raise ValueError("pbt-td: breeding.ready_z needs the games of each member's fitness (the run passes them)")
-        stored = _stored_slots(rated.state) if rated.state is not None else []
+        stored = stored_slots(rated.state) if rated.state is not None else []
         by_slot = [int(entry.get("since_copy", rated.number)) for entry in stored]
         return [by_slot[slot] if slot < len(by_slot) else rated.number for slot in slots]
 
@@ -424,7 +385,7 @@ class PbtTdBreeder:
             raise ValueError(f"pbt-td: {len(by_slot)} slices learned of {len(plan.slices)}")
         members = [parse_individual(by_slot[k].text, by_slot[k].payload) for k in range(len(plan.slices))]
         if len({str(m) for m in members}) != len(members):
-            raise ValueError("pbt-td: two members learned the same network (breeding.learning_games is too few "
+            raise ValueError("pbt-td: two members learned the same network (breeding.pbt-td.learning_games is too few "
                              "to part a copy from its parent)")
         state = dump_state([s.hyper for s in plan.slices], plan.perturbed, plan.since_copy)
         return Bred(members, state, plan.origins)

@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_export(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    if traits_of_family(run_family(run)).fitness_as_points:
+    if not traits_of_family(run_family(run)).keeps_game_records:
         print(f"run {run.name}: a network run stores no game moves (fitness games are kept as points, hall and "
               f"League games as results): nothing to export; write a network itself with "
               f"'genethello network export ID --db {args.db} --out F.json'")

@@ -32,6 +32,7 @@ from genethello.cluster.reads import (
 )
 from genethello.core.cli.arguments import positive_int
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.families.registry import family_of_kind
 from genethello.core.frontend.errors import UserError
 from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 
@@ -58,11 +59,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=run_plot)
 
 
-def is_network(run: RunInfo) -> bool:
-    """Whether the run keeps its fitness as points (its reports differ: no
-    stored fitness games, performance ratings, 1-ply hall games): a network
-    run's family trait."""
-    return traits_of_family(run_family(run)).fitness_as_points
+def rates_by_points(run: RunInfo) -> bool:
+    """Whether the run's members are rated from their fitness points (a
+    performance rating, no W/D/L, no stored fitness games) rather than from
+    games stored one by one: its family's trait."""
+    return not traits_of_family(run_family(run)).keeps_game_records
 
 
 def stored_config(run: RunInfo) -> RunConfig:
@@ -95,14 +96,15 @@ def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
     """How the hall's ratings were measured, in one line (``config``: the run's stored one)."""
     f = config.fitness
     scale = rating_anchor(config).zero()
-    if is_network(run) and f.depth:
+    at_fitness = traits_of_family(run_family(run)).plays_at_fitness_setting
+    if at_fitness and f.depth:
         # A hall at depth (network_run.hall_step): distinct openings of the
         # measured series; a fixed-opponent run's opponents anchor the scale.
         how = (f"each entrant {config.hall.games_per_member} games, both colours, "
                f"{measured_openings(config, f.start_plies)}; depth {f.depth}, exact at {f.exact_empties} empties")
         if fitness_kind(f.kind).anchors_hall:
             how += f", against the members and the fitness opponents ({', '.join(f.opponents)})"
-    elif is_network(run):
+    elif at_fitness:
         how = (f"each entrant {config.hall.games_per_member} games, both colours, from the standard start; "
                f"1 ply, each side's move random with probability ε = {f.epsilon:g}")
     else:
@@ -141,8 +143,8 @@ def run_best(args: argparse.Namespace) -> int:
         print(hall_description(run, config, ranking.hall_games))
     elif not ranking.hall_rated:
         print("this run has no hall of fame (hall.games_per_member = 0): Elo is relative to the population")
-    network = is_network(run)
-    if network:
+    by_points = rates_by_points(run)
+    if by_points:
         print("Elo: a member's performance rating from its fitness points (W/D/L: not kept, the fitness games "
               f"return points only); yardstick: {network_yardstick(config)}")
     elif ranking.hall_rated:
@@ -155,7 +157,7 @@ def run_best(args: argparse.Namespace) -> int:
         print("a champion marked 'mean' is a generation's CMA-ES distribution mean: it plays no fitness games, "
               "so it has no Elo, W/D/L or death of its own; the hall rates it")
     print(f"{'id':>5} {'hall':>11} {'games':>6} {'Elo':>7} {'W/D/L':>13} {'life':>9} {'yardstick':>9}  "
-          f"{'network' if network else 'chromosome'}")
+          f"{family_of_kind(run.chromosome_type or '').noun}")
     for row in ranking.rows:
         p, entry = row.player, row.hall
         life = f"{p.birth}-{p.death if p.death is not None else ''}" if p.member else f"{p.birth} mean"
@@ -163,7 +165,7 @@ def run_best(args: argparse.Namespace) -> int:
         rating = f"{entry.rating:+.0f} ± {entry.stderr:.0f}" if entry else "-"
         games = str(entry.games) if entry else "-"
         elo = f"{p.elo:.1f}" if p.member else "-"
-        wdl = "-" if network or not p.member else f"{p.wins}/{p.draws}/{p.losses}"
+        wdl = "-" if by_points or not p.member else f"{p.wins}/{p.draws}/{p.losses}"
         print(f"{p.id:>5} {rating:>11} {games:>6} {elo:>7} {wdl:>13} {life:>9} {ys:>9}  {p.text}")
         if p.id in origins:
             print(f"{'':>5} from: {origins[p.id].describe()}")
@@ -186,7 +188,7 @@ def run_history(args: argparse.Namespace) -> int:
     print(f"run {run.name}: {run.status}")
     if config.hall.games_per_member:
         print(f"hall (Elo): the best so far's hall rating ± one standard error, {rating_anchor(config).zero()}")
-    if is_network(run):
+    if rates_by_points(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
               f"{config.fitness.kind} fitness "
               f"games, which are not stored one by one; yardstick: {network_yardstick(config)}")
@@ -259,11 +261,11 @@ def run_plot(args: argparse.Namespace) -> int:
     else:
         axes[0].text(0.5, 0.5, "no hall of fame in this run", ha="center", transform=axes[0].transAxes)
     axes[0].set_ylabel(f"hall rating ({rating_anchor(stored_config(run)).text()})")
-    network = is_network(run)
-    what = "performance rating" if network else "Elo"
+    by_points = rates_by_points(run)
+    what = "performance rating" if by_points else "Elo"
     axes[1].plot(gens, [r.best_elo for r in rows], label=f"generation's best {what}")
     axes[1].plot(gens, [r.mean_elo for r in rows], label=f"mean {what}")
-    axes[1].set_ylabel("performance rating (fitness points)" if network else "Elo")
+    axes[1].set_ylabel("performance rating (fitness points)" if by_points else "Elo")
     axes[1].legend()
     series: dict[str, list[tuple[int, YardstickRow]]] = {}
     for r in rows:
@@ -279,8 +281,10 @@ def run_plot(args: argparse.Namespace) -> int:
     axes[2].set_ylim(0, 100)
     if series:
         axes[2].legend(fontsize="x-small", ncol=2)
-    if network:
-        axes[2].set_ylabel("League measure % (95%)")
+    traits = traits_of_family(run_family(run))
+    if traits.measure_name:
+        axes[2].set_ylabel(f"{traits.measure_name} % (95%)")
+    if not traits.charts_genes:
         _plot_champion(axes[3], gens, champion_chart(db, run, rows))
         type_name = run.chromosome_type
     else:

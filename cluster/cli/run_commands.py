@@ -245,8 +245,7 @@ def best_so_far(db: Database, run: reads.RunInfo) -> str:
         hall = top[0].hall
         return f"{hall.text} (hall {hall.rating:+.0f} ± {hall.stderr:.0f})"
     best = top[0].player
-    measure = "rating" if traits_of_family(reads.run_family(run)).fitness_as_points else "Elo"
-    return f"{best.text} ({measure} {best.elo:.0f})"
+    return f"{best.text} ({traits_of_family(reads.run_family(run)).rating_name} {best.elo:.0f})"
 
 
 def stored_size(run: reads.RunInfo) -> str:
@@ -294,7 +293,7 @@ def run_status(args: argparse.Namespace) -> int:
             anchor = ""
         print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f}{anchor} "
               f"({hall.games} hall games)")
-    elif top and traits_of_family(reads.run_family(run)).fitness_as_points:
+    elif top and not traits_of_family(reads.run_family(run)).keeps_game_records:
         best = top[0].player    # fitness games are not stored one by one: no W/D/L
         print(f"best so far: {best.text} rating {best.elo:.1f} (its performance in its generation's fitness games)")
     elif top:

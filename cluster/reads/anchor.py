@@ -65,12 +65,12 @@ class RatingAnchor:
 def rating_anchor(config: RunConfig) -> RatingAnchor:
     """What ``config``'s hall ratings are relative to (module docstring)."""
     f = config.fitness
-    network = traits_of(config.chromosome_type).fitness_as_points
-    depth = f.depth if network else config.games.depth
-    epsilon = f.epsilon if network and not f.depth else 0.0
+    at_fitness = traits_of(config.chromosome_type).plays_at_fitness_setting
+    depth = f.depth if at_fitness else config.games.depth
+    epsilon = f.epsilon if at_fitness and not f.depth else 0.0
     if config.hall.games_per_member == 0:
         return RatingAnchor(None, depth, epsilon)
-    if network and f.depth and fitness_kind(f.kind).anchors_hall:
+    if at_fitness and f.depth and fitness_kind(f.kind).anchors_hall:
         return RatingAnchor(f.opponents[0], depth)
     return RatingAnchor(FIRST_CHAMPION, depth, epsilon)
 
@@ -80,7 +80,7 @@ def run_line(config: RunConfig) -> str:
     "all-4+2x2-s8, P=8, fixed fitness at depth 2 (exact 6), pbt-td: 400
     learning games a member a generation"; "oe_fmc, P=11, depth 4"."""
     head = f"{config.population.type}, P={config.population_size}"
-    if not traits_of(config.chromosome_type).fitness_as_points:
+    if not traits_of(config.chromosome_type).plays_at_fitness_setting:
         return f"{head}, round robin at depth {config.games.depth} (exact {config.games.exact_empties})"
     f, b = config.fitness, config.breeding
     at = f"depth {f.depth} (exact {f.exact_empties})" if f.depth else f"1 ply (ε = {f.epsilon:g})"
@@ -95,6 +95,6 @@ def has_measure(config: RunConfig) -> bool:
     run's yardstick is the League measure, off with
     ``yardstick.league_double_games = 0``)."""
     ys = config.yardstick
-    if traits_of(config.chromosome_type).fitness_as_points:
+    if not traits_of(config.chromosome_type).yardstick_plays_players:
         return bool(ys.every and ys.league_double_games)
     return bool(ys.every)

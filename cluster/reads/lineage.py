@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import select, tuple_
 from sqlalchemy.orm import Session
 
-from genethello.cluster.breeding.network_pbt import slot_learning
+from genethello.cluster.breeding.lineage_words import slot_words
 from genethello.cluster.breeding.origins import ORIGIN_KINDS
 from genethello.cluster.db import Database, row_id
 from genethello.cluster.db.models import Generation, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
@@ -68,10 +68,10 @@ class LineageNode:
             only, which keeps a tree's size linear in the ancestors shown.
         cycle: it is its own ancestor (a cycle, which no run breeds: only
             an altered database holds one): named here, not expanded.
-        learning: in a learning run (pbt-td), the hyperparameters it
-            learned with and, copied, what was perturbed
-            (:func:`~genethello.cluster.breeding.network_pbt.slot_learning`);
-            None elsewhere.
+        learning: what its breeding method says of its slot
+            (:func:`~genethello.cluster.breeding.lineage_words.slot_words`:
+            in a learning run, pbt-td, the hyperparameters it learned with
+            and, copied, what was perturbed); None elsewhere.
     """
 
     player_id: int
@@ -232,7 +232,7 @@ def _nodes(s: Session, ids: list[int]) -> dict[int, LineageNode]:
             generation, origin, parents, source_generation, source_run = None, CMA_MEAN, (), birth, None
         else:
             generation, kind, a, b, source_generation, source, index = slot
-            learning = slot_learning(states.get((run_id, generation)), index)
+            learning = slot_words(states.get((run_id, generation)), index)
             origin = kind if kind in ORIGIN_KINDS else UNKNOWN
             parents = tuple(p for p in (a, b) if p is not None)
             source_run = run_names.get(source) if source is not None else None

@@ -187,8 +187,8 @@ class RunReader:
             run = reads.find_run(db, run_id)
         except (RunDatabaseError, RunNotFoundError):
             return []
-        # a network run keeps no W/D/L: its fitness games return points only
-        kept = not traits_of_family(reads.run_family(run)).fitness_as_points
+        # a run whose fitness games return points only keeps no W/D/L
+        kept = traits_of_family(reads.run_family(run)).keeps_game_records
         return [dict(_standing(row), wdl_kept=kept) for row in reads.standings(db, run_id, top=count).rows]
 
     def summary(self, run_id: int) -> Summary:

@@ -4,6 +4,9 @@ GA and random search, its baseline), and the config keys of the second pass
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import numpy as np
 import pytest
 
@@ -156,3 +159,55 @@ def test_the_shipped_best_chromosomes_read_as_an_initial_population(tmp_path):
         read_chromosome_file(bad)
     with pytest.raises(ValueError, match="cannot read"):
         read_chromosome_file(tmp_path / "missing.txt")
+
+
+# Each method's own section; the flat legacy form (configs written before
+# the sections, and every stored run's config) reads to the same config.
+SECTIONED_AND_FLAT = [
+    ({"elites": 3, "ga": {"mutation_rate": 0.2, "parent_fraction": 0.5}},
+     {"elites": 3, "mutation_rate": 0.2, "parent_fraction": 0.5}),
+    ({"method": "cma-es", "cma-es": {"cma_variant": "separable", "sigma0": 0.5}},
+     {"method": "cma-es", "cma_variant": "separable", "sigma0": 0.5}),
+    ({"method": "pbt-td", "pbt-td": {"learning_alpha": 0.2, "learning_start": "", "exploit_fraction": 0.0}},
+     {"method": "pbt-td", "learning_alpha": 0.2, "learning_start": "", "exploit_fraction": 0.0}),
+]
+
+
+@pytest.mark.parametrize("sectioned, flat", SECTIONED_AND_FLAT, ids=["ga", "cma-es", "pbt-td"])
+def test_a_method_section_and_the_legacy_flat_keys_read_alike(sectioned, flat):
+    from genethello.cluster.config import RunConfig, parse_config
+    new, old = parse_config({"breeding": sectioned}), parse_config({"breeding": flat})
+    assert new == old and new.breeding != BreedingConfig()
+    # The stored JSON stays flat (the bytes of before) and reads back.
+    assert json.loads(new.to_json())["breeding"] == dataclasses.asdict(old.breeding)
+    assert RunConfig.from_json(new.to_json()) == new
+
+
+def test_every_breeding_section_is_a_method_and_a_key_is_set_once():
+    from genethello.cluster.config import BREEDING_SECTIONS, parse_config
+    assert set(BREEDING_SECTIONS) <= set(BREEDERS)
+    for data, key in [({"pbt-td": {"learning_alpha": 0.2}, "learning_alpha": 0.3}, "breeding.learning_alpha"),
+                      ({"ga": {"sigma0": 1.0}}, "breeding.ga.sigma0"),
+                      ({"pbt-td": 3}, "[breeding.pbt-td]"),
+                      ({"cma-es": {"sigma0": 0.0}}, "breeding.cma-es.sigma0")]:
+        with pytest.raises(ConfigError) as caught:
+            parse_config({"breeding": data})
+        assert str(caught.value).startswith(key) and "\n" not in str(caught.value), (data, caught.value)
+
+
+def test_the_shipped_configs_use_the_sections_and_a_legacy_flat_file_loads(tmp_path):
+    import tomllib
+    from pathlib import Path
+
+    from genethello.cluster.config import BREEDING_KEY_SECTION
+    from genethello.cluster.run.run_check import load_config
+    for path in sorted(Path(__file__).parents[2].glob("config/*.toml")):
+        flat = set(tomllib.loads(path.read_text()).get("breeding", {})) & set(BREEDING_KEY_SECTION)
+        assert not flat, (path.name, flat)
+        load_config(path)
+    legacy = tmp_path / "legacy.toml"
+    legacy.write_text('[population]\ntype = "all-2-s4"\nsize = 4\n[fitness]\ndepth = 1\n'
+                      '[yardstick]\nleague_double_games = 0\n'
+                      '[breeding]\nmethod = "pbt-td"\nlearning_games = 20\nlearning_exact = 4\n')
+    config = load_config(legacy)
+    assert (config.breeding.learning_games, config.breeding.learning_exact) == (20, 4)

@@ -187,7 +187,7 @@ def test_a_0003_database_upgrades_and_resumes_as_the_genethello_run_it_was(tmp_p
     ({"fitness": {"kind": "fixed", "opponents": []}}, "fitness.opponents"),
     ({"fitness": {"epsilon": 1.5}}, "fitness.epsilon"),
     ({"fitness": {"games_per_pair": 0}}, "fitness.games_per_pair"),
-    ({"breeding": {"cma_variant": "diagonal"}}, "breeding.cma_variant"),
+    ({"breeding": {"cma-es": {"cma_variant": "diagonal"}}}, "breeding.cma-es.cma_variant"),
     ({"breeding": {"method": "cma-es"}}, "breeding.method"),          # GeneThello's oe_fmc: networks only
     ({"population": {"type": "all-2"}, "hall": {"every": 0}}, "hall.every"),
     ({"fitness": {"kind": "hall"}, "hall": {"games_per_member": 0}}, "fitness.kind"),

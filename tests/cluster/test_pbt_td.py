@@ -128,6 +128,20 @@ def test_the_state_reads_back_and_a_bad_one_is_one_line():
         assert said in str(caught.value) and "\n" not in str(caught.value)
 
 
+def test_the_read_side_reads_a_slots_words_through_the_breeders_table():
+    from genethello.cluster.breeding.cma_es import dump_state as dump_cma_state
+    from genethello.cluster.breeding.cma_es import new_optimizer
+    from genethello.cluster.breeding.lineage_words import slot_words
+    state = dump_state([Hyper(0.1, 0.5, 0.2, 2), Hyper(1.0, 0.0, 0.0, 1)],
+                       [None, "alpha x1.25 lambda /1.25 epsilon x1.25 depth 1"])
+    assert slot_words(state, 0) == "alpha 0.1 lambda 0.5 epsilon 0.2 depth 2"
+    assert slot_words(state, 1) == "alpha 1 lambda 0 epsilon 0 depth 1; perturbed alpha x1.25 lambda /1.25 " \
+                                   "epsilon x1.25 depth 1"
+    cma = dump_cma_state(new_optimizer("separable", np.zeros(8), 1.0, 4, 7))
+    for other, slot in ((state, 2), (state, -1), (None, 0), (cma, 0), (b"\xff" * 10, 0), (b"[]", 0)):
+        assert slot_words(other, slot) is None
+
+
 def _mapping(**breeding: object) -> dict[str, object]:
     return {"population": {"type": "all-2-s4", "size": 4},
             "breeding": {"method": "pbt-td", **breeding},
@@ -141,11 +155,15 @@ def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
         ({"population": {"type": "all-2"}}, "breeding.method"),
         ({"fitness": {"depth": 0}}, "fitness.depth"),
         ({"yardstick": {"league_double_games": 10}}, "yardstick.league_double_games"),
-        ({"breeding": {"method": "pbt-td", "learning_start": "/etc/passwd"}}, "breeding.learning_start"),
-        ({"breeding": {"method": "pbt-td", "learning_start": "patterns-v2-net"}}, "breeding.learning_start"),
-        ({"breeding": {"method": "pbt-td", "learning_alpha": 0.0}}, "breeding.learning_alpha"),
-        ({"breeding": {"method": "pbt-td", "learning_depth": 3, "learning_max_depth": 2}}, "breeding.learning_depth"),
-        ({"breeding": {"method": "pbt-td", "exploit_fraction": 0.9}}, "breeding.exploit_fraction"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_start": "/etc/passwd"}}},
+         "breeding.pbt-td.learning_start"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_start": "patterns-v2-net"}}},
+         "breeding.pbt-td.learning_start"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_alpha": 0.0}}}, "breeding.pbt-td.learning_alpha"),
+        ({"breeding": {"method": "pbt-td", "learning_alpha": 0.0}}, "breeding.learning_alpha"),   # the legacy form
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_depth": 3, "learning_max_depth": 2}}},
+         "breeding.pbt-td.learning_depth"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"exploit_fraction": 0.9}}}, "breeding.pbt-td.exploit_fraction"),
     ]
     for change, key in cases:
         data = _mapping()
