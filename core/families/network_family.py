@@ -43,6 +43,7 @@ from genethello.core.evaluation.ntuple import MAX_STAGES
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, PATTERN_ARCHITECTURES, Architecture, architecture
 from genethello.core.families.interface import StoredIndividual
 from genethello.core.families.networks import Network
+from genethello.core.frontend.user_files import UserFileError, inflate_bounded
 
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import BaseEvaluator
@@ -165,16 +166,12 @@ def network_payload(network: Network) -> bytes:
 
 def _unpacked(payload: bytes, expected: int, text: str) -> bytes:
     """A packed payload's float64 bytes, never more than ``expected`` + 1
-    unpacked (a crafted stream cannot fill the memory)."""
-    unpacker = zlib.decompressobj()
+    unpacked (a crafted stream cannot fill the memory), nothing after the
+    stream's end."""
     try:
-        raw = unpacker.decompress(payload[len(PACKED_PAYLOAD_MAGIC):], expected + 1)
-    except zlib.error as exc:
-        raise NetworkError(f"{text!r}: the stored weights are packed and cannot be unpacked ({exc})") from None
-    if len(raw) != expected or unpacker.unconsumed_tail or not unpacker.eof:
-        raise NetworkError(f"{text!r}: the stored weights unpack to {'more than ' if len(raw) > expected else ''}"
-                           f"{len(raw)} bytes, not the {expected} of the network")
-    return raw
+        return inflate_bounded(payload[len(PACKED_PAYLOAD_MAGIC):], expected, f"{text!r}: the stored weights")
+    except UserFileError as exc:
+        raise NetworkError(str(exc)) from None
 
 
 def weights_from_payload(kind: NetworkKind, payload: bytes, text: str) -> np.ndarray:

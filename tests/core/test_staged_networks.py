@@ -185,7 +185,7 @@ def test_packed_files_hold_the_integers_played():
     again = parse_network_file(json.dumps(doc), "net.json")
     assert again == individual and np.array_equal(again.network.weights, q / 64.0)
     broken = dict(doc, packed_weights=dict(doc["packed_weights"], data="***"))
-    with pytest.raises(NetworkFileError, match="not base64 zlib"):
+    with pytest.raises(NetworkFileError, match="data is not base64"):
         parse_network_file(json.dumps(broken), "net.json")
     with pytest.raises(NetworkFileError, match="valued in"):
         parse_network_file(json.dumps(dict(doc, value="centidiscs")), "net.json")

@@ -1,0 +1,179 @@
+"""One bounded reader for every file a user names: configs, positions to
+solve, records, network files, initial populations.
+
+A path given on a command line (or in a config) may name anything: a FIFO
+(whose ``open`` waits for a writer forever), ``/dev/zero`` (endless bytes),
+a directory, a file of gigabytes, a zlib stream that inflates a
+thousandfold, a document nested 100,000 deep. The functions here read only
+what is meant to be read and refuse the rest in one line, with the same
+words wherever a file comes in:
+
+* :func:`read_user_file`: the bytes of a regular file of at most a limit;
+* :func:`user_text`: those bytes as UTF-8 text, or a line naming the byte;
+* :func:`inflate_bounded`: a zlib stream unpacked to exactly an expected
+  size (never more than that + 1 byte is produced), nothing after its end;
+* :func:`loads_json` / :func:`loads_toml`: a document whose nesting is
+  bounded (a line, not ``RecursionError``) and whose numbers are readable.
+
+Every refusal is a :class:`UserFileError` (a ``ValueError``): callers with
+their own error type wrap its message unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tomllib
+import zlib
+from typing import Any
+
+__all__ = ["UserFileError", "file_kind", "inflate_bounded", "loads_json", "loads_toml",
+           "read_user_file", "size_text", "user_text"]
+
+_CHUNK = 1 << 20
+
+
+class UserFileError(ValueError):
+    """A user's file cannot be read as asked (one line naming the file)."""
+
+
+def size_text(count: int) -> str:
+    """``'812 bytes'``, ``'16.0 MiB'``."""
+    return f"{count:,} bytes" if count < 1024 * 1024 else f"{count / (1024 * 1024):.1f} MiB"
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words (``'a FIFO'``, ``'a directory'``)."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    if isinstance(exc, ValueError) and "null" in str(exc):
+        return "the name holds a null character"
+    return str(exc)
+
+
+def read_user_file(path: str | os.PathLike[str], what: str, max_bytes: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``max_bytes``.
+
+    The file is opened without blocking (a FIFO swapped in after a check
+    cannot hang the open), checked through its descriptor, and read in
+    chunks to at most ``max_bytes`` + 1 bytes (a file that grows is refused).
+
+    Raises:
+        UserFileError: ``cannot read WHAT PATH: REASON`` when it cannot be
+            opened, is not a regular file (FIFO, device, directory, socket)
+            or holds more than ``max_bytes`` bytes.
+    """
+    where = os.fspath(path)
+    head = f"cannot read {what} {where}" if what else f"cannot read {where}"
+    try:
+        fd = os.open(where, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError) as exc:
+        raise UserFileError(f"{head}: {_reason(exc)}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserFileError(f"{head}: {file_kind(info.st_mode)}, not a regular file")
+        if info.st_size > max_bytes:
+            raise UserFileError(f"{head}: {size_text(info.st_size)}, more than the {size_text(max_bytes)} "
+                                "it may hold")
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise UserFileError(f"{head}: {_reason(exc)}") from None
+    finally:
+        os.close(fd)
+    if total > max_bytes:       # it grew after the check
+        raise UserFileError(f"{head}: more than the {size_text(max_bytes)} it may hold")
+    return b"".join(chunks)
+
+
+def user_text(data: bytes, where: str) -> str:
+    """``data`` decoded as UTF-8.
+
+    Raises:
+        UserFileError: ``WHERE: not UTF-8 text (invalid start byte 0xff at byte 12)``.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start:exc.start + 1].hex()
+        raise UserFileError(f"{where}: not UTF-8 text ({exc.reason} 0x{bad} at byte {exc.start})") from None
+
+
+def inflate_bounded(packed: bytes, expected: int, where: str) -> bytes:
+    """The zlib stream ``packed`` unpacked, which must be exactly
+    ``expected`` bytes: unpacking stops at ``expected`` + 1 bytes (a crafted
+    stream cannot fill the memory) and bytes after the stream's end are
+    refused (a stream is one thing, not a carrier).
+
+    Raises:
+        UserFileError: ``WHERE: ...`` naming what is wrong.
+    """
+    unpacker = zlib.decompressobj()
+    try:
+        raw = unpacker.decompress(packed, expected + 1)
+    except zlib.error as exc:
+        raise UserFileError(f"{where}: the packed data is not a zlib stream ({exc})") from None
+    if len(raw) > expected:
+        raise UserFileError(f"{where}: the packed data unpacks to more than the {expected:,} bytes expected")
+    if not unpacker.eof:
+        raise UserFileError(f"{where}: the packed data ends early: {len(raw):,} bytes unpacked, "
+                            f"{expected:,} expected")
+    if unpacker.unused_data:
+        raise UserFileError(f"{where}: {len(unpacker.unused_data):,} bytes follow the end of the packed data")
+    if len(raw) != expected:
+        raise UserFileError(f"{where}: the packed data unpacks to {len(raw):,} bytes, not the {expected:,} expected")
+    return raw
+
+
+def loads_json(text: str | bytes, where: str) -> Any:
+    """The JSON document ``text`` (its nesting bounded by the interpreter's
+    recursion limit, answered in one line).
+
+    Raises:
+        UserFileError: ``WHERE: not JSON (...)`` for bad JSON, a document
+            nested too deep, or a number too long to read.
+    """
+    if isinstance(text, bytes | bytearray):
+        text = user_text(bytes(text), where)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserFileError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise UserFileError(f"{where}: not JSON genethello reads (nested too deep)") from None
+    except ValueError:          # Python reads no integer of more than 4,300 digits
+        raise UserFileError(f"{where}: not JSON genethello reads (a number of more than 4,300 digits)") from None
+
+
+def loads_toml(text: str, where: str) -> dict[str, Any]:
+    """The TOML document ``text``.
+
+    Raises:
+        UserFileError: ``WHERE: not valid TOML (...)`` for bad TOML, a
+            document nested too deep, or a number too long to read.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UserFileError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise UserFileError(f"{where}: not valid TOML genethello reads (nested too deep)") from None
+    except ValueError:          # Python reads no integer of more than 4,300 digits
+        raise UserFileError(f"{where}: not valid TOML genethello reads (a number of more than 4,300 digits)") \
+            from None
