@@ -54,11 +54,12 @@ import numpy as np
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
 from genethello.cluster.breeding.protocols import Bred, RatedGeneration
-from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
+from genethello.cluster.config import RANGES, BreedingConfig, ConfigError, RunConfig
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
 from genethello.core.families.network_family import NetworkIndividual, NetworkKind
 from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
+from genethello.core.frontend.user_files import loads_json
 from genethello.core.learning.self_play import LearningSettings, SliceReport, learn
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
@@ -68,6 +69,8 @@ STATE_FORMAT = 1
 #: The largest stored state read (bytes): a slot's hyperparameters take
 #: about a hundred.
 MAX_STATE_BYTES = 1 << 20
+#: The deepest self-play depth any config allows (breeding.learning_max_depth's range).
+MAX_LEARNING_DEPTH: int = RANGES["breeding.learning_max_depth"][1]
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,9 @@ def _stored_slots(state: bytes) -> list[dict[str, Any]]:
     """
     if len(state) > MAX_STATE_BYTES:
         raise ValueError(f"it is {len(state)} bytes, more than a pbt-td state holds")
-    data = json.loads(state)
+    data = loads_json(bytes(state), "pbt-td state")
+    if not isinstance(data, dict):
+        raise TypeError("it is not a JSON object")
     if data.get("format") != STATE_FORMAT or data.get("method") != PbtTdBreeder.name:
         raise ValueError("not a pbt-td state of format 1")
     slots = data["slots"]
@@ -129,8 +134,11 @@ def _stored_slots(state: bytes) -> list[dict[str, Any]]:
     return slots
 
 
-def load_state(state: bytes | None, size: int) -> list[Hyper]:
-    """The hyperparameters of every slot of a stored state.
+def load_state(state: bytes | None, size: int, max_depth: int | None = None) -> list[Hyper]:
+    """The hyperparameters of every slot of a stored state, each within
+    the ranges a slot can hold (a depth of at most ``max_depth``, the run's
+    ``learning_max_depth``, when given: a state altered in the database is
+    refused, not learned from unbounded).
 
     Raises:
         ValueError: one line naming what is wrong (missing, too large, not
@@ -145,9 +153,15 @@ def load_state(state: bytes | None, size: int) -> list[Hyper]:
         raise ValueError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
     if len(hypers) != size:
         raise ValueError(f"pbt-td: the stored breeder state has {len(hypers)} slots for {size} members")
-    for h in hypers:
-        if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1 and h.depth >= 1):
-            raise ValueError(f"pbt-td: the stored breeder state holds hyperparameters out of range: {h}")
+    top = MAX_LEARNING_DEPTH if max_depth is None else max_depth
+    for slot, h in enumerate(hypers):
+        if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1):
+            raise ValueError(f"pbt-td: the stored breeder state's slot {slot} holds hyperparameters out of range: "
+                             f"alpha {h.alpha:.4g}, lambda {h.lam:.4g}, epsilon {h.epsilon:.4g} (alpha in (0, 1], "
+                             "lambda and epsilon in [0, 1])")
+        if not 1 <= h.depth <= top:
+            raise ValueError(f"pbt-td: the stored breeder state's slot {slot} learns at depth {h.depth}, outside "
+                             f"1..{top} (breeding.learning_max_depth)")
     return hypers
 
 
@@ -342,7 +356,7 @@ class PbtTdBreeder:
         ranked = networks_of(rated.ranked)
         if len(ranked) != size:
             raise ValueError(f"pbt-td keeps its population size: {len(ranked)} ranked for {size} members")
-        by_slot = load_state(rated.state, size)
+        by_slot = load_state(rated.state, size, self.config.learning_max_depth)
         slots = list(rated.slots) if rated.slots else list(range(size))
         hypers = [by_slot[slot] for slot in slots]            # in rank order
         copies = int(self.config.exploit_fraction * size)

@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     from genethello.core.evaluation.ntuple import NTupleEvaluator
 
 __all__ = ["FAMILY_NAME", "NETWORKS", "NetworkError", "NetworkFamily", "NetworkIndividual", "NetworkKind",
-           "PACK_PAYLOAD_ABOVE", "PACKED_PAYLOAD_MAGIC", "network_payload", "weights_from_payload"]
+           "MAX_WHOLE_DISC_WEIGHT", "PACK_PAYLOAD_ABOVE", "PACKED_PAYLOAD_MAGIC", "network_payload",
+           "weights_from_payload"]
 
 FAMILY_NAME = "ntuple"
 
@@ -63,7 +64,12 @@ DEFAULT_POPULATION = 20
 RANDOM_SIGMA = 1.0
 
 _DIGEST = re.compile(r"^[0-9a-f]{12}$")
-_STAGED = re.compile(r"^(?P<arch>.+?)-s(?P<stages>[1-9][0-9]*)(?:-w(?P<weight>[1-9][0-9]*))?$")
+#: A staged kind's name, its numbers as written (checked by :func:`staged_numbers`).
+_STAGED = re.compile(r"^(?P<arch>.+?)-s(?P<stages>[^-]*)(?:-w(?P<weight>.*))?$")
+#: The largest whole-disc weight K of ``ARCH-sS-wK``: the evaluator's value is
+#: K times the whole discs of an int32 sum, which must stay far inside int32.
+MAX_WHOLE_DISC_WEIGHT = 64
+_NUMBER = re.compile(r"^[1-9][0-9]{0,5}$")
 
 
 class NetworkError(ValueError):
@@ -203,14 +209,13 @@ class NetworkFamily:
 
     def owns_kind(self, name: str) -> bool:
         """Whether ``name`` is a named architecture, or a staged kind of one
-        (``ARCH-sS[-wK]``, 2 <= S <= 61)."""
+        (``ARCH-sS[-wK]``; :meth:`parse_kind` checks S and K and says what is wrong)."""
         if not isinstance(name, str):
             return False
         if name in ARCHITECTURES:
             return True
         m = _STAGED.match(name)
-        return (m is not None and m["arch"] in ARCHITECTURES + PATTERN_ARCHITECTURES
-                and 2 <= int(m["stages"]) <= MAX_STAGES)
+        return m is not None and m["arch"] in ARCHITECTURES + PATTERN_ARCHITECTURES
 
     def parse_kind(self, name: str) -> NetworkKind:
         """The architecture ``name`` (or its staged kind) as a kind.
@@ -225,7 +230,15 @@ class NetworkFamily:
         m = _STAGED.match(name)
         if name in ARCHITECTURES or m is None:
             return NetworkKind(architecture(name))
-        return NetworkKind(architecture(m["arch"]), int(m["stages"]), int(m["weight"] or 0))
+        stages, weight = m["stages"], m["weight"]
+        if not _NUMBER.match(stages) or not 2 <= int(stages) <= MAX_STAGES:
+            raise NetworkError(f"{name[:80]!r}: a staged network has 2..{MAX_STAGES} stages (-sS, S written "
+                               f"without leading zeros), not {stages[:20]!r}")
+        if weight is not None and (not _NUMBER.match(weight) or int(weight) > MAX_WHOLE_DISC_WEIGHT):
+            raise NetworkError(f"{name[:80]!r}: a staged network's whole-disc weight (-wK) is "
+                               f"1..{MAX_WHOLE_DISC_WEIGHT} "
+                               f"(without -w: 0), not {weight[:20]!r}")
+        return NetworkKind(architecture(m["arch"]), int(stages), int(weight or 0))
 
     def parse(self, text: str, payload: bytes | None = None) -> NetworkIndividual:
         """The network written as ``text`` with its stored weights ``payload``.

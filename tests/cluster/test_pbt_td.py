@@ -20,6 +20,7 @@ from genethello.cluster.breeding.network_pbt import (
     dump_state,
     learn_slice,
     load_state,
+    slot_learning,
     start_network,
 )
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED
@@ -257,3 +258,27 @@ def test_best_and_history_say_how_a_hall_at_depth_measured_and_that_no_league_wa
         assert network_yardstick(config).startswith("none")
     finally:
         db.dispose()
+
+
+def test_a_stored_state_nested_deep_is_one_line_and_unread_by_lineage():
+    """A breeder state nested 100,000 deep in a database (issue 37 §5):
+    resume's read says one line, lineage's says nothing of it (it was a
+    RecursionError through resume, lineage and the web's lineage view)."""
+    deep = b'{"format":1,"method":"pbt-td","slots":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with pytest.raises(ValueError) as caught:
+        load_state(deep, 1)
+    assert "nested too deep" in str(caught.value) and "\n" not in str(caught.value)
+    assert slot_learning(deep, 0) is None
+
+
+@pytest.mark.parametrize("depth, max_depth", [(13, None), (3, 2), (1000, 2), (0, 2)])
+def test_a_stored_depth_above_the_configs_bound_is_refused(depth, max_depth):
+    """A slot's stored depth above learning_max_depth (or the config's cap
+    of 12) is refused on resume, not learned from for minutes (§7)."""
+    state = dump_state([Hyper(0.05, 0.7, 0.1, depth)], [None])
+    with pytest.raises(ValueError) as caught:
+        load_state(state, 1, max_depth)
+    top = 12 if max_depth is None else max_depth
+    assert str(caught.value) == (f"pbt-td: the stored breeder state's slot 0 learns at depth {depth}, outside "
+                                 f"1..{top} (breeding.learning_max_depth)")
+    assert load_state(dump_state([Hyper(0.05, 0.7, 0.1, 2)], [None]), 1, 2)[0].depth == 2
