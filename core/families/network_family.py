@@ -41,7 +41,7 @@ import numpy as np
 
 from genethello.core.evaluation.ntuple import MAX_STAGES
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, PATTERN_ARCHITECTURES, Architecture, architecture
-from genethello.core.families.interface import StoredIndividual
+from genethello.core.families.interface import MAX_TEXT_CHARS, StoredIndividual, quoted
 from genethello.core.families.networks import Network
 from genethello.core.frontend.user_files import UserFileError, inflate_bounded
 
@@ -250,6 +250,9 @@ class NetworkFamily:
         """
         if not isinstance(text, str):
             raise NetworkError(f"a network text must be str, not {type(text).__name__}")
+        if len(text) > MAX_TEXT_CHARS:
+            raise NetworkError(f"network: a text of {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} "
+                               f"one takes: {quoted(text)}")
         parts = text.rsplit("_", 2)
         if len(parts) != 3:
             raise NetworkError(f"{text!r} is not a network text (ARCH_BIRTH_DIGEST, e.g. all-2_17_3f09c2a1b4de)")
