@@ -28,6 +28,7 @@ from genethello.cluster.reads import (
 )
 from genethello.core.cli.arguments import positive_int
 from genethello.core.families.chromosome import Chromosome
+from genethello.core.frontend.wording import printable
 from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 
 
@@ -120,7 +121,7 @@ def run_best(args: argparse.Namespace) -> int:
             rows.append(found)
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"run {run.name} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
+    print(f"run {printable(run.name)} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
     config = stored_config(run)
     if ranking.by == "hall":
         print(hall_description(run, config, ranking.hall_games))
@@ -165,7 +166,7 @@ def run_history(args: argparse.Namespace) -> int:
     run = find_run(db, args.run)
     rows = generation_rows(db, run.id)
     config = stored_config(run)
-    print(f"run {run.name}: {run.status}")
+    print(f"run {printable(run.name)}: {run.status}")
     if is_network(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
               f"{config.fitness.kind} fitness "
@@ -227,7 +228,7 @@ def run_plot(args: argparse.Namespace) -> int:
     run = find_run(db, args.run)
     rows = [r for r in generation_rows(db, run.id) if r.mean_elo is not None]
     if not rows:
-        raise ValueError(f"run {run.name} has no rated generation to plot yet")
+        raise ValueError(f"run {printable(run.name)} has no rated generation to plot yet")
     gens = [r.generation for r in rows]
     fig, axes = plt.subplots(4, 1, figsize=(9, 13), sharex=True)
     rated = [r for r in rows if r.hall_rating is not None]
