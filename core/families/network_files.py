@@ -62,7 +62,14 @@ import numpy as np
 
 from genethello.core.families.network_family import NETWORKS, NetworkError, NetworkIndividual
 from genethello.core.families.networks import DISC_UNITS, MAX_WEIGHT
-from genethello.core.frontend.user_files import UserFileError, inflate_bounded, loads_json, read_user_file, user_text
+from genethello.core.frontend.user_files import (
+    UserFileError,
+    inflate_bounded,
+    loads_json,
+    read_user_file,
+    user_text,
+    write_user_file,
+)
 
 __all__ = ["FORMAT", "VERSION", "STAGED_VERSION", "MAX_FILE_BYTES", "PACKED_ABOVE", "NetworkFileError",
            "network_document", "network_file_text", "parse_network_file", "read_network_file", "write_network_file"]
@@ -229,14 +236,17 @@ def read_network_file(path: str | Path) -> NetworkIndividual:
     return parse_network_file(text, source)
 
 
-def write_network_file(individual: NetworkIndividual, path: str | Path) -> None:
-    """Write ``individual`` to ``path`` as a network file (replacing it).
+def write_network_file(individual: NetworkIndividual, path: str | Path, force: bool = True) -> None:
+    """Write ``individual`` to ``path`` as a network file, whole or not at
+    all; an existing file or symbolic link is replaced only with ``force``,
+    a link itself and never its target
+    (:func:`~genethello.core.frontend.user_files.write_user_file`).
 
     Raises:
         NetworkFileError: one line when the file cannot be written.
     """
     try:
-        Path(path).write_text(network_file_text(individual), encoding="utf-8")
-    except OSError as exc:
-        raise NetworkFileError(f"cannot write network file {path}: {exc.strerror or exc}") from None
+        write_user_file(path, network_file_text(individual), "network file", force)
+    except UserFileError as exc:
+        raise NetworkFileError(str(exc)) from None
 

@@ -21,15 +21,16 @@ their own error type wrap its message unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
 import tomllib
 import zlib
-from typing import Any
+from typing import Any, TextIO
 
-__all__ = ["UserFileError", "file_kind", "inflate_bounded", "loads_json", "loads_toml",
-           "read_user_file", "size_text", "user_text"]
+__all__ = ["UserFileError", "check_user_output", "file_kind", "inflate_bounded", "loads_json", "loads_toml",
+           "open_user_output", "read_user_file", "size_text", "user_text", "write_user_file"]
 
 _CHUNK = 1 << 20
 
@@ -177,3 +178,78 @@ def loads_toml(text: str, where: str) -> dict[str, Any]:
     except ValueError:          # Python reads no integer of more than 4,300 digits
         raise UserFileError(f"{where}: not valid TOML genethello reads (a number of more than 4,300 digits)") \
             from None
+
+
+def _replaceable(path: str, what: str, force: bool) -> bool:
+    """Whether ``path`` names something that ``--force`` would replace
+    (False: nothing there).
+
+    Raises:
+        UserFileError: it exists and ``force`` is false, or it is neither a
+            regular file nor a symbolic link (a directory, a FIFO...).
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError) as exc:
+        raise UserFileError(f"cannot write {what} {path}: {_reason(exc)}") from None
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise UserFileError(f"cannot write {what} {path}: {file_kind(mode)}, not a file --out may replace")
+    if not force:
+        raise UserFileError(f"{path} exists: give --force to replace it")
+    return True
+
+
+def write_user_file(path: str | os.PathLike[str], text: str, what: str, force: bool) -> None:
+    """Write ``text`` (UTF-8) as the file ``path``, whole or not at all: to
+    a new temporary file beside it (created exclusively, never through a
+    link), then renamed over ``path``. An existing file or symbolic link is
+    replaced only with ``force``, a link itself and never its target.
+
+    Raises:
+        UserFileError: ``cannot write WHAT PATH: REASON``, or the file exists
+            without ``force``.
+    """
+    where = os.fspath(path)
+    _replaceable(where, what, force)
+    folder, name = os.path.split(where)
+    temporary = os.path.join(folder, f".{name}.{os.getpid()}.{id(text):x}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(temporary, flags, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(text.encode("utf-8"))
+            os.replace(temporary, where)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except (OSError, ValueError) as exc:
+        raise UserFileError(f"cannot write {what} {where}: {_reason(exc)}") from None
+
+
+def open_user_output(path: str | os.PathLike[str], what: str, force: bool) -> TextIO:
+    """``path`` opened for writing text (a file written line by line, such
+    as a match's games): an existing file or symbolic link is replaced only
+    with ``force``, a link itself (removed first) and never its target.
+
+    Raises:
+        UserFileError: ``cannot write WHAT PATH: REASON``, or the file exists
+            without ``force``.
+    """
+    where = os.fspath(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        if _replaceable(where, what, force) and os.path.islink(where):
+            os.unlink(where)
+        return open(os.open(where, flags, 0o666), "w", encoding="utf-8")   # noqa: SIM115 (the caller closes it)
+    except (OSError, ValueError) as exc:
+        raise UserFileError(f"cannot write {what} {where}: {_reason(exc)}") from None
+
+
+def check_user_output(path: str | os.PathLike[str], what: str, force: bool) -> None:
+    """Refuse now an ``--out`` that writing would refuse later (it exists
+    without ``force``, or it is a directory, a FIFO...)."""
+    _replaceable(os.fspath(path), what, force)

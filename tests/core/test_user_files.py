@@ -225,3 +225,39 @@ def test_a_config_of_bad_bytes_and_long_numbers_names_the_file(tmp_path):
     path.write_text("seed = " + "1" * 5000 + "\n")
     assert one_line(genethello("evolve", "--config", str(path), "--db", "x.db", cwd=tmp_path)).endswith(
         f"{path}: not valid TOML genethello reads (a number of more than 4,300 digits)")
+
+
+# -- --out ---------------------------------------------------------------------------------------------------
+
+CHROMOSOME = "oe_fmc_1_6:52:7:8:5:6:4:4:1:10:5"
+
+
+@pytest.mark.parametrize("command", [
+    ("network", "random", "--arch", "all-1", "--seed", "1"),
+    ("network", "export", "all-2-league"),
+    ("match", CHROMOSOME, "fmc_1_1:2:3", "--depth", "1", "--games", "2"),
+])
+def test_out_force_replaces_a_link_and_never_writes_through_it(tmp_path, command):
+    """Issue 37 §8: ``--out LINK --force`` overwrote the link's target."""
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    link = tmp_path / "out.json"
+    link.symlink_to(target)
+    refused = genethello(*command, "--out", str(link), cwd=tmp_path)
+    assert one_line(refused).endswith(f"{link} exists: give --force to replace it")
+    done = genethello(*command, "--out", str(link), "--force", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert target.read_text() == "keep me\n"
+    assert not link.is_symlink() and link.stat().st_size > 0
+
+
+@pytest.mark.parametrize("command", [
+    ("network", "random", "--arch", "all-1", "--seed", "1"),
+    ("match", CHROMOSOME, "fmc_1_1:2:3", "--depth", "1", "--games", "2"),
+])
+def test_out_in_a_missing_folder_names_the_file(tmp_path, command):
+    """Not a bare "[Errno 2] No such file or directory"."""
+    out = tmp_path / "nowhere" / "out.txt"
+    line = one_line(genethello(*command, "--out", str(out), cwd=tmp_path))
+    assert line.endswith(f"cannot write {'network file' if 'network' in command else '--out file'} {out}: "
+                         "No such file or directory"), line
