@@ -261,3 +261,9 @@ def test_out_in_a_missing_folder_names_the_file(tmp_path, command):
     line = one_line(genethello(*command, "--out", str(out), cwd=tmp_path))
     assert line.endswith(f"cannot write {'network file' if 'network' in command else '--out file'} {out}: "
                          "No such file or directory"), line
+
+
+def test_serve_refuses_a_slot_count_no_machine_holds(tmp_path):
+    """Issue 37 §9: ``serve --slots 99999999999`` was accepted."""
+    line = one_line(genethello("serve", "--db", str(tmp_path / "x.db"), "--slots", "99999999999", cwd=tmp_path))
+    assert line == "genethello serve: error: --slots must be in 1..256, got 99999999999"
