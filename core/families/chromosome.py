@@ -450,6 +450,10 @@ class GeneThelloFamily:
         """The type, birth and genes (``g:g:...``) as columns; no payload."""
         return StoredIndividual(individual.type.name, individual.birth, ":".join(map(str, individual.genes)))
 
+    def played_payload(self, individual: Chromosome) -> bytes | None:
+        """None: a chromosome's text is all of it."""
+        return None
+
     def __repr__(self) -> str:
         return "GENETHELLO"
 

@@ -166,3 +166,9 @@ class ChromosomeFamily(Protocol[KindT, IndividualT]):
     def storage(self, individual: IndividualT) -> StoredIndividual:
         """What the run store keeps of ``individual`` beside its text."""
         ...
+
+    def played_payload(self, individual: IndividualT) -> bytes | None:
+        """A smaller payload that plays, shows and exports as ``individual``
+        does, for a past member no step will breed from again; None when
+        the family has none (its payload is already all it needs)."""
+        ...
