@@ -6,8 +6,8 @@ A real 4-generation GeneThello run is evolved (serially, in this
 process), then grown by SQL inserts to N generations shaped as a run
 stores them: 6 new members a generation with their population slots and
 parents (a lineage as deep as the run), 30 games, 6 rating rows, the
-generation's row, and a hall entrant every 100 generations whose ratings
-are stored every generation. Each command runs as a user runs it (a new
+generation's row, and a hall entrant every 100 generations (the best so
+far until the next) whose ratings are stored every generation. Each command runs as a user runs it (a new
 ``genethello`` process; the web's JSON from a running ``genethello
 serve``); resume is timed to its first line about the new generation.
 
@@ -64,6 +64,7 @@ def grow(base: Path, target: Path, generations: int) -> None:
     previous = [r[0] for r in c.execute("SELECT player_id FROM population WHERE generation = ? ORDER BY slot",
                                         (last,))]
     hall = [r[0] for r in c.execute("SELECT player_id FROM hall_members")]
+    best_so_far = c.execute("SELECT best_player_id FROM generations WHERE number = ?", (last,)).fetchone()[0]
     next_id = c.execute("SELECT max(id) FROM chromosomes").fetchone()[0] + 1
     game_id = c.execute("SELECT max(id) FROM games").fetchone()[0] + 1
     c.execute("UPDATE generations SET status = 'bred'")
@@ -75,7 +76,9 @@ def grow(base: Path, target: Path, generations: int) -> None:
             players.append((pid, run_id, f"{ctype}_{g}_{genes}", ctype, g, genes, g, elo + (g % 7) - 3, 5, 4, 1))
             slots.append((run_id, g, k, pid, "mutated", previous[k], None, g - 1, None))
         best = ids[0]
-        gens.append((run_id, g, "rated" if g == generations else "bred", 30, 30, best, 1500.0,
+        if g % HALL_EVERY == 0:         # the hall's new entrant is the best so far until the next
+            best_so_far = best
+        gens.append((run_id, g, "rated" if g == generations else "bred", 30, 30, best_so_far, 1500.0,
                      json.dumps({**stats, "generation_best": players[-P][2]}, sort_keys=True)))
         pairs = [(a, b) for a in ids for b in ids if a != b]
         for i, (a, b) in enumerate(pairs):
