@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="also open the URL in this machine's browser, when it has one")
     p.add_argument("--slots", type=positive_int, metavar="N",
                    help=f"searches at once, 1..{MAX_SLOTS} (default: one per core)")
+    p.add_argument("--max-memory", type=positive_int, metavar="MB",
+                   help="refuse a new game (HTTP 503) before the server's memory passes MB megabytes "
+                        "(default: half this machine's memory, at most 8192)")
     add_patterns_option(p)
     p.set_defaults(handler=run_serve)
 
@@ -53,6 +56,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if args.slots is not None:
         check_range("--slots", args.slots, 1, MAX_SLOTS)
+    if args.max_memory is not None:
+        check_range("--max-memory", args.max_memory, 64, 1 << 30)
     return serve(args.db, host=args.host, port=args.port, token=args.token, slots=args.slots,
+                 memory_bound=None if args.max_memory is None else args.max_memory << 20,
                  patterns=args.patterns, certfile=args.certfile, keyfile=args.keyfile,
                  open_browser=args.open_browser)

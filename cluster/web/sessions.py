@@ -11,15 +11,16 @@ core answers within milliseconds.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
 
 from genethello.cluster.web import play
-from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
+from genethello.cluster.web.errors import BusyError, ConflictError, MemoryBoundError, NotFoundError
 from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, SearchPool, SearchSlot
 from genethello.core.engine.board import Board
 from genethello.core.engine.search import Searcher, SearchResult, disc_score
@@ -402,23 +403,76 @@ class PlaySession:
         self.clocks.stop(time.monotonic())
 
 
-class SessionStore:
-    """The games in progress, by id; old idle ones are dropped."""
+def default_memory_bound() -> int:
+    """The server's default memory bound: half this machine's memory, at
+    most 8 GiB (a game of the pattern-table network takes about 400 MB)."""
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        physical = 16 << 30
+    return min(8 << 30, physical // 2)
 
-    def __init__(self, pool: SearchPool, patterns: str | None = None) -> None:
-        """``patterns``: the pattern table version machine players use (None: the newest)."""
+
+def resident_bytes() -> int:
+    """This process's resident memory (Linux ``/proc/self/statm``; 0 where
+    there is none, which turns the bound off)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class SessionStore:
+    """The games in progress, by id; old idle ones are dropped. A new game
+    is refused (:class:`MemoryBoundError`, HTTP 503) when the server's
+    memory and the largest game made so far would pass ``memory_bound``:
+    games are made one at a time on the event loop, so many parallel
+    requests cannot pass the check together."""
+
+    def __init__(self, pool: SearchPool, patterns: str | None = None, memory_bound: int | None = None) -> None:
+        """``patterns``: the pattern table version machine players use (None: the newest);
+        ``memory_bound``: bytes (None: :func:`default_memory_bound`)."""
         self.pool = pool
         self.patterns = patterns
+        self.memory_bound = default_memory_bound() if memory_bound is None else memory_bound
         self._games: dict[str, PlaySession] = {}
+        self._largest_game = 0
+        self._making = asyncio.Lock()
 
     def __len__(self) -> int:
         return len(self._games)
 
-    async def create(self, settings: play.WebGameSettings, hint_chromosome: Individual) -> PlaySession:
-        await self._expire()
-        game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
-        self._games[game.id] = game
-        return game
+    async def create(self, settings_of: Callable[[], Awaitable[tuple[play.WebGameSettings, Individual]]]
+                     ) -> PlaySession:
+        """A new game of the settings and hint player ``settings_of`` reads
+        (the request's players, resolved: a network's weights are the
+        largest part of a game's memory). Games are made one at a time,
+        each checked against the memory bound before and after.
+
+        Raises:
+            MemoryBoundError: the server's memory would pass its bound.
+        """
+        async with self._making:
+            await self._expire()
+            before = resident_bytes()
+            if before and before + self._largest_game > self.memory_bound:
+                raise self._refusal(before)
+            settings, hint_chromosome = await settings_of()
+            game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
+            after = resident_bytes()
+            self._largest_game = max(self._largest_game, after - before)
+            if after > self.memory_bound:
+                await game.close()
+                raise self._refusal(after)
+            self._games[game.id] = game
+            return game
+
+    def _refusal(self, resident: int) -> MemoryBoundError:
+        return MemoryBoundError(
+            f"the server is at its memory bound ({resident >> 20:,} MB of {self.memory_bound >> 20:,} MB, "
+            f"{len(self._games)} games in progress; serve --max-memory sets it): finish or close a game, "
+            "then start a new one")
 
     def get(self, game_id: str) -> PlaySession:
         game = self._games.get(game_id)
