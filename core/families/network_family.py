@@ -32,15 +32,17 @@ text names, so a text can never be paired with another network's weights.
 A staged network that no step will learn or breed from again (a learning
 run's member two generations after its last, :func:`played_payload`) may be
 stored *played*: ``GTNWQ1`` and a newline, the width W (2 or 4) as one
-byte, then through zlib its integer weights (1/64 disc, what games play),
-zigzag-coded in W bytes each and stored byte plane by byte plane (the high
-bytes, mostly zero, pack together). It reads back as the same network,
-text and games (its real weights are the integers / 64), in about 10 kB
+byte, then through raw LZMA2 its integer weights (1/64 disc, what games
+play), each stage as its difference from the one before, zigzag-coded in W
+bytes each and stored byte plane by byte plane (the high bytes, mostly
+zero, pack together). It reads back as the same network,
+text and games (its real weights are the integers / 64), in about 8 kB
 where the real weights take 160 kB: a day of learning fits on a disk.
 """
 
 from __future__ import annotations
 
+import lzma
 import re
 import zlib
 from dataclasses import dataclass
@@ -52,7 +54,7 @@ from genethello.core.evaluation.ntuple import MAX_STAGES
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, PATTERN_ARCHITECTURES, Architecture, architecture
 from genethello.core.families.interface import MAX_TEXT_CHARS, StoredIndividual, quoted
 from genethello.core.families.networks import DISC_UNITS, Network
-from genethello.core.frontend.user_files import UserFileError, inflate_bounded
+from genethello.core.frontend.user_files import LZMA_FILTERS, UserFileError, inflate_bounded
 
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import BaseEvaluator
@@ -194,11 +196,14 @@ def played_payload(network: Network) -> bytes:
     """
     if not network.staged:
         raise ValueError("only a staged network's payload can be stored as the integers it plays")
-    q = network.int_weights.astype(np.int64)
-    zigzag = ((q << 1) ^ (q >> 63)).astype(np.uint64)
+    q = network.int_weights.astype(np.int64).reshape(network.stages, -1)
+    q[1:] = q[1:] - q[:-1].copy()                   # each stage as its difference from the one before
+    flat = q.ravel()
+    zigzag = ((flat << 1) ^ (flat >> 63)).astype(np.uint64)
     width = 2 if zigzag.size == 0 or int(zigzag.max()) < 1 << 16 else 4
     planes = np.ascontiguousarray(zigzag.astype(f"<u{width}")).view(np.uint8).reshape(-1, width).T
-    return PLAYED_PAYLOAD_MAGIC + bytes([width]) + zlib.compress(planes.tobytes(), 9)
+    packed = lzma.compress(planes.tobytes(), format=lzma.FORMAT_RAW, filters=LZMA_FILTERS)
+    return PLAYED_PAYLOAD_MAGIC + bytes([width]) + packed
 
 
 def _played_weights(kind: NetworkKind, payload: bytes, text: str) -> np.ndarray:
@@ -211,13 +216,13 @@ def _played_weights(kind: NetworkKind, payload: bytes, text: str) -> np.ndarray:
         raise NetworkError(f"{text!r}: the stored weights are played integers of width {width}, not 2 or 4")
     n = kind.n_weights
     try:
-        raw = inflate_bounded(payload[start + 1:], width * n, f"{text!r}: the stored weights")
+        raw = inflate_bounded(payload[start + 1:], width * n, f"{text!r}: the stored weights", codec="lzma")
     except UserFileError as exc:
         raise NetworkError(str(exc)) from None
     zigzag = np.frombuffer(raw, dtype=np.uint8).reshape(width, n).T.copy().view(f"<u{width}").ravel()
     z = zigzag.astype(np.int64)
-    q = (z >> 1) ^ -(z & 1)
-    weights: np.ndarray = q.astype(np.float64) / DISC_UNITS
+    q = ((z >> 1) ^ -(z & 1)).reshape(kind.stages, -1).cumsum(axis=0)
+    weights: np.ndarray = q.ravel().astype(np.float64) / DISC_UNITS
     return weights
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import lzma
 import os
 import stat
 import tomllib
@@ -116,20 +117,27 @@ def user_text(data: bytes, where: str) -> str:
         raise UserFileError(f"{where}: not UTF-8 text ({exc.reason} 0x{bad} at byte {exc.start})") from None
 
 
-def inflate_bounded(packed: bytes, expected: int, where: str) -> bytes:
-    """The zlib stream ``packed`` unpacked, which must be exactly
-    ``expected`` bytes: unpacking stops at ``expected`` + 1 bytes (a crafted
-    stream cannot fill the memory) and bytes after the stream's end are
-    refused (a stream is one thing, not a carrier).
+#: The raw LZMA2 stream :func:`inflate_bounded` reads with ``codec="lzma"``
+#: (no container: a stored payload carries its own version).
+LZMA_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 6},)
+
+
+def inflate_bounded(packed: bytes, expected: int, where: str, codec: str = "zlib") -> bytes:
+    """The zlib (or raw LZMA2, :data:`LZMA_FILTERS`) stream ``packed``
+    unpacked, which must be exactly ``expected`` bytes: unpacking stops at
+    ``expected`` + 1 bytes (a crafted stream cannot fill the memory) and
+    bytes after the stream's end are refused (a stream is one thing, not a
+    carrier).
 
     Raises:
         UserFileError: ``WHERE: ...`` naming what is wrong.
     """
-    unpacker = zlib.decompressobj()
+    unpacker: Any = (zlib.decompressobj() if codec == "zlib"
+                     else lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=LZMA_FILTERS))
     try:
         raw = unpacker.decompress(packed, expected + 1)
-    except zlib.error as exc:
-        raise UserFileError(f"{where}: the packed data is not a zlib stream ({exc})") from None
+    except (zlib.error, lzma.LZMAError) as exc:
+        raise UserFileError(f"{where}: the packed data is not a {codec} stream ({exc})") from None
     if len(raw) > expected:
         raise UserFileError(f"{where}: the packed data unpacks to more than the {expected:,} bytes expected")
     if not unpacker.eof:

@@ -267,3 +267,22 @@ def test_serve_refuses_a_slot_count_no_machine_holds(tmp_path):
     """Issue 37 §9: ``serve --slots 99999999999`` was accepted."""
     line = one_line(genethello("serve", "--db", str(tmp_path / "x.db"), "--slots", "99999999999", cwd=tmp_path))
     assert line == "genethello serve: error: --slots must be in 1..256, got 99999999999"
+
+
+def test_a_played_payload_that_unpacks_too_far_or_carries_more_is_refused():
+    """The compact payload of a learning run's past member (raw LZMA2) is
+    unpacked as boundedly as a zlib one."""
+    import lzma
+
+    from genethello.core.families.network_family import played_payload
+    from genethello.core.frontend.user_files import LZMA_FILTERS
+
+    kind = NETWORKS.parse_kind("all-1-s2")
+    network = Network(kind.architecture, np.zeros(kind.n_weights), 2, 0)
+    good = played_payload(network)
+    assert weights_from_payload(kind, good, "t").size == kind.n_weights
+    with pytest.raises(NetworkError, match=r"bytes follow the end of the packed data"):
+        weights_from_payload(kind, good + b"\0\0", "t")
+    bomb = good[:8] + lzma.compress(b"\0" * (64 << 20), format=lzma.FORMAT_RAW, filters=LZMA_FILTERS)
+    with pytest.raises(NetworkError, match=r"unpacks to more than the"):
+        weights_from_payload(kind, bomb, "t")
