@@ -30,6 +30,8 @@ import tomllib
 import zlib
 from typing import Any, TextIO
 
+from genethello.core.frontend.wording import printable
+
 __all__ = ["UserFileError", "check_user_output", "file_kind", "inflate_bounded", "loads_json", "loads_toml",
            "open_user_output", "read_user_file", "size_text", "user_text", "write_user_file"]
 
@@ -76,7 +78,8 @@ def read_user_file(path: str | os.PathLike[str], what: str, max_bytes: int) -> b
             or holds more than ``max_bytes`` bytes.
     """
     where = os.fspath(path)
-    head = f"cannot read {what} {where}" if what else f"cannot read {where}"
+    shown = printable(where)                    # a name may hold a newline or a null character
+    head = f"cannot read {what} {shown}" if what else f"cannot read {shown}"
     try:
         fd = os.open(where, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except (OSError, ValueError) as exc:
@@ -201,11 +204,12 @@ def _replaceable(path: str, what: str, force: bool) -> bool:
     except FileNotFoundError:
         return False
     except (OSError, ValueError) as exc:
-        raise UserFileError(f"cannot write {what} {path}: {_reason(exc)}") from None
+        raise UserFileError(f"cannot write {what} {printable(path)}: {_reason(exc)}") from None
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-        raise UserFileError(f"cannot write {what} {path}: {file_kind(mode)}, not a file --out may replace")
+        raise UserFileError(f"cannot write {what} {printable(path)}: {file_kind(mode)}, not a file --out may "
+                            "replace")
     if not force:
-        raise UserFileError(f"{path} exists: give --force to replace it")
+        raise UserFileError(f"{printable(path)} exists: give --force to replace it")
     return True
 
 
@@ -235,7 +239,7 @@ def write_user_file(path: str | os.PathLike[str], text: str, what: str, force: b
                 os.unlink(temporary)
             raise
     except (OSError, ValueError) as exc:
-        raise UserFileError(f"cannot write {what} {where}: {_reason(exc)}") from None
+        raise UserFileError(f"cannot write {what} {printable(where)}: {_reason(exc)}") from None
 
 
 def open_user_output(path: str | os.PathLike[str], what: str, force: bool) -> TextIO:
@@ -254,7 +258,7 @@ def open_user_output(path: str | os.PathLike[str], what: str, force: bool) -> Te
             os.unlink(where)
         return open(os.open(where, flags, 0o666), "w", encoding="utf-8")   # noqa: SIM115 (the caller closes it)
     except (OSError, ValueError) as exc:
-        raise UserFileError(f"cannot write {what} {where}: {_reason(exc)}") from None
+        raise UserFileError(f"cannot write {what} {printable(where)}: {_reason(exc)}") from None
 
 
 def check_user_output(path: str | os.PathLike[str], what: str, force: bool) -> None:

@@ -84,7 +84,7 @@ def test_a_file_over_the_bound_is_refused_and_one_at_it_is_read(tmp_path):
 def test_a_missing_file_and_a_null_byte_name_the_file(tmp_path):
     with pytest.raises(UserFileError, match=r"cannot read config file .*nothing: No such file or directory"):
         read_user_file(tmp_path / "nothing", "config file", 10)
-    with pytest.raises(UserFileError, match=r"cannot read config file a\x00b: the name holds a null character"):
+    with pytest.raises(UserFileError, match=r"cannot read config file a\\x00b: the name holds a null character"):
         read_user_file("a\0b", "config file", 10)
 
 
