@@ -138,7 +138,7 @@ def inflate_bounded(packed: bytes, expected: int, where: str, codec: str = "zlib
     unpacker: Any = (zlib.decompressobj() if codec == "zlib"
                      else lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=LZMA_FILTERS))
     try:
-        raw = unpacker.decompress(packed, expected + 1)
+        raw: bytes = unpacker.decompress(packed, expected + 1)
     except (zlib.error, lzma.LZMAError) as exc:
         raise UserFileError(f"{where}: the packed data is not a {codec} stream ({exc})") from None
     if len(raw) > expected:
