@@ -183,7 +183,9 @@ def main() -> None:
         home = folder_path / "home"
         home.mkdir()
         base = small_run(folder_path)
-        columns = {4: measure(base, 4, home)}
+        measured = folder_path / "run4.db"        # resume's start changes what it measures: a copy
+        shutil.copy(base, measured)
+        columns = {4: measure(measured, 4, home)}
         for n in args.generations:
             db = folder_path / f"run{n}.db"
             start = time.perf_counter()
