@@ -124,10 +124,12 @@ def resume_start(db: Path, generation: int, home: Path) -> float:
                             stderr=subprocess.STDOUT, text=True, env={**os.environ, "HOME": str(home)})
     try:
         assert proc.stdout is not None
+        said = []
         for line in proc.stdout:
             if line.startswith(f"generation {generation + 1}"):
                 return time.perf_counter() - start
-        raise SystemExit(f"resume of {db} said nothing of generation {generation + 1}")
+            said.append(line)
+        raise SystemExit(f"resume of {db} said nothing of generation {generation + 1}: {''.join(said[-5:])}")
     finally:
         proc.kill()
         proc.wait()
