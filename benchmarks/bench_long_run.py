@@ -46,8 +46,11 @@ def small_run(folder: Path) -> Path:
     config = write_config(folder, **{"stop__max_generations": 4})
     db = folder / "base.db"
     assert drive(db, config, SerialExecutor(0.001)) == "finished"
-    with sqlite3.connect(db) as c:        # resumable for one generation more, as the grown ones
-        c.execute("UPDATE runs SET status = 'stopped', max_generations = 5")
+    c = sqlite3.connect(db)                 # resumable for one generation more, as the grown ones
+    c.execute("UPDATE runs SET status = 'stopped', max_generations = 5")
+    c.commit()
+    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")   # all in the file: the databases are copied
+    c.close()
     return db
 
 
