@@ -25,6 +25,7 @@ from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, SearchPool, S
 from genethello.core.engine.board import Board
 from genethello.core.engine.search import Searcher, SearchResult, disc_score
 from genethello.core.engine.squares import BLACK, PASS, Colour, square_name
+from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.play.timecontrol import move_budget
@@ -57,15 +58,60 @@ class _Discard:
         pass
 
 
+class SharedEvaluators:
+    """One evaluator per player and pattern table in this process, shared
+    by every game that plays it: an evaluator is read-only data (a search
+    copies its leaf and keeps its own incremental state), and a pattern-table
+    network's takes about 360 MB. Dropped when the last game holding it
+    closes."""
+
+    def __init__(self) -> None:
+        self._held: dict[tuple[str, str | None], tuple[BaseEvaluator, int]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, player: Individual, patterns: str | None) -> BaseEvaluator:
+        """``player``'s evaluator, built on the first take; :meth:`give_back` once done."""
+        key = (str(player), patterns)
+        with self._lock:
+            evaluator, count = self._held.get(key) or (evaluator_of(player, patterns), 0)
+            self._held[key] = (evaluator, count + 1)
+            return evaluator
+
+    def give_back(self, player: Individual, patterns: str | None) -> None:
+        key = (str(player), patterns)
+        with self._lock:
+            held = self._held.get(key)
+            if held is not None and held[1] > 1:
+                self._held[key] = (held[0], held[1] - 1)
+            else:
+                self._held.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
+#: This process's shared evaluators (the server's games).
+EVALUATORS = SharedEvaluators()
+
+
 class MachineSide:
-    """One colour the machine plays: its searcher (and table) and its ponderer."""
+    """One colour the machine plays: its searcher (and table) on the shared
+    evaluator, and its ponderer; :meth:`close` gives the evaluator back."""
 
     def __init__(self, chromosome: Individual, depth: int | None, patterns: str | None = None) -> None:
         self.chromosome = chromosome
         self.depth = depth
-        self.searcher = Searcher(evaluator_of(chromosome, patterns), tt_bits=TT_BITS)
+        self.patterns = patterns
+        self.searcher = Searcher(EVALUATORS.take(chromosome, patterns), tt_bits=TT_BITS)
         self.ponderer = Ponderer(self.searcher, log=_Discard())
         self.ponder_slot: SearchSlot | None = None
+        self._closed = False
+
+    def close(self) -> None:
+        """Give the evaluator back (once)."""
+        if not self._closed:
+            self._closed = True
+            EVALUATORS.give_back(self.chromosome, self.patterns)
 
 
 @dataclass
@@ -353,7 +399,7 @@ class PlaySession:
         if board.is_game_over() or self.settings.side(board.side_to_move).is_machine:
             raise ConflictError("a hint is for a person to move")
         if self._hint_searcher is None:
-            self._hint_searcher = Searcher(evaluator_of(self._hint_chromosome, self.patterns),
+            self._hint_searcher = Searcher(EVALUATORS.take(self._hint_chromosome, self.patterns),
                                            tt_bits=16)
         searcher = self._hint_searcher
         slot = self.pool.acquire(HINT, self.id)
@@ -401,6 +447,11 @@ class PlaySession:
         self.closed = True
         await self.abandon()
         self.clocks.stop(time.monotonic())
+        for machine in self.machines.values():
+            machine.close()
+        if self._hint_searcher is not None:
+            self._hint_searcher = None
+            EVALUATORS.give_back(self._hint_chromosome, self.patterns)
 
 
 def default_memory_bound() -> int:

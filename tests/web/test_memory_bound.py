@@ -18,12 +18,13 @@ BOUND_MB = 1600
 CREATES = 40
 
 
-def peak_mb(pid: int) -> float:
+def peak_mb(pid: int, field: str = "VmHWM") -> float:
+    """The process's peak (or, with ``field="VmRSS"``, current) resident memory, MB."""
     with open(f"/proc/{pid}/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
-    raise AssertionError("no VmHWM")
+    raise AssertionError(f"no {field}")
 
 
 @pytest.fixture
@@ -54,3 +55,26 @@ def test_parallel_games_of_the_largest_network_stay_under_the_bound(bounded):
     # A closed game gives its memory back to the next one.
     status, _ = api(bounded, "POST", f"/api/games/{made[0]['id']}/close")
     assert status == 200
+
+
+def test_games_of_one_network_share_its_evaluator_and_give_it_back(tmp_path):
+    """One evaluator per network in the process (a pattern-table network's
+    takes about 360 MB): a second game of it costs far less than the first,
+    and closing the last game of it drops the evaluator."""
+    srv = Server(tmp_path / "none.db", "--slots", "2", "--max-memory", "4000")
+    try:
+        machine = {"kind": "machine", "chromosome": "patterns-v2-net", "depth": 1}
+        games = []
+        resident = [peak_mb(srv.proc.pid, "VmRSS")]
+        for _ in range(3):
+            status, game = api(srv, "POST", "/api/games", {"black": machine, "white": HUMAN, "seconds": None},
+                               timeout=120)
+            assert status == 200, game
+            games.append(game)
+            resident.append(peak_mb(srv.proc.pid, "VmRSS"))
+        first, later = resident[1] - resident[0], resident[3] - resident[1]
+        assert later < first / 2, resident          # the first game built the evaluator, the others share it
+        for game in games:
+            assert api(srv, "POST", f"/api/games/{game['id']}/close")[0] == 200
+    finally:
+        srv.stop()
