@@ -22,14 +22,13 @@ import dataclasses
 import json
 import math
 import os
-import stat
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from genethello.core.families.registry import Kind, parse_individual, parse_kind
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.user_files import UserFileError, loads_toml, read_user_file, user_text
 from genethello.core.play.contestants import BUILT_IN_CONTESTANTS
 
 #: ``openings.series`` of a new run (:data:`genethello.core.play.openings.DEFAULT_SET`;
@@ -557,12 +556,12 @@ def read_config(path: str | Path) -> RunConfig:
         ConfigError: for a missing/unreadable file, bad TOML or any bad key.
     """
     path = Path(path)
+    if not os.path.lexists(path) and "\0" not in str(path):
+        raise ConfigError(f"config file {path} does not exist")
     try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        data = loads_toml(user_text(read_user_file(path, "config file", MAX_CONFIG_BYTES), str(path)), str(path))
+    except UserFileError as exc:
+        raise ConfigError(str(exc)) from None
     if isinstance(data.get("population"), dict) and "members" in data["population"]:
         raise ConfigError(f"population.members: {path} cannot set it: genethello stores there the chromosomes "
                           "of population.initial's file (name the file instead)")
@@ -577,6 +576,9 @@ def read_config(path: str | Path) -> RunConfig:
         config = dataclasses.replace(config, name=path.stem)
     return config
 
+
+#: The largest config file read (bytes): ours are a few kB.
+MAX_CONFIG_BYTES = 1024 * 1024
 
 #: The largest initial-population file read (a chromosome text is under 100
 #: bytes; 100,000 players fit many times over).
@@ -597,20 +599,9 @@ def initial_members(path: Path) -> tuple[str, ...]:
     """
     key = "population.initial"
     try:
-        # O_NONBLOCK: opening a FIFO for reading would wait for a writer.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise ConfigError(f"{key}: {path} is not a regular file")
-            data = handle.read(MAX_INITIAL_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(f"{key}: cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_INITIAL_BYTES:
-        raise ConfigError(f"{key}: {path} is larger than {MAX_INITIAL_BYTES:,} bytes")
-    try:
-        text = data.decode()
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{key}: {path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        text = user_text(read_user_file(path, "initial population", MAX_INITIAL_BYTES), str(path))
+    except UserFileError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
     found = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()

@@ -56,9 +56,9 @@ import numpy as np
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
 from genethello.cluster.breeding.pbt_selection import HyperPrior, bounded, ready, resampled, since_copy_after
-from genethello.cluster.breeding.pbt_td_state import METHOD, STATE_FORMAT, slot_learning, stored_slots
+from genethello.cluster.breeding.pbt_td_state import METHOD, STATE_FORMAT, StoredStateError, slot_learning, stored_slots
 from genethello.cluster.breeding.protocols import Bred, BreedingPlan, RatedGeneration, bred_here
-from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
+from genethello.cluster.config import RANGES, BreedingConfig, ConfigError, RunConfig
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
 from genethello.core.families.network_family import NetworkIndividual, NetworkKind
 from genethello.core.families.networks import DISC_UNITS, Network
@@ -69,6 +69,8 @@ from genethello.core.learning.self_play import LearningSettings, SliceReport, le
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
 
+#: The deepest self-play depth any config allows (breeding.learning_max_depth's range).
+MAX_LEARNING_DEPTH: int = RANGES["breeding.learning_max_depth"][1]
 
 
 @dataclass(frozen=True)
@@ -116,25 +118,34 @@ def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None],
                       sort_keys=True, separators=(",", ":")).encode()
 
 
-def load_state(state: bytes | None, size: int) -> list[Hyper]:
-    """The hyperparameters of every slot of a stored state.
+def load_state(state: bytes | None, size: int, max_depth: int | None = None) -> list[Hyper]:
+    """The hyperparameters of every slot of a stored state, each within
+    the ranges a slot can hold (a depth of at most ``max_depth``, the run's
+    ``learning_max_depth``, when given: a state altered in the database is
+    refused, not learned from unbounded).
 
     Raises:
         ValueError: one line naming what is wrong (missing, too large, not
             this breeder's, a slot count other than ``size``, a value out of range).
     """
     if state is None:
-        raise ValueError("pbt-td: the generation has no stored breeder state (its hyperparameters)")
+        raise StoredStateError("pbt-td: the generation has no stored breeder state (its hyperparameters)")
     try:
         hypers = [Hyper(float(s["alpha"]), float(s["lambda"]), float(s["epsilon"]), int(s["depth"]))
                   for s in stored_slots(state)]
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise ValueError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
+        raise StoredStateError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
     if len(hypers) != size:
-        raise ValueError(f"pbt-td: the stored breeder state has {len(hypers)} slots for {size} members")
-    for h in hypers:
-        if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1 and h.depth >= 1):
-            raise ValueError(f"pbt-td: the stored breeder state holds hyperparameters out of range: {h}")
+        raise StoredStateError(f"pbt-td: the stored breeder state has {len(hypers)} slots for {size} members")
+    top = MAX_LEARNING_DEPTH if max_depth is None else max_depth
+    for slot, h in enumerate(hypers):
+        if not (0 < h.alpha <= 1 and 0 <= h.lam <= 1 and 0 <= h.epsilon <= 1):
+            raise StoredStateError(f"pbt-td: the stored breeder state's slot {slot} holds hyperparameters out of "
+                                   f"range: alpha {h.alpha:.4g}, lambda {h.lam:.4g}, epsilon {h.epsilon:.4g} "
+                                   "(alpha in (0, 1], lambda and epsilon in [0, 1])")
+        if not 1 <= h.depth <= top:
+            raise StoredStateError(f"pbt-td: the stored breeder state's slot {slot} learns at depth {h.depth}, "
+                                   f"outside 1..{top} (breeding.learning_max_depth)")
     return hypers
 
 
@@ -316,7 +327,7 @@ class PbtTdBreeder:
         ranked = networks_of(rated.ranked)
         if len(ranked) != size:
             raise ValueError(f"pbt-td keeps its population size: {len(ranked)} ranked for {size} members")
-        by_slot = load_state(rated.state, size)
+        by_slot = load_state(rated.state, size, self.config.learning_max_depth)
         slots = list(rated.slots) if rated.slots else list(range(size))
         hypers = [by_slot[slot] for slot in slots]            # in rank order
         copies = int(self.config.exploit_fraction * size)

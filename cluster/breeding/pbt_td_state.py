@@ -9,10 +9,12 @@ games). So the format and the words live here, with nothing of the game.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-__all__ = ["METHOD", "STATE_FORMAT", "MAX_STATE_BYTES", "stored_slots", "slot_learning"]
+from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.user_files import loads_json
+
+__all__ = ["METHOD", "STATE_FORMAT", "MAX_STATE_BYTES", "StoredStateError", "stored_slots", "slot_learning"]
 
 #: The breeder's ``breeding.method`` name, which its state names.
 METHOD = "pbt-td"
@@ -20,6 +22,11 @@ STATE_FORMAT = 1
 #: The largest stored state read (bytes): a slot's hyperparameters take
 #: about a hundred.
 MAX_STATE_BYTES = 1 << 20
+
+
+class StoredStateError(UserError):
+    """A generation's stored pbt-td state that cannot be learned from (a
+    database altered or damaged): one line naming what is wrong."""
 
 
 def stored_slots(state: bytes) -> list[dict[str, Any]]:
@@ -31,7 +38,9 @@ def stored_slots(state: bytes) -> list[dict[str, Any]]:
     """
     if len(state) > MAX_STATE_BYTES:
         raise ValueError(f"it is {len(state)} bytes, more than a pbt-td state holds")
-    data = json.loads(state)
+    data = loads_json(bytes(state), "pbt-td state")
+    if not isinstance(data, dict):
+        raise TypeError("it is not a JSON object")
     if data.get("format") != STATE_FORMAT or data.get("method") != METHOD:
         raise ValueError("not a pbt-td state of format 1")
     slots = data["slots"]

@@ -11,6 +11,7 @@ from genethello.cluster.export.records import EXPORT_FORMATS, export_games
 from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.reads import find_run, run_family
 from genethello.core.cli.arguments import stored_index, stored_int
+from genethello.core.frontend.wording import printable
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,13 +37,13 @@ def run_export(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     if not traits_of_family(run_family(run)).keeps_game_records:
-        print(f"run {run.name}: a network run stores no game moves (fitness games are kept as points, hall and "
-              f"League games as results): nothing to export; write a network itself with "
+        print(f"run {printable(run.name)}: a network run stores no game moves (fitness games are kept as points, "
+              f"hall and League games as results): nothing to export; write a network itself with "
               f"'genethello network export ID --db {args.db} --out F.json'")
         return 0
     summary = export_games(db, run, args.out, args.format, args.generation, args.game, force=args.force,
                            pair=args.pair)
     for _game_id, why in summary.unreadable:
         print(f"warning: {why}", file=sys.stderr)
-    print(f"run {run.name}: {summary.message()} in {args.out}")
+    print(f"run {printable(run.name)}: {summary.message()} in {args.out}")
     return 0

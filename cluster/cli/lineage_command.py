@@ -23,6 +23,7 @@ from genethello.cluster.reads import (
 )
 from genethello.core.cli.arguments import number_type
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.wording import printable
 
 #: Generations of ancestry shown unless ``--generations`` says otherwise.
 DEFAULT_DEPTH = 4
@@ -74,7 +75,7 @@ def node_line(node: LineageNode) -> str:
     elif node.rating is not None:
         parts.append(f"rating {node.rating:.0f} in generation {node.generation}")
     if node.origin == "reentered" and node.source_run and node.source_run != node.run_name:
-        parts.append(f"run {node.run_name}")
+        parts.append(f"run {printable(node.run_name)}")
     return " · ".join(parts)
 
 
@@ -146,8 +147,9 @@ def run_operators(args: argparse.Namespace) -> int:
                                           for g in stats.generations],
                           "totals": {c.origin: [c.produced, c.top] for c in stats.totals}}, indent=2))
         return 0
-    print(f"run {run.name}: members per generation by origin / how many reached the top {stats.top_fraction:.0%} "
-          "of their generation's round robin (by points; 'top': how many that is; a generation in play has none)")
+    print(f"run {printable(run.name)}: members per generation by origin / how many reached the top "
+          f"{stats.top_fraction:.0%} of their generation's round robin (by points; 'top': how many that is; "
+          "a generation in play has none)")
     print("\n".join(operator_lines(stats)))
     return 0
 
@@ -163,7 +165,7 @@ def run_lineage(args: argparse.Namespace) -> int:
             run = find_run(db, args.run)
             top = best(db, run.id)
             if top is None:
-                raise UserError(f"run {run.name} has no player yet: no lineage to show")
+                raise UserError(f"run {printable(run.name)} has no player yet: no lineage to show")
             player_id = top.player_id
         else:
             run_id = find_run(db, args.run).id if args.run is not None else None

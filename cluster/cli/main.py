@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -196,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except user_errors() as exc:
         print(f"genethello {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        if getattr(exc, "abandon_connections", False):      # closing them would end in SIGBUS (begin_modes)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(USER_ERROR_STATUS)
         return USER_ERROR_STATUS
     except Exception as exc:  # noqa: BLE001 - a bug: one line and a log, never a traceback on screen
         return internal_error(args.command, exc, argv)

@@ -34,6 +34,7 @@ from genethello.core.cli.arguments import positive_int
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.registry import family_of_kind
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.wording import printable
 from genethello.core.play.network_league import LEAGUE_FAST_OPPONENT, league_fast_label
 
 
@@ -137,7 +138,7 @@ def run_best(args: argparse.Namespace) -> int:
             rows.append(found)
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"run {run.name} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
+    print(f"run {printable(run.name)} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
     config = stored_config(run)
     if ranking.by == "hall":
         print(hall_description(run, config, ranking.hall_games))
@@ -185,7 +186,7 @@ def run_history(args: argparse.Namespace) -> int:
     run = find_run(db, args.run)
     rows = generation_rows(db, run.id)
     config = stored_config(run)
-    print(f"run {run.name}: {run.status}")
+    print(f"run {printable(run.name)}: {run.status}")
     if config.hall.games_per_member:
         print(f"hall (Elo): the best so far's hall rating ± one standard error, {rating_anchor(config).zero()}")
     if rates_by_points(run):
@@ -249,7 +250,7 @@ def run_plot(args: argparse.Namespace) -> int:
     run = find_run(db, args.run)
     rows = [r for r in generation_rows(db, run.id) if r.mean_elo is not None]
     if not rows:
-        raise UserError(f"run {run.name} has no rated generation to plot yet")
+        raise UserError(f"run {printable(run.name)} has no rated generation to plot yet")
     gens = [r.generation for r in rows]
     fig, axes = plt.subplots(4, 1, figsize=(9, 13), sharex=True)
     rated = [r for r in rows if r.hall_rating is not None]

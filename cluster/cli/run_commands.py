@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -24,6 +25,7 @@ from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_check import config_from_json, load_config
 from genethello.core.engine.build_info import core_hash
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.wording import byte_size, printable
 
 DEFAULT_DB = "genethello.db"
 
@@ -264,17 +266,26 @@ def run_list(args: argparse.Namespace) -> int:
     print(f"{'id':>3} {'name':<20} {'status':<10} {'gen':>4} {'type':<12} {'P':>4}  {'created':<16}  best so far")
     for listing in reads.list_runs(db):
         run = listing.run
-        print(f"{run.id:>3} {run.name:<20} {run.status:<10} {run.generation:>4} "
+        print(f"{run.id:>3} {printable(run.name):<20} {run.status:<10} {run.generation:>4} "
               f"{run.chromosome_type or '?':<12} {stored_size(run):>4}  "
               f"{run.created_at:%Y-%m-%d %H:%M}  {best_so_far(db, run)}")
     return 0
+
+
+def database_bytes(path: str | os.PathLike[str]) -> int:
+    """The bytes a database takes on disk: its file and its write-ahead log."""
+    total = 0
+    for name in (os.fspath(path), os.fspath(path) + "-wal"):
+        with contextlib.suppress(OSError):       # no log: nothing to add
+            total += os.stat(name).st_size
+    return total
 
 
 def run_status(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
     gen = reads.current_generation(db, run.id)
-    print(f"run {run.id} {run.name}: {run.status}, generation {run.generation} of "
+    print(f"run {run.id} {printable(run.name)}: {run.status}, generation {run.generation} of "
           f"{run.max_generations} (type {run.chromosome_type or '?'}, seed {run.seed})")
     if gen is not None and gen.status == "playing" and run.status != "running":
         # the generation row stays 'playing' until resume finishes it: no one plays it now
@@ -282,6 +293,7 @@ def run_status(args: argparse.Namespace) -> int:
               f"(genethello resume goes on with it)")
     elif gen is not None:
         print(f"generation {gen.number}: {gen.status}, {gen.games_done}/{gen.games_total} games")
+    print(f"database: {byte_size(database_bytes(db.path))} ({db.path}, every run in it)")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():
         print(f"driven by {run.lease_host} pid {run.lease_pid} (lease until {time.ctime(run.lease_expires)})")
     top = reads.standings(db, run.id, top=1).rows      # by the hall once rated, else by Elo

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from genethello.core.cli.arguments import add_patterns_option, positive_int
+from genethello.core.cli.arguments import add_patterns_option, check_range, positive_int
 
 #: The run database ``serve`` reads by default (the run commands' default).
 DEFAULT_DB = "genethello.db"
@@ -38,14 +38,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--keyfile", metavar="FILE", help="PEM private key of --certfile")
     p.add_argument("--open", action="store_true", dest="open_browser",
                    help="also open the URL in this machine's browser, when it has one")
-    p.add_argument("--slots", type=positive_int, metavar="N", help="searches at once (default: one per core)")
+    p.add_argument("--slots", type=positive_int, metavar="N",
+                   help=f"searches at once, 1..{MAX_SLOTS} (default: one per core)")
+    p.add_argument("--max-memory", type=positive_int, metavar="MB",
+                   help="refuse a new game (HTTP 503) before the server's memory passes MB megabytes "
+                        "(default: half this machine's memory, at most 8192)")
     add_patterns_option(p)
     p.set_defaults(handler=run_serve)
+
+
+#: The most searches a server runs at once (each holds a thread and a search's tables).
+MAX_SLOTS = 256
 
 
 def run_serve(args: argparse.Namespace) -> int:
     from genethello.cluster.web.server import serve
 
+    if args.slots is not None:
+        check_range("--slots", args.slots, 1, MAX_SLOTS)
+    if args.max_memory is not None:
+        check_range("--max-memory", args.max_memory, 64, 1 << 30)
     return serve(args.db, host=args.host, port=args.port, token=args.token, slots=args.slots,
+                 memory_bound=None if args.max_memory is None else args.max_memory << 20,
                  patterns=args.patterns, certfile=args.certfile, keyfile=args.keyfile,
                  open_browser=args.open_browser)

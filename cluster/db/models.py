@@ -208,7 +208,8 @@ class PopulationSlot(Base):
     and deleting that run must neither fail nor reach into this one."""
 
     __tablename__ = "population"
-    __table_args__ = (UniqueConstraint("run_id", "generation", "player_id"),)
+    __table_args__ = (UniqueConstraint("run_id", "generation", "player_id"),
+                      Index("ix_population_player_id", "player_id"))
 
     run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
     generation: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -293,6 +294,7 @@ class RatingRecord(Base):
     generation alone."""
 
     __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_player_id", "player_id", "generation"),)
 
     run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
     generation: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -360,6 +362,7 @@ class HallRating(Base):
     hall's first member (rating 0), with the error of that difference."""
 
     __tablename__ = "hall_ratings"
+    __table_args__ = (Index("ix_hall_ratings_player_id", "player_id", "generation"),)
 
     run_id: Mapped[int] = mapped_column(_run_fk(), primary_key=True)
     generation: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -67,15 +67,20 @@ def _yardstick_row(r: YardstickResult) -> YardstickRow:
 
 
 def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
-    """Every generation of the run in order (one transaction)."""
+    """Every generation of the run in order (one transaction): one row a
+    generation with its best player and that player's hall rating joined
+    in, never the whole run's players or hall ratings (a run of 20,000
+    generations holds 120,000 players and millions of hall ratings)."""
     with db.session() as s:
-        gens = s.scalars(select(Generation).where(Generation.run_id == run_id).order_by(Generation.number)).all()
-        players: dict[int | None, tuple[str | None, float | None]] = {pid: (text, elo) for pid, text, elo in s.execute(
-            select(PlayerRow.id, PlayerRow.text, PlayerRow.elo).where(PlayerRow.run_id == run_id)).all()}
-        hall: dict[tuple[int, int | None], tuple[float | None, float | None]] = {
-            (g, pid): (rating, err) for g, pid, rating, err in s.execute(
-            select(HallRating.generation, HallRating.player_id, HallRating.rating, HallRating.stderr)
-            .where(HallRating.run_id == run_id))}
+        gens = s.execute(
+            select(Generation.number, Generation.status, Generation.games_done, Generation.games_total,
+                   Generation.stats_json, Generation.mean_elo, PlayerRow.text, PlayerRow.elo, HallRating.rating,
+                   HallRating.stderr)
+            .outerjoin(PlayerRow, PlayerRow.id == Generation.best_player_id)
+            .outerjoin(HallRating, (HallRating.run_id == Generation.run_id)
+                       & (HallRating.generation == Generation.number)
+                       & (HallRating.player_id == Generation.best_player_id))
+            .where(Generation.run_id == run_id).order_by(Generation.number)).all()
         measured: dict[int, list[YardstickRow]] = {}
         for r in s.scalars(select(YardstickResult).where(YardstickResult.run_id == run_id)
                            .order_by(YardstickResult.generation)):
@@ -83,8 +88,7 @@ def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
         rows = []
         for g in gens:
             stats = json.loads(g.stats_json) if g.stats_json else {}
-            rating, err = hall.get((g.number, g.best_player_id), (None, None))
-            text, elo = players.get(g.best_player_id, (None, None))
+            rating, err, text, elo = g.rating, g.stderr, g.text, g.elo
             opponents = measured.get(g.number, [])
             fixed = [o for o in opponents if o.sprt is None]
             points = sum(o.points for o in fixed)

@@ -48,10 +48,16 @@ from genethello.cluster.measures.hall import HallGameResult
 from genethello.cluster.reads import HallEntry, RankedPlayer, RunState
 from genethello.cluster.reads.ranking import BEST_FIRST
 from genethello.cluster.run.run_check import check_run_config
-from genethello.core.families.registry import Individual, family_of
+from genethello.core.families.registry import Individual, family_of, parse_individual
 from genethello.core.frontend.errors import UserError
 from genethello.core.play.scoring import MatchScore
 
+#: Breeding methods whose past members are stored as the integers they play
+#: (:meth:`RunStore.stores_played`).
+PLAYED_METHODS = frozenset({"pbt-td"})
+#: How many generations after its last a member is stored played: its
+#: generation's hall entry and the next breeding have read it by then.
+PLAYED_AFTER = 2
 
 class GameRow(NamedTuple):
     """A round-robin game of one generation as stored: its field names are
@@ -183,6 +189,42 @@ class RunStore:
     def __init__(self, db: Database, run_id: int) -> None:
         self.db = db
         self.run_id = run_id
+        self._stores_played: bool | None = None
+
+    def stores_played(self) -> bool:
+        """Whether this run keeps a past member as the integers it plays
+        (:func:`~genethello.core.families.network_family.played_payload`)
+        once no step reads its real weights: a learning run (pbt-td), whose
+        breeder reads only the current generation's weights and whose hall
+        only plays. Its members then take about 10 kB each, not 160 kB: the
+        database of search-player grows by tens of MB an hour, not 1.5 GB."""
+        if self._stores_played is None:
+            with self.db.session() as s:
+                stored = s.scalar(select(Run.config_json).where(Run.id == self.run_id))
+            try:
+                method = json.loads(stored)["breeding"]["method"] if stored else None
+            except (ValueError, TypeError, KeyError, RecursionError):
+                method = None
+            self._stores_played = method in PLAYED_METHODS
+        return self._stores_played
+
+    def _store_played(self, s: Session, g: int) -> None:
+        """Store generation ``g``'s members that no later generation holds
+        as the integers they play (same text, network and games): called
+        when generation ``g`` + 2 starts, in its transaction, so that the
+        database's content is a function of the generations stored."""
+        rows = s.execute(
+            select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
+            .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
+            .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g, PlayerRow.death == g)
+            .order_by(PlayerRow.id)).all()
+        for player_id, text, payload in rows:
+            if payload is None:
+                continue
+            individual = parse_individual(text, payload)
+            played = family_of(individual).played_payload(individual)
+            if played is not None and played != payload:
+                s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(payload=played))
 
     # ----------------------------------------------------------------- run
     def state(self) -> RunState:
@@ -312,6 +354,8 @@ class RunStore:
                                            if o.kind == REENTERED and o.parent_a is not None else None))
             s.execute(insert(PopulationSlot), slots)
             s.execute(update(PlayerRow).where(PlayerRow.id.in_(list(existing.values()))).values(death=g))
+            if g > PLAYED_AFTER and self.stores_played():
+                self._store_played(s, g - PLAYED_AFTER)
             s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
                              games_total=games_total if games_total is not None else len(members) * (len(members) - 1),
                              games_done=0, breeder_state=breeder_state))

@@ -52,9 +52,10 @@ _T = TypeVar("_T")
 class WebState:
     """What the routes share: the search pool, the games, the run reader."""
 
-    def __init__(self, db_target: str, slots: int | None = None, patterns: str | None = None) -> None:
+    def __init__(self, db_target: str, slots: int | None = None, patterns: str | None = None,
+                 memory_bound: int | None = None) -> None:
         self.pool = SearchPool(slots)
-        self.games = SessionStore(self.pool, patterns)
+        self.games = SessionStore(self.pool, patterns, memory_bound)
         self.runs = RunReader(db_target)
 
     def hint_chromosome(self) -> Individual:
@@ -153,9 +154,13 @@ async def check_chromosome(request: Request) -> Response:
 
 async def new_game(request: Request) -> Response:
     web = state(request)
-    settings = await run_in_threadpool(play.parse_settings, await json_body(request), web.runs.player)
-    hint_by = await run_in_threadpool(web.hint_chromosome)
-    game = await web.games.create(settings, hint_by)
+    body = await json_body(request)
+
+    async def settings_of() -> tuple[play.WebGameSettings, Individual]:
+        settings = await run_in_threadpool(play.parse_settings, body, web.runs.player)
+        return settings, await run_in_threadpool(web.hint_chromosome)
+
+    game = await web.games.create(settings_of)
     return JSONResponse(game.view())
 
 
@@ -285,7 +290,8 @@ async def on_http_error(request: Request, exc: HTTPException) -> Response:
 
 
 def create_app(db_target: str, *, loopback: bool = True, token: str | None = None,
-               slots: int | None = None, patterns: str | None = None) -> GuardMiddleware:
+               slots: int | None = None, patterns: str | None = None,
+               memory_bound: int | None = None) -> GuardMiddleware:
     """The application, wrapped in its Host/token guard.
 
     Args:
@@ -295,7 +301,7 @@ def create_app(db_target: str, *, loopback: bool = True, token: str | None = Non
         slots: concurrent searches (default: one per core).
         patterns: pattern table version of the machine players (None: the newest).
     """
-    web = WebState(db_target, slots, patterns)
+    web = WebState(db_target, slots, patterns, memory_bound)
     routes = [
         Route("/", index),
         Route("/api/status", status),

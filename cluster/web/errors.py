@@ -36,6 +36,13 @@ class BusyError(RuntimeError):
     status = 429
 
 
+class MemoryBoundError(BusyError):
+    """A new game would take the server past its memory bound (``serve
+    --max-memory``): HTTP 503, until games end or are closed."""
+
+    status = 503
+
+
 class NotFoundError(LookupError):
     """No such game, run or stored game: HTTP 404."""
 

@@ -205,6 +205,7 @@ class RunReader:
         gene_names: list[str] = []
         gene_values: list[list[int] | None] = []
         opponents: dict[str, dict[int, float]] = {}
+        parsed: dict[str, Chromosome | None] = {}      # the best so far repeats: each text parsed once
         for row in rows:
             chart["generation"].append(row.generation)
             chart["best_elo"].append(_round(row.best_elo))
@@ -219,7 +220,7 @@ class RunReader:
             chart["hall"].append(_round(rating))
             chart["hall_low"].append(None if rating is None or err is None else _round(rating - 1.96 * err))
             chart["hall_high"].append(None if rating is None or err is None else _round(rating + 1.96 * err))
-            best = _parse(row.best)
+            best = parsed[row.best] if row.best in parsed else parsed.setdefault(row.best or "", _parse(row.best))
             if best is not None:
                 if not gene_names:
                     gene_names = best.type.gene_names()

@@ -127,7 +127,7 @@ def open_browser_when_up(server: uvicorn.Server, url: str) -> None:
 
 def serve(db_target: str, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
           slots: int | None = None, patterns: str | None = None, certfile: str | None = None,
-          keyfile: str | None = None, open_browser: bool = False) -> int:
+          keyfile: str | None = None, open_browser: bool = False, memory_bound: int | None = None) -> int:
     """Serve the page until Ctrl-C.
 
     Bound to loopback, no token is needed (the Host check guards it); bound
@@ -151,7 +151,8 @@ def serve(db_target: str, host: str = "127.0.0.1", port: int = 8000, token: str 
     elif token is None:
         token = new_token()
     patterns = resolve_version(patterns)                 # an unknown version fails here, in one line
-    app = create_app(db_target, loopback=loopback, token=token, slots=slots, patterns=patterns)
+    app = create_app(db_target, loopback=loopback, token=token, slots=slots, patterns=patterns,
+                     memory_bound=memory_bound)
     urls = page_urls(host, port, token, tls)
     print(announce(urls, db_target=db_target, patterns=shared_table(patterns).version, token=token, tls=tls,
                    wildcard=host in ("0.0.0.0", "::")), file=sys.stderr, flush=True)

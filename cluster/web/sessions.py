@@ -11,19 +11,21 @@ core answers within milliseconds.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
 
 from genethello.cluster.web import play
-from genethello.cluster.web.errors import BusyError, ConflictError, NotFoundError
+from genethello.cluster.web.errors import BusyError, ConflictError, MemoryBoundError, NotFoundError
 from genethello.cluster.web.search_pool import HINT, MOVE, PONDER, SearchPool, SearchSlot
 from genethello.core.engine.board import Board
 from genethello.core.engine.search import Searcher, SearchResult, disc_score
 from genethello.core.engine.squares import BLACK, PASS, Colour, square_name
+from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend.ponder import Ponderer
 from genethello.core.play.timecontrol import move_budget
@@ -56,15 +58,60 @@ class _Discard:
         pass
 
 
+class SharedEvaluators:
+    """One evaluator per player and pattern table in this process, shared
+    by every game that plays it: an evaluator is read-only data (a search
+    copies its leaf and keeps its own incremental state), and a pattern-table
+    network's takes about 360 MB. Dropped when the last game holding it
+    closes."""
+
+    def __init__(self) -> None:
+        self._held: dict[tuple[str, str | None], tuple[BaseEvaluator, int]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, player: Individual, patterns: str | None) -> BaseEvaluator:
+        """``player``'s evaluator, built on the first take; :meth:`give_back` once done."""
+        key = (str(player), patterns)
+        with self._lock:
+            evaluator, count = self._held.get(key) or (evaluator_of(player, patterns), 0)
+            self._held[key] = (evaluator, count + 1)
+            return evaluator
+
+    def give_back(self, player: Individual, patterns: str | None) -> None:
+        key = (str(player), patterns)
+        with self._lock:
+            held = self._held.get(key)
+            if held is not None and held[1] > 1:
+                self._held[key] = (held[0], held[1] - 1)
+            else:
+                self._held.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
+#: This process's shared evaluators (the server's games).
+EVALUATORS = SharedEvaluators()
+
+
 class MachineSide:
-    """One colour the machine plays: its searcher (and table) and its ponderer."""
+    """One colour the machine plays: its searcher (and table) on the shared
+    evaluator, and its ponderer; :meth:`close` gives the evaluator back."""
 
     def __init__(self, chromosome: Individual, depth: int | None, patterns: str | None = None) -> None:
         self.chromosome = chromosome
         self.depth = depth
-        self.searcher = Searcher(evaluator_of(chromosome, patterns), tt_bits=TT_BITS)
+        self.patterns = patterns
+        self.searcher = Searcher(EVALUATORS.take(chromosome, patterns), tt_bits=TT_BITS)
         self.ponderer = Ponderer(self.searcher, log=_Discard())
         self.ponder_slot: SearchSlot | None = None
+        self._closed = False
+
+    def close(self) -> None:
+        """Give the evaluator back (once)."""
+        if not self._closed:
+            self._closed = True
+            EVALUATORS.give_back(self.chromosome, self.patterns)
 
 
 @dataclass
@@ -352,7 +399,7 @@ class PlaySession:
         if board.is_game_over() or self.settings.side(board.side_to_move).is_machine:
             raise ConflictError("a hint is for a person to move")
         if self._hint_searcher is None:
-            self._hint_searcher = Searcher(evaluator_of(self._hint_chromosome, self.patterns),
+            self._hint_searcher = Searcher(EVALUATORS.take(self._hint_chromosome, self.patterns),
                                            tt_bits=16)
         searcher = self._hint_searcher
         slot = self.pool.acquire(HINT, self.id)
@@ -400,25 +447,83 @@ class PlaySession:
         self.closed = True
         await self.abandon()
         self.clocks.stop(time.monotonic())
+        for machine in self.machines.values():
+            machine.close()
+        if self._hint_searcher is not None:
+            self._hint_searcher = None
+            EVALUATORS.give_back(self._hint_chromosome, self.patterns)
+
+
+def default_memory_bound() -> int:
+    """The server's default memory bound: half this machine's memory, at
+    most 8 GiB (a game of the pattern-table network takes about 400 MB)."""
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        physical = 16 << 30
+    return min(8 << 30, physical // 2)
+
+
+def resident_bytes() -> int:
+    """This process's resident memory (Linux ``/proc/self/statm``; 0 where
+    there is none, which turns the bound off)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class SessionStore:
-    """The games in progress, by id; old idle ones are dropped."""
+    """The games in progress, by id; old idle ones are dropped. A new game
+    is refused (:class:`MemoryBoundError`, HTTP 503) when the server's
+    memory and the largest game made so far would pass ``memory_bound``:
+    games are made one at a time on the event loop, so many parallel
+    requests cannot pass the check together."""
 
-    def __init__(self, pool: SearchPool, patterns: str | None = None) -> None:
-        """``patterns``: the pattern table version machine players use (None: the newest)."""
+    def __init__(self, pool: SearchPool, patterns: str | None = None, memory_bound: int | None = None) -> None:
+        """``patterns``: the pattern table version machine players use (None: the newest);
+        ``memory_bound``: bytes (None: :func:`default_memory_bound`)."""
         self.pool = pool
         self.patterns = patterns
+        self.memory_bound = default_memory_bound() if memory_bound is None else memory_bound
         self._games: dict[str, PlaySession] = {}
+        self._largest_game = 0
+        self._making = asyncio.Lock()
 
     def __len__(self) -> int:
         return len(self._games)
 
-    async def create(self, settings: play.WebGameSettings, hint_chromosome: Individual) -> PlaySession:
-        await self._expire()
-        game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
-        self._games[game.id] = game
-        return game
+    async def create(self, settings_of: Callable[[], Awaitable[tuple[play.WebGameSettings, Individual]]]
+                     ) -> PlaySession:
+        """A new game of the settings and hint player ``settings_of`` reads
+        (the request's players, resolved: a network's weights are the
+        largest part of a game's memory). Games are made one at a time,
+        each checked against the memory bound before and after.
+
+        Raises:
+            MemoryBoundError: the server's memory would pass its bound.
+        """
+        async with self._making:
+            await self._expire()
+            before = resident_bytes()
+            if before and before + self._largest_game > self.memory_bound:
+                raise self._refusal(before)
+            settings, hint_chromosome = await settings_of()
+            game = PlaySession(settings, self.pool, hint_chromosome, self.patterns)
+            after = resident_bytes()
+            self._largest_game = max(self._largest_game, after - before)
+            if after > self.memory_bound:
+                await game.close()
+                raise self._refusal(after)
+            self._games[game.id] = game
+            return game
+
+    def _refusal(self, resident: int) -> MemoryBoundError:
+        return MemoryBoundError(
+            f"the server is at its memory bound ({resident >> 20:,} MB of {self.memory_bound >> 20:,} MB, "
+            f"{len(self._games)} games in progress; serve --max-memory sets it): finish or close a game, "
+            "then start a new one")
 
     def get(self, game_id: str) -> PlaySession:
         game = self._games.get(game_id)

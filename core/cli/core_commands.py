@@ -27,6 +27,7 @@ from genethello.core.evaluation.evaluation import Evaluator
 from genethello.core.families.registry import evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.user_files import read_user_file, user_text
 from genethello.core.frontend.wording import counted, duration, game_line, rate
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
 
@@ -67,6 +68,10 @@ def run_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The largest positions file ``solve`` reads (an OBF line is under 100 bytes).
+MAX_POSITIONS_BYTES = 16 * 1024 * 1024
+
+
 def parse_obf_scores(line: str) -> dict[int, int]:
     """The 'MOVE:SCORE;' entries after the side to move, as {square: score}."""
     scores: dict[int, int] = {}
@@ -86,7 +91,8 @@ def parse_obf_scores(line: str) -> dict[int, int]:
 
 def run_solve(args: argparse.Namespace) -> int:
     check_range("--tt-bits", args.tt_bits, 0, MAX_TT_BITS)
-    lines = [(n, line) for n, line in enumerate(args.file.read_text().splitlines(), start=1) if line.strip()]
+    text = user_text(read_user_file(args.file, "positions file", MAX_POSITIONS_BYTES), str(args.file))
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if args.first:
         lines = lines[: args.first]
     searcher = Searcher(Evaluator(), tt_bits=args.tt_bits)

@@ -44,6 +44,7 @@ from genethello.core.engine.game import Engine, play_game
 from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.user_files import check_user_output, open_user_output
 from genethello.core.frontend.wording import counted, duration, game_line
 from genethello.core.gtp.gtp_player import GtpPlayer
 from genethello.core.play.openings import TooFewOpeningsError, distinct_openings
@@ -193,8 +194,8 @@ class MatchOutput:
     on stderr when it is a terminal; the result always to stdout."""
 
     def __init__(self, verbose: bool, out: Path | None, force: bool, total: int) -> None:
-        if out is not None and out.exists() and not force:
-            raise UserError(f"{out} exists: give --force to replace it")
+        if out is not None:
+            check_user_output(out, "--out file", force)
         self.verbose = verbose
         self.total = total
         self.live = sys.stderr.isatty()
@@ -209,7 +210,7 @@ class MatchOutput:
             print(text, flush=True)
         if self.out is not None:
             if self.file is None:
-                self.file = open(self.out, "w", encoding="utf-8")   # noqa: SIM115 (closed by close())
+                self.file = open_user_output(self.out, "--out file", force=True)     # checked at the start
             self.file.write(text + "\n")
 
     def progress(self, games: int, score: MatchScore | None = None) -> None:

@@ -15,7 +15,6 @@ The file format is :mod:`genethello.core.families.network_files`.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import numpy as np
 
@@ -61,10 +60,9 @@ def network_named(spec: str, db: str | None, context: CommandContext) -> Network
 
 
 def write(individual: NetworkIndividual, out: str, force: bool) -> None:
-    """Write the file, refusing to replace one unless ``force``."""
-    if Path(out).exists() and not force:
-        raise UserError(f"{out} exists: give --force to replace it")
-    write_network_file(individual, out)
+    """Write the file, refusing to replace one unless ``force`` (a link is
+    replaced itself, its target never written)."""
+    write_network_file(individual, out, force)
     print(f"wrote {individual} to {out}")
 
 

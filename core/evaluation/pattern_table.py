@@ -30,6 +30,7 @@ import numpy as np
 from genethello.core.engine.squares import square_name
 from genethello.core.evaluation import patterns as pt
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.user_files import UserFileError, inflate_bounded, read_user_file
 
 MAGIC = b"GTPATTN\n"
 FORMAT = 1
@@ -113,6 +114,10 @@ def write_table(path: str | Path, table: np.ndarray, training: dict[str, Any] | 
     return _parse(data, str(path)).version
 
 
+#: The largest pattern table file read (the shipped ones are under 2 MB).
+MAX_TABLE_FILE_BYTES = 64 * 1024 * 1024
+
+
 def _parse(data: bytes, source: str) -> PatternTable:
     if data[:len(MAGIC)] != MAGIC:
         raise PatternFileError(f"{source}: not a pattern table file (bad magic)")
@@ -120,9 +125,10 @@ def _parse(data: bytes, source: str) -> PatternTable:
         (n,) = struct.unpack_from("<I", data, len(MAGIC))
         start = len(MAGIC) + 4
         header = json.loads(data[start:start + n].decode())
-        raw = zlib.decompress(data[start + n:])
-    except (struct.error, ValueError, zlib.error) as exc:
-        raise PatternFileError(f"{source}: damaged pattern table file ({exc})") from None
+        if not isinstance(header, dict):
+            raise ValueError("its header is not a JSON object")
+    except (struct.error, ValueError, RecursionError) as exc:
+        raise PatternFileError(f"{source}: damaged pattern table file ({str(exc)[:200]})") from None
     if header.get("format") != FORMAT:
         raise PatternFileError(f"{source}: format {header.get('format')!r}, this build reads {FORMAT}")
     gid = header.get("geometry", pt.V1)
@@ -132,6 +138,10 @@ def _parse(data: bytes, source: str) -> PatternTable:
     for key, value in expected.items():
         if header.get(key) != value:
             raise PatternFileError(f"{source}: {key} is {header.get(key)!r}, this build needs {value!r}")
+    try:        # unpacked to the geometry's size and no further (a crafted stream cannot fill the memory)
+        raw = inflate_bounded(data[start + n:], 2 * expected["n_stages"] * expected["stage_size"], source)
+    except UserFileError as exc:
+        raise PatternFileError(f"damaged pattern table file: {exc}") from None
     digest = hashlib.sha256(raw).hexdigest()
     if digest != header.get("sha256"):
         raise PatternFileError(f"{source}: table checksum mismatch (file damaged)")
@@ -149,10 +159,12 @@ def load_table(path: str | Path) -> PatternTable:
         PatternFileError: if the file is missing, damaged or of another geometry.
     """
     path = Path(path)
+    if not path.exists():
+        raise PatternFileError(f"pattern table file {path.name} does not exist")
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise PatternFileError(f"pattern table file {path.name} does not exist") from None
+        data = read_user_file(path, "pattern table file", MAX_TABLE_FILE_BYTES)
+    except UserFileError as exc:
+        raise PatternFileError(str(exc)) from None
     return _parse(data, path.name)
 
 

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from genethello.core.families.interface import StoredIndividual
+from genethello.core.families.interface import MAX_TEXT_CHARS, StoredIndividual, quoted
 from genethello.core.frontend.errors import UserError
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ class ChromosomeType:
         letters = text[len(OE_PREFIX):] if phased else text
         problem = _letters_problem(letters)
         if problem is not None:
-            raise ChromosomeError(f"type {text!r}: {problem} (expected {_TYPE_RULE})")
+            raise ChromosomeError(f"type {quoted(text)}: {problem} (expected {_TYPE_RULE})")
         return cls(text, letters, phased)
 
     @property
@@ -209,19 +210,23 @@ class ChromosomeType:
 
 
 def _letters_problem(letters: str) -> str | None:
-    """What is wrong with a type's letters, or None if they are canonical."""
+    """What is wrong with a type's letters, or None if they are canonical
+    (one pass over them: a text of a million letters costs a million steps)."""
     if not letters:
         return "no feature letters"
-    unknown = sorted({ch for ch in letters if ch not in FEATURES})
+    counts = Counter(letters)
+    unknown = sorted(set(counts) - set(FEATURES))
     if unknown:
-        return "unknown letter(s) " + ", ".join(repr(ch) for ch in unknown)
-    repeated = sorted({ch for ch in letters if letters.count(ch) > 1}, key=FEATURES.index)
+        return "unknown letter(s) " + ", ".join(repr(ch) for ch in unknown[:20])
+    repeated = sorted((ch for ch, n in counts.items() if n > 1), key=FEATURES.index)
     if repeated:
         return "repeated letter(s) " + ", ".join(repr(ch) for ch in repeated)
-    canonical = "".join(ch for ch in FEATURES if ch in letters)
+    canonical = "".join(ch for ch in FEATURES if ch in counts)
     if letters != canonical:
         return f"letters {letters!r} are out of canonical order (should be {canonical!r})"
     return None
+
+
 
 
 @dataclass(frozen=True)
@@ -277,25 +282,28 @@ class Chromosome:
         """
         if not isinstance(text, str):
             raise TypeError(f"chromosome text must be str, not {type(text).__name__}")
+        if len(text) > MAX_TEXT_CHARS:
+            raise ChromosomeError(f"chromosome: a text of {len(text):,} characters, more than the "
+                                  f"{MAX_TEXT_CHARS:,} a chromosome's text takes: {quoted(text)}")
         parts = text.rsplit("_", 2)
         if len(parts) != 3:
             raise ChromosomeError(
                 f"chromosome: expected TYPE_BIRTH_GENES (e.g. 'fmc_3_1:2:3'), "
-                f"got {len(parts)} part(s) in {text!r}"
+                f"got {len(parts)} part(s) in {quoted(text)}"
             )
         type_text, birth_text, genes_text = parts
         try:
             ctype = ChromosomeType.parse(type_text)
         except ChromosomeError as exc:
-            raise ChromosomeError(f"{exc} in {text!r}") from None
+            raise ChromosomeError(f"{exc} in {quoted(text)}") from None
         birth = _parse_canonical_int(birth_text)
         if birth is None:
             raise ChromosomeError(
                 f"birth: {birth_text!r} is not an integer >= 0 written canonically "
-                f"(ASCII digits, no sign, spaces or leading zeros) in {text!r}"
+                f"(ASCII digits, no sign, spaces or leading zeros) in {quoted(text)}"
             )
         gene_texts = genes_text.split(":") if genes_text else []
-        genes = _checked_genes(ctype, gene_texts, repr(text), _parse_canonical_int,
+        genes = _checked_genes(ctype, gene_texts, quoted(text), _parse_canonical_int,
                                "an integer written canonically (ASCII digits, no sign, spaces or leading zeros; ")
         return cls(ctype, birth, genes)
 
@@ -418,7 +426,7 @@ class GeneThelloFamily:
         """
         if payload is not None:
             raise ChromosomeError(f"a GeneThello chromosome has no stored payload (got {len(payload)} bytes "
-                                  f"for {text!r})")
+                                  f"for {quoted(text)})")
         return Chromosome.parse(text)
 
     def text(self, individual: Chromosome) -> str:
@@ -442,6 +450,10 @@ class GeneThelloFamily:
     def storage(self, individual: Chromosome) -> StoredIndividual:
         """The type, birth and genes (``g:g:...``) as columns; no payload."""
         return StoredIndividual(individual.type.name, individual.birth, ":".join(map(str, individual.genes)))
+
+    def played_payload(self, individual: Chromosome) -> bytes | None:
+        """None: a chromosome's text is all of it."""
+        return None
 
     def __repr__(self) -> str:
         return "GENETHELLO"

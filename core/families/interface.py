@@ -19,7 +19,24 @@ import numpy as np
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import BaseEvaluator
 
-__all__ = ["Kind", "Individual", "StoredIndividual", "ChromosomeFamily", "KindT", "IndividualT"]
+__all__ = ["MAX_TEXT_CHARS", "quoted", "Kind", "Individual", "StoredIndividual", "ChromosomeFamily", "KindT",
+           "IndividualT"]
+
+
+
+#: The longest individual's text read (a GeneThello chromosome's is under
+#: 150 characters, a network's under 60).
+MAX_TEXT_CHARS = 1000
+#: How much of a bad text an error line quotes.
+QUOTED_CHARS = 100
+
+
+def quoted(text: str, limit: int = QUOTED_CHARS) -> str:
+    """``repr(text)``, cut to ``limit`` characters and its length said when
+    longer (an error line stays readable whatever it was given)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 @runtime_checkable
@@ -148,4 +165,10 @@ class ChromosomeFamily(Protocol[KindT, IndividualT]):
 
     def storage(self, individual: IndividualT) -> StoredIndividual:
         """What the run store keeps of ``individual`` beside its text."""
+        ...
+
+    def played_payload(self, individual: IndividualT) -> bytes | None:
+        """A smaller payload that plays, shows and exports as ``individual``
+        does, for a past member no step will breed from again; None when
+        the family has none (its payload is already all it needs)."""
         ...

@@ -54,8 +54,6 @@ import base64
 import binascii
 import json
 import math
-import os
-import stat
 import zlib
 from pathlib import Path
 from typing import Any
@@ -65,6 +63,14 @@ import numpy as np
 from genethello.core.families.network_family import NETWORKS, NetworkError, NetworkIndividual
 from genethello.core.families.networks import DISC_UNITS, MAX_WEIGHT
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.user_files import (
+    UserFileError,
+    inflate_bounded,
+    loads_json,
+    read_user_file,
+    user_text,
+    write_user_file,
+)
 
 __all__ = ["FORMAT", "VERSION", "STAGED_VERSION", "MAX_FILE_BYTES", "PACKED_ABOVE", "NetworkFileError",
            "network_document", "network_file_text", "parse_network_file", "read_network_file", "write_network_file"]
@@ -144,13 +150,9 @@ def parse_network_file(text: str, source: str) -> NetworkIndividual:
         return NetworkFileError(f"{source}: {message}")
 
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise fail(f"not JSON ({exc.msg})") from None
-    except RecursionError:
-        raise fail("not JSON (nested too deep)") from None
-    except ValueError:     # Python reads no integer of more than 4,300 digits
-        raise fail("not a network file (a number too long to read)") from None
+        doc = loads_json(text, source)
+    except UserFileError as exc:
+        raise NetworkFileError(str(exc)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise fail(f'not a network file (no "format": "{FORMAT}")')
     version = doc.get("version")
@@ -210,11 +212,13 @@ def _unpacked(packed: object, n_weights: int, fail: Any) -> list[float]:
         raise fail(f'"packed_weights" is missing or not {{"encoding": "{PACKED_ENCODING}", '
                    f'"units_per_disc": {DISC_UNITS}, "data": ...}}')
     try:
-        raw = zlib.decompress(base64.b64decode(packed["data"], validate=True))
-    except (binascii.Error, ValueError, zlib.error):
-        raise fail('"packed_weights" data is not base64 zlib') from None
-    if len(raw) != 4 * n_weights:
-        raise fail(f"the network has {n_weights} weights, the packed data {len(raw) // 4}")
+        stream = base64.b64decode(packed["data"], validate=True)
+    except (binascii.Error, ValueError):
+        raise fail('"packed_weights" data is not base64') from None
+    try:
+        raw = inflate_bounded(stream, 4 * n_weights, '"packed_weights"')
+    except UserFileError as exc:
+        raise fail(f"{exc} (the network's {n_weights:,} int32 weights)") from None
     unpacked: list[float] = (np.frombuffer(raw, dtype="<i4").astype(np.float64) / DISC_UNITS).tolist()
     return unpacked
 
@@ -227,32 +231,23 @@ def read_network_file(path: str | Path) -> NetworkIndividual:
     """
     source = str(path)
     try:
-        # Without blocking: opening a FIFO for reading would wait for a writer.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as f:
-            mode = os.fstat(fd).st_mode
-            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-                raise NetworkFileError(f"cannot read network file {source}: a FIFO or socket, not a regular file")
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise NetworkFileError(f"cannot read network file {source}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise NetworkFileError(f"{source}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB: not a network file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise NetworkFileError(f"{source}: not UTF-8 text: not a network file") from None
+        text = user_text(read_user_file(path, "network file", MAX_FILE_BYTES), source)
+    except UserFileError as exc:
+        raise NetworkFileError(str(exc)) from None
     return parse_network_file(text, source)
 
 
-def write_network_file(individual: NetworkIndividual, path: str | Path) -> None:
-    """Write ``individual`` to ``path`` as a network file (replacing it).
+def write_network_file(individual: NetworkIndividual, path: str | Path, force: bool = True) -> None:
+    """Write ``individual`` to ``path`` as a network file, whole or not at
+    all; an existing file or symbolic link is replaced only with ``force``,
+    a link itself and never its target
+    (:func:`~genethello.core.frontend.user_files.write_user_file`).
 
     Raises:
         NetworkFileError: one line when the file cannot be written.
     """
     try:
-        Path(path).write_text(network_file_text(individual), encoding="utf-8")
-    except OSError as exc:
-        raise NetworkFileError(f"cannot write network file {path}: {exc.strerror or exc}") from None
+        write_user_file(path, network_file_text(individual), "network file", force)
+    except UserFileError as exc:
+        raise NetworkFileError(str(exc)) from None
 

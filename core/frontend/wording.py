@@ -36,3 +36,21 @@ def game_line(number: int, moves: str, black_discs: int, white_discs: int, black
     result = ("draw" if black_margin == 0
               else f"{'black' if black_margin > 0 else 'white'} wins by {abs(black_margin)}")
     return f"game {number}{f' ({side})' if side else ''}: {moves} {black_discs}-{white_discs} ({result})"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control or format character (escape codes,
+    newlines, bidirectional overrides) written as its Python escape
+    (``\\x1b``, ``\\n``, ``\\u202e``): a stored name a terminal shows as
+    it is, never one that moves the cursor or forges a line."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def byte_size(count: int) -> str:
+    """'812 kB', '23.4 MB', '1.62 GB' (powers of 1,000, as disk tools say)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:.3g} {unit}"
+    return f"{count} bytes"

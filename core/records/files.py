@@ -13,67 +13,30 @@ from __future__ import annotations
 import gzip
 import io
 import os
-import stat
 import zlib
 from pathlib import Path
 
+from genethello.core.frontend.user_files import UserFileError, read_user_file, size_text
 from genethello.core.records.game import RecordError
 
 MAX_RECORD_FILE_BYTES = 64 * 1024 * 1024
 """Default size limit of a record file (and of its gunzipped text): a GGS
 monthly archive of some ten thousand games is a few tens of MB."""
 
-_CHUNK = 1 << 20
-
-
-def _size_text(count: int) -> str:
-    return f"{count} bytes" if count < 1024 * 1024 else f"{count / (1024 * 1024):.1f} MiB"
-
 
 def read_regular_file(path: str | os.PathLike[str], max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most ``max_bytes``.
-
-    The file is opened without blocking (a FIFO swapped in after the check
-    cannot hang the open) and checked again through its descriptor.
+    """The bytes of ``path`` if it is a regular file of at most ``max_bytes``
+    (:func:`genethello.core.frontend.user_files.read_user_file`).
 
     Raises:
         RecordError: naming the path, if it cannot be opened, is not a regular
             file (FIFO, device, directory, socket), or holds more than
             ``max_bytes`` bytes.
     """
-    where = os.fspath(path)
     try:
-        before = os.stat(where)
-    except (OSError, ValueError) as exc:
-        raise RecordError(f"cannot read {where}: {_reason(exc)}") from None
-    if not stat.S_ISREG(before.st_mode):
-        raise RecordError(f"cannot read {where}: {_kind(before.st_mode)}, not a regular file")
-    if before.st_size > max_bytes:
-        raise RecordError(f"cannot read {where}: {_size_text(before.st_size)}, more than the "
-                          f"{_size_text(max_bytes)} a record file may hold")
-    try:
-        fd = os.open(where, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except (OSError, ValueError) as exc:
-        raise RecordError(f"cannot read {where}: {_reason(exc)}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise RecordError(f"cannot read {where}: {_kind(mode)}, not a regular file")
-        chunks, total = [], 0
-        while total <= max_bytes:
-            chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    except OSError as exc:
-        raise RecordError(f"cannot read {where}: {_reason(exc)}") from None
-    finally:
-        os.close(fd)
-    if total > max_bytes:       # it grew after the check
-        raise RecordError(f"cannot read {where}: more than the {_size_text(max_bytes)} "
-                          f"a record file may hold")
-    return b"".join(chunks)
+        return read_user_file(path, "", max_bytes)
+    except UserFileError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def gunzip_bounded(data: bytes, where: str, max_bytes: int = MAX_RECORD_FILE_BYTES) -> bytes:
@@ -89,7 +52,7 @@ def gunzip_bounded(data: bytes, where: str, max_bytes: int = MAX_RECORD_FILE_BYT
     except (OSError, EOFError, zlib.error) as exc:
         raise RecordError(f"{where}: not a gzip file ({_reason(exc)})") from None
     if len(out) > max_bytes:
-        raise RecordError(f"{where}: inflates to more than the {_size_text(max_bytes)} "
+        raise RecordError(f"{where}: inflates to more than the {size_text(max_bytes)} "
                           f"a record file may hold")
     return out
 
@@ -109,15 +72,6 @@ def read_maybe_gzipped(path: str | os.PathLike[str], max_bytes: int = MAX_RECORD
 
 def _reason(exc: BaseException) -> str:
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-
-
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "a special file"
 
 
 def suffix_format(path: str | os.PathLike[str]) -> tuple[bool, str | None]:

@@ -509,3 +509,24 @@ def test_resume_of_a_finished_run_says_so_before_starting_ray(tmp_path, home):
     assert r.stdout == "run t: finished at generation 2, its last; 'genethello resume --max-generations 12' " \
                        "extends it by 10\n"
     assert time.monotonic() - started < 8, "it started Ray"
+
+
+def test_a_stored_run_name_is_shown_with_its_control_characters_escaped(tmp_path, home):
+    """Issue 37 §9: escape codes and newlines in a stored name were printed
+    raw by ``runs`` and ``export`` (a name could recolour the terminal or
+    forge a line). ``status`` says the database's size (§1)."""
+    db_path = tmp_path / "named.db"
+    db = Database.open(db_path, create=True)
+    try:
+        create_run(db, load_config(write_config(tmp_path, name="fresh")))
+    finally:
+        db.dispose()
+    with sqlite3.connect(db_path) as connection:
+        connection.execute("UPDATE runs SET name = ?", ("evil\x1b[31m\nrun 2: finished\u202e",))
+    for argv in (("runs",), ("status",), ("export", "--format", "sgf", "--out", str(tmp_path / "out"))):
+        r = run_cli(*argv, "--db", str(db_path), home=home, cwd=tmp_path, timeout=60)
+        shown = r.stdout + r.stderr
+        assert "\x1b" not in shown and "\u202e" not in shown and "\nrun 2: finished" not in shown, shown
+        assert "evil\\x1b[31m\\nrun 2: finished\\u202e" in shown, shown
+        if argv == ("status",):
+            assert re.search(r"^database: [\d.]+ (kB|MB) \(", r.stdout, re.M), r.stdout

@@ -135,9 +135,9 @@ def test_an_old_database_that_stored_only_the_path_says_what_to_do(tmp_path):
 
 
 @pytest.mark.parametrize(("content", "expected"), [
-    (None, "population.initial: {path} is not a regular file"),                       # a FIFO: no hang
+    (None, "population.initial: cannot read initial population {path}: a FIFO, not a regular file"),   # a FIFO: no hang
     ("", "population.initial: {path} holds no chromosome (one TYPE_BIRTH_GENES text a line)"),
-    (b"\xff\xfe", "population.initial: {path} is not UTF-8 text (invalid start byte at byte 0)"),
+    (b"\xff\xfe", "population.initial: {path}: not UTF-8 text (invalid start byte 0xff at byte 0)"),
 ])
 def test_the_initial_file_is_read_once_in_bounded_time_at_load(tmp_path, content, expected):
     import os

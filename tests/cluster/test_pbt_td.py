@@ -6,6 +6,8 @@ SIGKILL mid-learning and a resume."""
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from genethello.cluster.breeding.network_pbt import (
     dump_state,
     learn_slice,
     load_state,
+    slot_learning,
     start_network,
 )
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED
@@ -31,6 +34,7 @@ from genethello.cluster.reads.runs import find_run
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
 from genethello.cluster.run.run_check import config_from_mapping, load_config
 from genethello.core.families.network_family import NetworkIndividual
+from genethello.core.families.networks import Network
 from genethello.core.families.registry import parse_individual, parse_kind
 from genethello.core.learning.self_play import learn
 
@@ -275,3 +279,72 @@ def test_best_and_history_say_how_a_hall_at_depth_measured_and_that_no_league_wa
         assert network_yardstick(config).startswith("none")
     finally:
         db.dispose()
+
+
+def test_a_stored_state_nested_deep_is_one_line_and_unread_by_lineage():
+    """A breeder state nested 100,000 deep in a database (issue 37 §5):
+    resume's read says one line, lineage's says nothing of it (it was a
+    RecursionError through resume, lineage and the web's lineage view)."""
+    deep = b'{"format":1,"method":"pbt-td","slots":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with pytest.raises(ValueError) as caught:
+        load_state(deep, 1)
+    assert "nested too deep" in str(caught.value) and "\n" not in str(caught.value)
+    assert slot_learning(deep, 0) is None
+
+
+@pytest.mark.parametrize("depth, max_depth", [(13, None), (3, 2), (1000, 2), (0, 2)])
+def test_a_stored_depth_above_the_configs_bound_is_refused(depth, max_depth):
+    """A slot's stored depth above learning_max_depth (or the config's cap
+    of 12) is refused on resume, not learned from for minutes (§7)."""
+    state = dump_state([Hyper(0.05, 0.7, 0.1, depth)], [None])
+    with pytest.raises(ValueError) as caught:
+        load_state(state, 1, max_depth)
+    top = 12 if max_depth is None else max_depth
+    assert str(caught.value) == (f"pbt-td: the stored breeder state's slot 0 learns at depth {depth}, outside "
+                                 f"1..{top} (breeding.learning_max_depth)")
+    assert load_state(dump_state([Hyper(0.05, 0.7, 0.1, 2)], [None]), 1, 2)[0].depth == 2
+
+
+def test_past_members_of_a_learning_run_are_stored_as_the_integers_they_play(tmp_path):
+    """Issue 37 §1: a member two generations past its last is stored played
+    (about a sixteenth of its real weights) and still parses, shows and
+    plays as the same network; the current members keep their real weights
+    (resume learns from them)."""
+    from genethello.core.families.network_family import PLAYED_PAYLOAD_MAGIC
+
+    config = write_config(tmp_path, **{**LEARNING, "hall__games_per_member": 0})
+    db_path = tmp_path / "played.db"
+    assert drive(db_path, config, SerialExecutor(0.001)) == "finished"
+    rows = query(db_path, "SELECT id, text, death, payload FROM chromosomes ORDER BY id")
+    played = [r for r in rows if r[3].startswith(PLAYED_PAYLOAD_MAGIC)]
+    assert {r[0] for r in played} == {r[0] for r in rows if r[2] <= 2} and played
+    exact = [r for r in rows if r[2] > 2]
+    assert all(len(r[3]) == 8 * KIND.n_weights for r in exact)
+    for _, text, _, payload in rows:
+        assert str(parse_individual(text, payload)) == text
+    assert max(len(r[3]) for r in played) < 8 * KIND.n_weights / 4
+    shown = subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", "network", "show",
+                            str(played[0][0]), "--db", str(db_path)], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and f"name: {played[0][1]}" in shown.stdout, shown.stderr
+
+
+def test_a_played_payload_is_the_same_network_and_todays_payloads_read_as_before():
+    """The integers a member plays are kept exactly (its text, digest and
+    games); a payload of today's format (real weights) reads the same
+    weights before and after this change."""
+    from genethello.core.families.network_family import NETWORKS, network_payload, played_payload
+
+    rng = np.random.default_rng(5)
+    for kind_name in ("all-2-s4", "all-1-s2-w3"):
+        kind = parse_kind(kind_name)
+        member = NETWORKS.random_individual(kind, 7, rng)
+        raw = network_payload(member.network)
+        assert raw == np.asarray(member.network.weights, dtype="<f8").tobytes()
+        assert np.array_equal(parse_individual(str(member), raw).network.weights, member.network.weights)
+        again = parse_individual(str(member), played_payload(member.network))
+        assert str(again) == str(member)
+        assert np.array_equal(again.network.int_weights, member.network.int_weights)
+        assert np.array_equal(again.network.weights, member.network.int_weights / 64.0)
+    big = Network(KIND.architecture, np.full(KIND.n_weights, 1000.0), KIND.stages)     # beyond 16 bits
+    assert np.array_equal(parse_individual(str(NetworkIndividual(KIND, 1, big)), played_payload(big))
+                          .network.int_weights, big.int_weights)

@@ -379,3 +379,31 @@ def test_random_chromosome_ignores_global_state() -> None:
 def test_random_chromosome_needs_a_generator() -> None:
     with pytest.raises(TypeError):
         random_chromosome(FMC, 0, 42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["fdmxcp" * 20_000 + "_1_1", "oe_fmc_1_" + "1:" * 5_000_000,
+                                  "all-2_" + "1" * 100_000 + "_3f09c2a1b4de"])
+def test_a_long_text_is_refused_at_once_in_a_readable_line(text):
+    """Issue 37 §6: a 120 kB text of repeated letters cost 4.2 s (each
+    letter counted again) and its error line echoed the whole text."""
+    import time
+
+    from genethello.core.families.registry import parse_individual
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as caught:
+        parse_individual(text)
+    assert time.perf_counter() - start < 0.5
+    message = str(caught.value)
+    assert len(message) < 300 and f"a text of {len(text):,} characters" in message, message
+
+
+def test_the_letters_are_checked_in_one_pass():
+    import time
+
+    from genethello.core.families.chromosome import ChromosomeType
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"\(600,000 characters\): repeated letter\(s\) 'f', 'd', 'm', 'x', 'c', 'p'"):
+        ChromosomeType.parse("fdmxcp" * 100_000)
+    assert time.perf_counter() - start < 0.5

@@ -73,7 +73,7 @@ def test_a_file_cannot_claim_another_networks_name():
 def test_read_limits_and_unreadable_files(tmp_path):
     big = tmp_path / "big.json"
     big.write_bytes(b" " * (MAX_FILE_BYTES + 1))
-    with pytest.raises(NetworkFileError, match="larger than"):
+    with pytest.raises(NetworkFileError, match="more than the 16.0 MiB it may hold"):
         read_network_file(big)
     with pytest.raises(NetworkFileError, match="cannot read network file"):
         read_network_file(tmp_path / "missing.json")

@@ -18,7 +18,7 @@ from genethello.core.evaluation.evaluation import EVAL_LIMIT
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple import stage_of_move
 from genethello.core.evaluation.ntuple_shapes import architecture
-from genethello.core.families.network_family import NETWORKS, NetworkIndividual, network_payload
+from genethello.core.families.network_family import NETWORKS, NetworkError, NetworkIndividual, network_payload
 from genethello.core.families.network_files import (
     NetworkFileError,
     network_document,
@@ -149,8 +149,12 @@ def test_staged_kinds_are_named_by_their_stages():
     kind = NETWORKS.parse_kind("all-2-s8")
     assert (kind.architecture.name, kind.stages, kind.whole_disc_weight, kind.n_weights) == ("all-2", 8, 0, 8 * 288)
     assert NETWORKS.parse_kind("patterns-v2-s30-w10").name == "patterns-v2-s30-w10"
-    for bad in ("all-2-s1", "all-2-s62", "all-9-s3", "all-2-s8-w0", "patterns-v2"):
+    for bad in ("all-9-s3", "patterns-v2"):
         assert not NETWORKS.owns_kind(bad)
+    for bad in ("all-2-s1", "all-2-s62", "all-2-s8-w0"):     # the family's, refused in words about stages, weights
+        assert NETWORKS.owns_kind(bad)
+        with pytest.raises(NetworkError, match="a staged network"):
+            NETWORKS.parse_kind(bad)
     individual = NETWORKS.random_individual(kind, 3, np.random.default_rng(1))
     assert str(individual).startswith("all-2-s8_3_")
     again = NETWORKS.parse(str(individual), network_payload(individual.network))
@@ -185,7 +189,7 @@ def test_packed_files_hold_the_integers_played():
     again = parse_network_file(json.dumps(doc), "net.json")
     assert again == individual and np.array_equal(again.network.weights, q / 64.0)
     broken = dict(doc, packed_weights=dict(doc["packed_weights"], data="***"))
-    with pytest.raises(NetworkFileError, match="not base64 zlib"):
+    with pytest.raises(NetworkFileError, match="data is not base64"):
         parse_network_file(json.dumps(broken), "net.json")
     with pytest.raises(NetworkFileError, match="valued in"):
         parse_network_file(json.dumps(dict(doc, value="centidiscs")), "net.json")
@@ -204,3 +208,30 @@ def test_a_staged_network_plays_whole_games_and_pickles():
     board = Board.from_moves("f5d6c3d3c4")
     assert copy.ntuple.value(board.player, board.opponent) == a.ntuple.value(board.player, board.opponent)
     assert copy.network.digest() == one.digest()
+
+
+@pytest.mark.parametrize("name, said", [
+    ("all-2-s0", "2..61 stages"), ("all-2-s62", "2..61 stages"), ("all-2-s08", "2..61 stages"),
+    ("all-2-s", "2..61 stages"), ("all-2-s8-w0", "whole-disc weight (-wK) is 1..64"),
+    ("all-2-s8-w-1", "whole-disc weight (-wK) is 1..64"), ("all-2-s8-w2147483648", "whole-disc weight (-wK) is 1..64"),
+    ("all-4+2x2-s8-w" + "9" * 5000, "whole-disc weight (-wK) is 1..64"),
+])
+def test_a_staged_kind_out_of_range_is_refused_in_words_about_stages_and_weights(name, said):
+    """Issue 37 §5, §9: not GeneThello's "unknown letter(s)", and no
+    OverflowError from the evaluator for a weight beyond int32."""
+    from genethello.core.families.registry import parse_kind
+
+    with pytest.raises(ValueError) as caught:
+        parse_kind(name)
+    message = str(caught.value)
+    assert said in message and "letter" not in message and len(message) < 250, message
+
+
+def test_a_network_file_with_a_whole_disc_weight_beyond_int32_is_one_line():
+    from genethello.core.families.networks import Network
+
+    kind = NETWORKS.parse_kind("all-1-s2")
+    doc = network_document(NetworkIndividual(kind, 1, Network(kind.architecture, np.zeros(kind.n_weights), 2, 0)))
+    doc["whole_disc_weight"] = 2 ** 31
+    with pytest.raises(NetworkFileError, match=r"whole-disc weight \(-wK\) is 1\.\.64"):
+        parse_network_file(json.dumps(doc), "net.json")
