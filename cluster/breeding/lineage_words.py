@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from genethello.cluster.breeding import pbt_td_state
+from genethello.cluster.config import BreedingConfig
 
-__all__ = ["SLOT_WORDS", "slot_words"]
+__all__ = ["LEARNING_GAMES", "SLOT_WORDS", "learning_games", "slot_words"]
 
 #: A breeding method's words for one slot of a generation, by method name:
 #: (stored breeder state, slot) -> words, or None where the state is not its own.
@@ -32,3 +33,18 @@ def slot_words(state: bytes | None, slot: int) -> str | None:
         if said is not None:
             return said
     return None
+
+
+#: A learning method's self-play games a member a generation, by method
+#: name (what the web page and a run's header name instead of counting
+#: them as games/s: they are not stored one by one).
+LEARNING_GAMES: dict[str, Callable[[BreedingConfig], int]] = {
+    pbt_td_state.METHOD: lambda breeding: breeding.learning_games,
+}
+
+
+def learning_games(breeding: BreedingConfig) -> int:
+    """The self-play games each member learns from a generation under
+    ``breeding`` (0: the method does not learn)."""
+    games = LEARNING_GAMES.get(breeding.method)
+    return games(breeding) if games is not None else 0

@@ -27,6 +27,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from genethello.cluster.config import ConfigError, RunConfig
+from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.core.families.individual_names import resolve_individual
 from genethello.core.families.registry import Individual, family_of
 from genethello.core.frontend.errors import UserError
@@ -235,7 +236,7 @@ def check_panel_config(config: RunConfig) -> None:
                               "e.g. distinct-7)")
     if ys.panel_members:
         return                  # named by the config: an overlap is meant
-    for opponent in config.fitness.opponents if config.fitness.kind != "coevolution" else ():
+    for opponent in config.fitness.opponents if fitness_kind(config.fitness.kind).plays_opponents else ():
         try:
             who = identity(resolve_individual(opponent))
         except ValueError:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from genethello.cluster.breeding.lineage_words import learning_games
 from genethello.cluster.config import RunConfig
 from genethello.cluster.family_traits import traits_of
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
@@ -85,8 +86,8 @@ def run_line(config: RunConfig) -> str:
     f, b = config.fitness, config.breeding
     at = f"depth {f.depth} (exact {f.exact_empties})" if f.depth else f"1 ply (ε = {f.epsilon:g})"
     line = f"{head}, {f.kind} fitness at {at}"
-    if b.method == "pbt-td":
-        line += f", pbt-td: {b.learning_games} learning games a member a generation"
+    if learning_games(b):
+        line += f", {b.method}: {learning_games(b)} learning games a member a generation"
     return line
 
 

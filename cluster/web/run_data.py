@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import TypedDict
 
 from genethello.cluster import reads
+from genethello.cluster.breeding.lineage_words import learning_games
 from genethello.cluster.config import RunConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError, RunDatabaseError, RunNotFoundError
 from genethello.cluster.export.records import game_record
@@ -402,11 +403,11 @@ def _learning(config: RunConfig | None) -> JsonObject | None:
     are not counted as the fitness games are (no row is stored until a
     generation's slices are all learned), so the page names them instead of
     counting them as games/s."""
-    if config is None or config.breeding.method != "pbt-td":
+    games = learning_games(config.breeding) if config is not None else 0
+    if config is None or not games:
         return None
     slices = config.population_size
-    return {"slices": slices, "games_per_slice": config.breeding.learning_games,
-            "games": slices * config.breeding.learning_games}
+    return {"slices": slices, "games_per_slice": games, "games": slices * games}
 
 
 def _standing(row: Standing) -> JsonObject:

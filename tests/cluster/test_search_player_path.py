@@ -29,23 +29,34 @@ CONFIG = REPO / "config" / "search-player.toml"
 ANCHOR = "Elo vs p_1_10 at depth 2"
 MEASURE = re.compile(r"hall [+-]\d+ ± \d+")
 #: What a few minutes would run, in seconds: the shipped config's values cut down.
-TINY = {("population", "size"): 4, ("breeding", "learning_games"): 8, ("breeding", "learning_batch"): 4,
-        ("fitness", "games_per_opponent"): 1, ("fitness", "batch_games"): 4, ("hall", "games_per_member"): 4,
-        ("hall", "every"): 1, ("stop", "max_generations"): 3}
+TINY = {("population", "size"): 4, ("breeding", "pbt-td", "learning_games"): 8,
+        ("breeding", "pbt-td", "learning_batch"): 4, ("fitness", "games_per_opponent"): 1,
+        ("fitness", "batch_games"): 4, ("hall", "games_per_member"): 4, ("hall", "every"): 1,
+        ("stop", "max_generations"): 3}
+
+
+def _tables(prefix: str, table: dict) -> list[str]:
+    """``table`` as TOML: its values under ``[prefix]``, then its subtables."""
+    lines = [f"[{prefix}]"] if prefix else []
+    lines += [f"{k} = {_toml_value(v)}" for k, v in table.items() if not isinstance(v, dict)]
+    for key, value in table.items():
+        if isinstance(value, dict):
+            lines += ["", *_tables(f"{prefix}.{key}" if prefix else key, value)]
+    return lines
 
 
 def tiny_copy(folder: Path) -> Path:
     """config/search-player.toml with the TINY values: the same kind of run
     (pbt-td on all-4+2x2-s8 at depth 2 against p_1_10 and fdmxcp_52), shorter."""
     config = tomllib.loads(CONFIG.read_text())
-    for (section, key), value in TINY.items():
-        config[section][key] = value
-    lines = [f"{k} = {_toml_value(v)}" for k, v in config.items() if not isinstance(v, dict)]
-    for section, values in config.items():
-        if isinstance(values, dict):
-            lines += ["", f"[{section}]", *(f"{k} = {_toml_value(v)}" for k, v in values.items())]
+    for *sections, key in TINY:
+        table = config
+        for section in sections:
+            table = table[section]
+        assert key in table, f"config/search-player.toml has no {'.'.join((*sections, key))}"
+        table[key] = TINY[(*sections, key)]
     path = folder / "search-player.toml"
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join(_tables("", config)) + "\n")
     return path
 
 

@@ -247,7 +247,7 @@ def test_a_staged_network_estimates_in_discs():
     from genethello.core.engine.search import Searcher
     from genethello.core.evaluation.network_evaluator import NetworkEvaluator
     from genethello.core.families.individual_names import shipped_network
-    from genethello.core.gtp.engine import GtpFrontend, score_text
+    from genethello.core.gtp.gtp_server import GtpFrontend, score_text
 
     network = shipped_network("pbt-td-searcher").network
     eng = GtpFrontend(NetworkEvaluator(network), depth=4, tt_bits=12)
