@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from genethello.core.cli.arguments import non_negative_int, positive_int
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.user_files import read_user_file
 from genethello.core.pattern_learning.position_labels import DEFAULT_EXACT_EMPTIES, DEFAULT_SEARCH_DEPTH
 
 if TYPE_CHECKING:
@@ -61,6 +62,11 @@ def register(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.set_defaults(handler=run_label)
 
 
+#: The largest labels file continued (a line a position, about 100 bytes:
+#: ten million positions).
+MAX_LABEL_FILE_BYTES = 1 << 30
+
+
 def _existing(path: Path, settings: LabelSettings) -> int:
     """How many complete lines ``path`` holds after checking its header
     against ``settings`` (0 for a new file); a torn last line is cut off."""
@@ -68,9 +74,7 @@ def _existing(path: Path, settings: LabelSettings) -> int:
 
     if not path.exists():
         return 0
-    if not path.is_file():
-        raise LabelFileError(f"{path} is not a regular file")
-    data = path.read_bytes()
+    data = read_user_file(path, "labels file", MAX_LABEL_FILE_BYTES)   # a FIFO or device: one line, never a hang
     if not data:
         return 0
     head, sep, body = data.partition(b"\n")

@@ -5,6 +5,7 @@ positions the labelling of the full games file wrote) is the reference: the
 games slice holds the same first games, so labelling it with the same seed
 must write the same lines, through real Ray workers and real subprocesses."""
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -194,6 +195,18 @@ def test_a_foreign_file_is_refused(tmp_path, games_slice):
     result = run_cli(*label_cmd(games_slice, out), home=tmp_path, cwd=tmp_path)
     assert result.returncode == 2 and "not a labels file" in result.stderr
     assert out.read_text() == "my notes\nkeep them\n"
+
+
+@pytest.mark.timeout(60)
+def test_a_fifo_as_the_labels_file_is_refused_in_the_bounded_readers_words(tmp_path, games_slice):
+    """The labels file is a file the user names: it is read through the one
+    bounded reader, in the same words as every other (and within a size
+    bound: it was read whole, however large)."""
+    out = tmp_path / "labels.fifo"
+    os.mkfifo(out)
+    result = run_cli(*label_cmd(games_slice, out), home=tmp_path, cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "a FIFO, not a regular file" in result.stderr and "labels file" in result.stderr
 
 
 def test_labelling_writes_the_samples_lines_and_a_stopped_file_continues_to_the_same_bytes(tmp_path,
