@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from genethello.cluster.cli.measure_words import measure_line
 from genethello.cluster.cli.run_commands import DEFAULT_DB, add_db_options, open_existing
 from genethello.cluster.config import RunConfig, measured_openings
 from genethello.cluster.family_traits import traits_of_family
@@ -77,9 +78,11 @@ def network_yardstick(config: RunConfig) -> str:
     nothing where the run measures none (a staged network's run: the
     League plays at 1 ply)."""
     ys = config.yardstick
+    panel = f"the strength panel at depth {ys.depth}" if ys.every and ys.panel_games else ""
     if not (ys.every and ys.league_double_games):
-        return "none (yardstick.league_double_games = 0; genethello match measures the best at depth)"
-    return f"the League measure ({league_fast_label()})"
+        return panel or "none (yardstick.league_double_games = 0; genethello match measures the best at depth)"
+    league = f"the League measure ({league_fast_label()})"
+    return f"{league} and {panel}" if panel else league
 
 
 def measure_command(player_id: int, config: RunConfig, db: str) -> str:
@@ -154,6 +157,9 @@ def run_best(args: argparse.Namespace) -> int:
     if ranking.rows and not has_measure(config):
         command = measure_command(ranking.rows[0].player.id, config, args.db)
         print(f"no yardstick in this run; to measure the best on a fixed scale: {command}")
+    said = measure_line(db, run.id, config)
+    if said:
+        print(said)
     if any(not row.player.member for row in ranking.rows):
         print("a champion marked 'mean' is a generation's CMA-ES distribution mean: it plays no fitness games, "
               "so it has no Elo, W/D/L or death of its own; the hall rates it")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from genethello.cluster import reads
 from genethello.cluster.breeding.numerics import numeric_versions_json, version_mismatch
+from genethello.cluster.cli.measure_words import measure_line
 from genethello.cluster.config import RANGES, ClusterConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.database import sqlite_path
@@ -163,6 +164,9 @@ def drive(db: Database, run_id: int, args: argparse.Namespace, engines: Sequence
         shut_ray_down()
     print(f"run {find_run(db, run_id).name}: {status} at generation {find_run(db, run_id).generation}; "
           f"best {coordinator.best_text()}")
+    said = measure_line(db, run_id, coordinator.config)
+    if said:
+        print(said)
     return 0
 
 
@@ -311,6 +315,12 @@ def run_status(args: argparse.Namespace) -> int:
     elif top:
         best = top[0].player
         print(f"best so far: {best.text} Elo {best.elo:.1f} (W/D/L {best.wins}/{best.draws}/{best.losses})")
+    try:
+        said = measure_line(db, run.id, reads.run_state(db, run.id).config)
+    except UserError:           # a bad stored config: status shows what it can
+        said = None
+    if said:
+        print(said)
     patterns = f", patterns {run.pattern_version}" if run.pattern_version else ""
     print(f"software {run.software_version}, core {run.core_hash[:12]}{patterns}")
     return 0

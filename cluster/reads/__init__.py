@@ -30,7 +30,7 @@ from genethello.cluster.reads.champions import (
 )
 from genethello.cluster.reads.family_charts import ChampionChart, ChampionSeries, champion_chart, run_family
 from genethello.cluster.reads.games import StoredGame, select_games
-from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows
+from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows, latest_measure
 from genethello.cluster.reads.lineage import (
     TOP_FRACTION,
     GenerationOperators,
@@ -81,7 +81,8 @@ __all__ = [
     "operator_stats", "origins_of",
     "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",
     "RunListing", "RunState", "Standing", "Standings", "StoredGame", "YardstickRow", "best", "change_key",
-    "current_generation", "find_run", "games_with_moves", "generation_rows", "hall_members", "hall_ranked",
+    "current_generation", "find_run", "games_with_moves", "generation_rows", "latest_measure", "hall_members",
+    "hall_ranked",
     "list_runs", "other_hall_entries", "other_halls", "player_record", "player_text", "ranked", "ranked_by_score",
     "run_state", "select_games", "standings",
 ]

@@ -94,8 +94,9 @@ def run_line(config: RunConfig) -> str:
 def has_measure(config: RunConfig) -> bool:
     """Whether the run measures its best on a yardstick at all (a network
     run's yardstick is the League measure, off with
-    ``yardstick.league_double_games = 0``)."""
+    ``yardstick.league_double_games = 0``, and the strength panel, on with
+    ``yardstick.panel_games``)."""
     ys = config.yardstick
     if not traits_of(config.chromosome_type).yardstick_plays_players:
-        return bool(ys.every and ys.league_double_games)
+        return bool(ys.every and (ys.league_double_games or ys.panel_games))
     return bool(ys.every)

@@ -98,3 +98,18 @@ def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
                 g.number, g.status, g.games_done, g.games_total, text, stats.get("generation_best_elo"), elo,
                 g.mean_elo, rating, err, points / games if games else None, low, high, tuple(opponents)))
     return rows
+
+
+def latest_measure(db: Database, run_id: int) -> tuple[int, str, list[YardstickRow]] | None:
+    """The run's last stored measurement of its best so far: (generation,
+    the measured player's text, a row an opponent); None before the first.
+    Two queries, whatever the run's length (``status`` and ``best`` ask)."""
+    with db.session() as s:
+        last = s.scalar(select(YardstickResult.generation).where(YardstickResult.run_id == run_id)
+                        .order_by(YardstickResult.generation.desc()).limit(1))
+        if last is None:
+            return None
+        results = s.scalars(select(YardstickResult).where(YardstickResult.run_id == run_id,
+                                                          YardstickResult.generation == last)).all()
+        text = s.scalar(select(PlayerRow.text).where(PlayerRow.id == results[0].player_id))
+        return int(last), str(text), [_yardstick_row(r) for r in results]

@@ -118,3 +118,22 @@ def test_a_learning_run_stores_its_panel_measure_the_same_on_any_workers(ray_clu
     assert rows == [(g, PREFIX + name, 2) for g in (1, 2) for name in ("fdmxcp_52_2:0:6:9:4:5", "p_1_10")]
     snap = run(tmp_path / "w2.db", RayExecutor(2, 0.001, 2))
     assert snap == reference, snapshot_diff(snap, reference)
+
+
+def test_best_status_and_the_runs_last_line_say_the_panel_measure(tmp_path):
+    """How good the best is on a fixed scale (issue 38): the last panel
+    measurement, with its games and the anchored rating, in best and status
+    and at the end of evolve."""
+    from .conftest import run_cli, write_config
+
+    config = write_config(tmp_path, **{**PANEL_RUN, "yardstick__depth": 2, "games__exact_empties": 8})
+    db = tmp_path / "panel.db"
+    evolve = run_cli("evolve", "--config", str(config), "--db", str(db), "--workers", "1", "--quiet",
+                     home=tmp_path, cwd=tmp_path)
+    assert evolve.returncode == 0, evolve.stderr
+    for out in (evolve.stdout, run_cli("best", "--db", str(db), home=tmp_path, cwd=tmp_path).stdout,
+                run_cli("status", "--db", str(db), home=tmp_path, cwd=tmp_path).stdout):
+        line = next((x for x in out.splitlines() if x.startswith("measure at generation 2 of ")), None)
+        assert line is not None, out
+        assert "the strength panel at depth 2 (exact" in line and "2 games a member" in line
+        assert "panel p_1_10 " in line and "; rating " in line, line
