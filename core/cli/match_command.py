@@ -44,6 +44,7 @@ from genethello.core.engine.game import Engine, play_game
 from genethello.core.families.registry import Individual, evaluator_of
 from genethello.core.frontend import defaults
 from genethello.core.frontend.errors import UserError
+from genethello.core.frontend.interrupts import interruptible
 from genethello.core.frontend.user_files import check_user_output, open_user_output
 from genethello.core.frontend.wording import counted, duration, game_line
 from genethello.core.gtp.gtp_player import GtpPlayer
@@ -304,7 +305,8 @@ def run_match(args: argparse.Namespace, context: CommandContext) -> int:
 
     previous = signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
-        return finish_match(args, context, a, output, play_all, t0, sprt, openings)
+        with interruptible():       # Ctrl-C stops a match even one started with SIGINT ignored (cmd & in a script)
+            return finish_match(args, context, a, output, play_all, t0, sprt, openings)
     except (KeyboardInterrupt, MatchStopped) as exc:
         status = INTERRUPTED_STATUS[signal.SIGTERM if isinstance(exc, MatchStopped) else signal.SIGINT]
         score = so_far[0]
