@@ -79,6 +79,7 @@ from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
 from genethello.cluster.measures.panel_measure import measure_panel, panel_line
 from genethello.cluster.measures.yardstick_score import YardstickScore
+from genethello.cluster.reads import HallEntry
 from genethello.cluster.reads.anchor import rating_anchor
 from genethello.cluster.run.generation_steps import RunHandle
 from genethello.cluster.run.run_store import FitnessRow, HallGameRow
@@ -128,19 +129,25 @@ class NetworkSteps:
             found.append((pid, individual))
         return found
 
-    def hall_networks(self) -> list[NetworkIndividual]:
-        """The hall's members in entry order (hall fitness plays them)."""
+    def _fitness_hall_entries(self, g: int) -> list[HallEntry]:
+        """The hall members generation g's fitness plays, in entry order:
+        those entered before g (g's own champion enters after g's games, in
+        its hall step); none unless the fitness kind plays the hall. The
+        rating and the breeder count the same members as the games did,
+        whether they ask before or after the hall step."""
+        if not fitness_kind(self.config.fitness.kind).plays_hall:
+            return []
+        return [entry for entry in self.store.hall_members() if entry.entered < g]
+
+    def _fitness_hall(self, g: int) -> list[NetworkIndividual]:
+        """The networks of :meth:`_fitness_hall_entries` (hall fitness plays them)."""
         found = []
-        for entry in self.store.hall_members():
+        for entry in self._fitness_hall_entries(g):
             individual = entry.chromosome()
             if not isinstance(individual, NetworkIndividual):
                 continue
             found.append(individual)
         return found
-
-    def _fitness_hall(self) -> list[NetworkIndividual]:
-        """The hall the fitness plays (none, unless the fitness kind plays the hall)."""
-        return self.hall_networks() if fitness_kind(self.config.fitness.kind).plays_hall else []
 
     def opponents(self) -> list[DepthContestant]:
         """``fitness.opponents`` as depth tasks carry them (resolved once)."""
@@ -153,9 +160,9 @@ class NetworkSteps:
         loop, or with ``fitness.depth >= 1`` on the core's engine."""
         f = self.config.fitness
         if f.depth:
-            return depth_fitness_tasks(f, g, self.config.seed, members, self._fitness_hall(), self.opponents(),
+            return depth_fitness_tasks(f, g, self.config.seed, members, self._fitness_hall(g), self.opponents(),
                                        batch_games=f.batch_games)
-        return fitness_tasks(f, g, self.config.seed, members, self._fitness_hall(), batch_games=f.batch_games)
+        return fitness_tasks(f, g, self.config.seed, members, self._fitness_hall(g), batch_games=f.batch_games)
 
     def points(self, g: int, members: int) -> np.ndarray:
         """Each member slot's points over generation g's stored tasks, summed in task order."""
@@ -188,7 +195,7 @@ class NetworkSteps:
     def rate(self, g: int) -> None:
         """Rate generation g from its points and store it."""
         rows, _ = self.store.rating_inputs(g)
-        hall = len(self._fitness_hall())
+        hall = len(self._fitness_hall_entries(g))
         f = self.config.fitness
         per_member = fitness_games_per_member(f, len(rows), hall)
         rating = rate_fitness(rows, self.points(g, len(rows)), per_member, self.config.rating.start, f.kind)
@@ -222,7 +229,7 @@ class NetworkSteps:
         if cfg.breeding.inject_top and cfg.hall.games_per_member:
             hall = self.store.hall_ranked(cfg.breeding.inject_top)
         injected: list[Individual] = [e.chromosome() for e in hall]
-        games = fitness_games_per_member(cfg.fitness, len(ranked), len(self._fitness_hall()))
+        games = fitness_games_per_member(cfg.fitness, len(ranked), len(self._fitness_hall_entries(g)))
         rated = RatedGeneration(g, self.run.kind, ranked, injected, state, points, slots, games)
         return rated, ids, [e.player_id for e in hall]
 
