@@ -28,6 +28,7 @@ import os
 import stat
 import tomllib
 import zlib
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from genethello.core.frontend.errors import UserError
@@ -154,6 +155,21 @@ def inflate_bounded(packed: bytes, expected: int, where: str, codec: str = "zlib
     return raw
 
 
+def _parsed(parse: Callable[[str], Any], text: str, where: str, what: str,
+            syntax_error: type[ValueError], detail: Callable[[Any], str]) -> Any:
+    """``parse(text)``, each way it fails one line naming ``where``: bad
+    syntax (``WHERE: WHAT<detail>``), a document nested too deep, or a
+    number too long for Python to read (a ValueError past 4,300 digits)."""
+    try:
+        return parse(text)
+    except syntax_error as exc:
+        raise UserFileError(f"{where}: {what}{detail(exc)}") from None
+    except RecursionError:
+        raise UserFileError(f"{where}: {what} genethello reads (nested too deep)") from None
+    except ValueError:          # Python reads no integer of more than 4,300 digits
+        raise UserFileError(f"{where}: {what} genethello reads (a number of more than 4,300 digits)") from None
+
+
 def loads_json(text: str | bytes, where: str) -> Any:
     """The JSON document ``text`` (its nesting bounded by the interpreter's
     recursion limit, answered in one line).
@@ -164,14 +180,8 @@ def loads_json(text: str | bytes, where: str) -> Any:
     """
     if isinstance(text, bytes | bytearray):
         text = user_text(bytes(text), where)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserFileError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except RecursionError:
-        raise UserFileError(f"{where}: not JSON genethello reads (nested too deep)") from None
-    except ValueError:          # Python reads no integer of more than 4,300 digits
-        raise UserFileError(f"{where}: not JSON genethello reads (a number of more than 4,300 digits)") from None
+    return _parsed(json.loads, text, where, "not JSON", json.JSONDecodeError,
+                   lambda exc: f" ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
 
 def loads_toml(text: str, where: str) -> dict[str, Any]:
@@ -181,15 +191,9 @@ def loads_toml(text: str, where: str) -> dict[str, Any]:
         UserFileError: ``WHERE: not valid TOML (...)`` for bad TOML, a
             document nested too deep, or a number too long to read.
     """
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UserFileError(f"{where}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise UserFileError(f"{where}: not valid TOML genethello reads (nested too deep)") from None
-    except ValueError:          # Python reads no integer of more than 4,300 digits
-        raise UserFileError(f"{where}: not valid TOML genethello reads (a number of more than 4,300 digits)") \
-            from None
+    parsed: dict[str, Any] = _parsed(tomllib.loads, text, where, "not valid TOML", tomllib.TOMLDecodeError,
+                                     lambda exc: f": {exc}")
+    return parsed
 
 
 def _replaceable(path: str, what: str, force: bool) -> bool:
