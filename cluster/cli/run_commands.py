@@ -15,7 +15,7 @@ from pathlib import Path
 from genethello.cluster import reads
 from genethello.cluster.breeding.numerics import numeric_versions_json, version_mismatch
 from genethello.cluster.cli.measure_words import measure_line
-from genethello.cluster.config import RANGES, ClusterConfig
+from genethello.cluster.config import RANGES, ClusterConfig, RunConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.database import sqlite_path
 from genethello.cluster.family_traits import traits_of, traits_of_family
@@ -300,13 +300,14 @@ def run_status(args: argparse.Namespace) -> int:
     print(f"database: {byte_size(database_bytes(db.path))} ({db.path}, every run in it)")
     if run.lease_owner and run.lease_expires and run.lease_expires > time.time():
         print(f"driven by {run.lease_host} pid {run.lease_pid} (lease until {time.ctime(run.lease_expires)})")
+    try:
+        config: RunConfig | None = reads.run_state(db, run.id).config
+    except UserError:           # status shows what it can read: resume and best name a bad stored config
+        config = None
     top = reads.standings(db, run.id, top=1).rows      # by the hall once rated, else by Elo
     if top and top[0].hall is not None:
         hall = top[0].hall
-        try:
-            anchor = f", {reads.rating_anchor(reads.run_state(db, run.id).config).text()}"
-        except UserError:       # status shows what it can read: resume and best name a bad stored config
-            anchor = ""
+        anchor = f", {reads.rating_anchor(config).text()}" if config is not None else ""
         print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f}{anchor} "
               f"({hall.games} hall games)")
     elif top and not traits_of_family(reads.run_family(run)).keeps_game_records:
@@ -315,10 +316,7 @@ def run_status(args: argparse.Namespace) -> int:
     elif top:
         best = top[0].player
         print(f"best so far: {best.text} Elo {best.elo:.1f} (W/D/L {best.wins}/{best.draws}/{best.losses})")
-    try:
-        said = measure_line(db, run.id, reads.run_state(db, run.id).config)
-    except UserError:           # a bad stored config: status shows what it can
-        said = None
+    said = measure_line(db, run.id, config) if config is not None else None
     if said:
         print(said)
     patterns = f", patterns {run.pattern_version}" if run.pattern_version else ""

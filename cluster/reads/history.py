@@ -103,7 +103,7 @@ def generation_rows(db: Database, run_id: int) -> list[GenerationRow]:
 def latest_measure(db: Database, run_id: int) -> tuple[int, str, list[YardstickRow]] | None:
     """The run's last stored measurement of its best so far: (generation,
     the measured player's text, a row an opponent); None before the first.
-    Two queries, whatever the run's length (``status`` and ``best`` ask)."""
+    Three small queries, whatever the run's length (``status`` and ``best`` ask)."""
     with db.session() as s:
         last = s.scalar(select(YardstickResult.generation).where(YardstickResult.run_id == run_id)
                         .order_by(YardstickResult.generation.desc()).limit(1))
