@@ -264,18 +264,10 @@ def play(specs: list[Pairing], task: Matches, args: argparse.Namespace
     played them and the seconds the games took (Ray's start not counted):
     in this process with ``--workers 1`` (no Ray), else on Ray (started
     here, or the cluster at ``--address``)."""
-    from genethello.cluster.run.executors import Executor, SerialExecutor, batches_of
+    from genethello.cluster.cli.quiet_ray import executor_for
+    from genethello.cluster.work import batches_of
 
-    executor: Executor
-    if args.workers == 1 and not args.address:
-        executor = SerialExecutor(task_seconds=0.5)
-    else:
-        from genethello.cluster.cli.quiet_ray import ray_started_quietly
-        from genethello.cluster.run.executors import RayExecutor, start_ray
-
-        with ray_started_quietly():
-            workers = start_ray(args.address, args.workers, private=args.address is None)
-        executor = RayExecutor(workers, task_seconds=0.5)
+    executor = executor_for(args.workers, args.address)
     if not args.quiet:
         print(f"genethello compare: {len(specs)} games among {len(task.sides)} players "
               f"on {executor.workers} worker{'s' if executor.workers != 1 else ''}", file=sys.stderr, flush=True)

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from genethello.cluster.cli.quiet_ray import executor_for
 from genethello.cluster.fitness.matches import Pairing
 from genethello.cluster.fitness.tournament_rating import fit_bradley_terry
 from genethello.cluster.measures.compare import compare_schedule
@@ -37,7 +38,6 @@ from genethello.cluster.measures.panel import (
     panel_schedule,
 )
 from genethello.cluster.measures.panel_games import entrant, play_engine, play_specs
-from genethello.cluster.run.executors import executor_for
 from genethello.core.families.individual_names import resolve_individual
 from genethello.core.play.openings import DEFAULT_SET
 from genethello.core.play.scoring import points_from_margin

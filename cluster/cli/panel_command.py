@@ -123,8 +123,8 @@ def play_panel(args: argparse.Namespace, candidate: Individual, members: list[Pa
                individuals: list[Individual]) -> tuple[list[MatchScore], int]:
     """The candidate's score against each member (players on the executor,
     engines here) and the workers that played."""
+    from genethello.cluster.cli.quiet_ray import executor_for
     from genethello.cluster.measures.panel_games import entrant, play_engine, play_players
-    from genethello.cluster.run.executors import executor_for
 
     openings = panel_openings(args.openings, args.seed, args.games)
     players = [i for i, m in enumerate(members) if not m.engine]

@@ -29,7 +29,10 @@ import signal
 import subprocess
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from genethello.cluster.work import Executor
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -99,3 +102,16 @@ def shut_ray_down() -> None:
     finally:
         for sig, handler in saved.items():
             signal.signal(sig, handler)
+
+
+def executor_for(workers: int, address: str | None) -> Executor:
+    """Where a command plays its games: this process (one worker and no
+    address: no Ray at all), else Ray workers started here (``workers``,
+    quietly) or those of the cluster at ``address``."""
+    from genethello.cluster.run.executors import RayExecutor, SerialExecutor, start_ray
+
+    if workers == 1 and not address:
+        return SerialExecutor(task_seconds=0.5)
+    with ray_started_quietly():
+        started = start_ray(address, workers, private=address is None)
+    return RayExecutor(started, task_seconds=0.5)

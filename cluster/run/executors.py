@@ -311,15 +311,3 @@ class RayExecutor:
 
     def close(self) -> None:
         pass
-
-
-def executor_for(workers: int, address: str | None) -> Executor:
-    """This process (one worker, no address: no Ray), else Ray workers
-    started here (``workers``) or those of the cluster at ``address``."""
-    if workers == 1 and not address:
-        return SerialExecutor(task_seconds=0.5)
-    from genethello.cluster.cli.quiet_ray import ray_started_quietly
-
-    with ray_started_quietly():
-        started = start_ray(address, workers, private=address is None)
-    return RayExecutor(started, task_seconds=0.5)
