@@ -17,6 +17,7 @@ from genethello.cluster.config import RunConfig, measured_openings
 from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.reads import (
+    BY_HALL,
     FIRST_CHAMPION,
     RANKINGS,
     ChampionChart,
@@ -143,7 +144,7 @@ def run_best(args: argparse.Namespace) -> int:
         return 0
     print(f"run {printable(run.name)} ({run.status}, generation {run.generation}), ranked by {ranking.by}")
     config = stored_config(run)
-    if ranking.by == "hall":
+    if ranking.by == BY_HALL:
         print(hall_description(run, config, ranking.hall_games))
     elif not ranking.hall_rated:
         print("this run has no hall of fame (hall.games_per_member = 0): Elo is relative to the population")

@@ -43,6 +43,7 @@ from genethello.cluster.reads.lineage import (
     origins_of,
 )
 from genethello.cluster.reads.ranking import (
+    BY_HALL,
     RANKINGS,
     HallEntry,
     PlayerRecord,
@@ -75,7 +76,7 @@ from genethello.cluster.reads.runs import (
 
 __all__ = [
     "FIRST_CHAMPION", "RatingAnchor", "has_measure", "rating_anchor", "run_line",
-    "RANKINGS", "Champion", "ChampionChart", "ChampionSeries", "NoFinishedGenerationError", "RunChampions",
+    "BY_HALL", "RANKINGS", "Champion", "ChampionChart", "ChampionSeries", "NoFinishedGenerationError", "RunChampions",
     "champion_chart", "finished_generations", "run_champions", "run_family",
     "TOP_FRACTION", "GenerationOperators", "LineageNode", "OperatorCount", "OperatorStats", "find_player", "lineage",
     "operator_stats", "origins_of",

@@ -22,8 +22,11 @@ from genethello.cluster.db.models import HallGame, HallMember, HallRating, Playe
 from genethello.core.families.registry import Individual, parse_individual
 from genethello.core.frontend.errors import UserError
 
-#: The rankings ``best --by`` offers (hall: members only; yardstick: measured players only).
-RANKINGS = ("hall", "elo", "yardstick")
+#: The rankings ``best --by`` offers (hall: members only; yardstick: measured
+#: players only). A ranking's name, not a fitness kind's: the hall ranking
+#: orders by the hall of fame's ratings, whatever the run's fitness.
+BY_HALL, BY_ELO, BY_YARDSTICK = "hall", "elo", "yardstick"
+RANKINGS = (BY_HALL, BY_ELO, BY_YARDSTICK)
 
 #: Best first: Elo, older birth, text (see the module docstring).
 BEST_FIRST = (PlayerRow.elo.desc(), PlayerRow.birth, PlayerRow.text)
@@ -132,15 +135,15 @@ def _hall_ranked(s: Session, run_id: int, limit: int | None = None, generation: 
 
 
 def _records(s: Session, run_id: int, by: str, hall: list[HallEntry], limit: int | None) -> list[PlayerRecord]:
-    if by == "hall":
+    if by == BY_HALL:
         ids = [e.player_id for e in hall][:limit]
         found = {row[0]: _record(row) for row in s.execute(select(*_RECORD_COLUMNS)
                                                                  .where(PlayerRow.id.in_(ids))).all()}
         return [found[i] for i in ids]
     query = select(*_RECORD_COLUMNS).where(PlayerRow.run_id == run_id)
-    if by == "yardstick":
+    if by == BY_YARDSTICK:
         query = query.where(PlayerRow.yardstick.is_not(None)).order_by(PlayerRow.yardstick.desc(), *BEST_FIRST)
-    elif by == "elo":
+    elif by == BY_ELO:
         query = query.order_by(*BEST_FIRST)
     else:
         raise UserError(f"unknown ranking {by!r}; known: {', '.join(RANKINGS)}")
@@ -159,7 +162,7 @@ def standings(db: Database, run_id: int, by: str | None = None, top: int | None 
     """
     with db.session() as s:
         hall = _hall_ranked(s, run_id)
-        by = by or ("hall" if hall else "elo")
+        by = by or (BY_HALL if hall else BY_ELO)
         records = _records(s, run_id, by, hall, top)
         bt: dict[int, tuple[float | None, float | None]] = {}
         for pid, rating, stderr in s.execute(
