@@ -48,14 +48,16 @@ def measure_panel(config: RunConfig, candidate: Individual, executor: Executor,
     if ys.panel_games == 0:
         return []
     me = identity(candidate)
-    names = [n for n in members_of(config) if identity(resolve_individual(n)) != me]
-    if not names:
+    members = [(name, resolve_individual(name)) for name in members_of(config)]
+    members = [(name, player) for name, player in members if identity(player) != me]
+    if not members:
         return []
+    names = [name for name, _ in members]
     exact = config.games.exact_empties
     openings = panel_openings(ys.panel_openings, config.seed, ys.panel_games)
-    schedule = panel_schedule(len(names), openings)
+    schedule = panel_schedule(len(members), openings)
     margins = play_players(executor, entrant(candidate, ys.depth, exact),
-                           [entrant(resolve_individual(n), ys.depth, exact) for n in names], schedule, should_stop)
+                           [entrant(player, ys.depth, exact) for _, player in members], schedule, should_stop)
     if margins is None:
         return None
     return [YardstickScore(PREFIX + name, score)
