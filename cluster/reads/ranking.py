@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from genethello.cluster.db import Database
 from genethello.cluster.db.models import HallGame, HallMember, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
+from genethello.cluster.db.played_chains import resolved_payload
 from genethello.core.families.registry import Individual, parse_individual
 from genethello.core.frontend.errors import UserError
 
@@ -109,6 +110,13 @@ _RECORD_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.wins, 
 _RANKED_COLUMNS = (PlayerRow.id, PlayerRow.text, PlayerRow.elo, PlayerRow.birth, PlayerRow.payload)
 
 
+def _ranked_player(s: Session, row: Any) -> RankedPlayer:
+    """A row of :data:`_RANKED_COLUMNS` as a ranked player, its payload as
+    readers take it (:func:`~genethello.cluster.db.played_chains.resolved_payload`)."""
+    pid, text, elo, birth, payload = row
+    return RankedPlayer(pid, text, elo, birth, resolved_payload(s, text, payload))
+
+
 def _record(row: Any) -> PlayerRecord:
     """A row of :data:`_RECORD_COLUMNS` as a record."""
     pid, text, elo, wins, losses, draws, birth, death, yardstick, member = row
@@ -131,7 +139,8 @@ def _hall_ranked(s: Session, run_id: int, limit: int | None = None, generation: 
              .order_by(func.round(HallRating.rating, 9).desc(), HallMember.entered, PlayerRow.text))
     if limit is not None:
         query = query.limit(limit)
-    return [HallEntry(*row) for row in s.execute(query).all()]
+    return [HallEntry(pid, text, entered, rating, stderr, games, resolved_payload(s, text, payload))
+            for pid, text, entered, rating, stderr, games, payload in s.execute(query).all()]
 
 
 def _records(s: Session, run_id: int, by: str, hall: list[HallEntry], limit: int | None) -> list[PlayerRecord]:
@@ -190,7 +199,7 @@ def ranked(db: Database, run_id: int, limit: int, *, generation: int | None = No
     else:
         query = query.where(PlayerRow.run_id == run_id)
     with db.session() as s:
-        return [RankedPlayer(*row) for row in s.execute(query.order_by(*BEST_FIRST).limit(limit)).all()]
+        return [_ranked_player(s, row) for row in s.execute(query.order_by(*BEST_FIRST).limit(limit)).all()]
 
 
 def ranked_by_score(db: Database, run_id: int, generation: int) -> list[RankedPlayer]:
@@ -203,7 +212,7 @@ def ranked_by_score(db: Database, run_id: int, generation: int) -> list[RankedPl
              .where(RatingRecord.run_id == run_id, RatingRecord.generation == generation)
              .order_by(points.desc(), PlayerRow.birth, PlayerRow.text))
     with db.session() as s:
-        return [RankedPlayer(*row) for row in s.execute(query).all()]
+        return [_ranked_player(s, row) for row in s.execute(query).all()]
 
 
 def best(db: Database, run_id: int) -> RankedPlayer | None:
@@ -215,13 +224,14 @@ def best(db: Database, run_id: int) -> RankedPlayer | None:
         query = (query.where(PlayerRow.id == hall[0].player_id) if hall
                  else query.where(PlayerRow.run_id == run_id).order_by(*BEST_FIRST).limit(1))
         row = s.execute(query).first()
-        return RankedPlayer(*row) if row is not None else None
+        return _ranked_player(s, row) if row is not None else None
 
 
 def hall_members(db: Database, run_id: int) -> list[HallEntry]:
     """The hall in entry order (the first is the rating anchor)."""
     with db.session() as s:
-        return [HallEntry(pid, text, entered, payload=payload) for pid, text, entered, payload in s.execute(
+        return [HallEntry(pid, text, entered, payload=resolved_payload(s, text, payload))
+                for pid, text, entered, payload in s.execute(
             select(HallMember.player_id, PlayerRow.text, HallMember.entered, PlayerRow.payload)
             .join(PlayerRow, PlayerRow.id == HallMember.player_id)
             .where(HallMember.run_id == run_id)

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from genethello.cluster.config import RunConfig, stored_json
 from genethello.cluster.db import MAX_ROW_ID, Database, RunNotFoundError, row_id
 from genethello.cluster.db.models import Game, Generation, PlayerRow, Run, YardstickResult
+from genethello.cluster.db.played_chains import resolved_payload
 from genethello.core.frontend.errors import UserError
 
 
@@ -207,7 +208,8 @@ def player_record(db: Database, key: int | str) -> tuple[str, bytes | None]:
         # an id beyond SQLite's integers names no row (and cannot be compared with one)
         row = None if isinstance(key, int) and not 0 <= key <= MAX_ROW_ID else s.execute(
             select(PlayerRow.text, PlayerRow.payload).where(where).order_by(PlayerRow.id).limit(1)).first()
-    if row is None:
-        what = f"id {key}" if isinstance(key, int) else f"text {key!r}"
-        raise UserError(f"no player with {what} in {db.path}")
-    return row[0], bytes(row[1]) if row[1] is not None else None
+        if row is None:
+            what = f"id {key}" if isinstance(key, int) else f"text {key!r}"
+            raise UserError(f"no player with {what} in {db.path}")
+        payload = resolved_payload(s, row[0], row[1])
+    return row[0], bytes(payload) if payload is not None else None

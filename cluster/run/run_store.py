@@ -42,6 +42,7 @@ from genethello.cluster.db.models import (
     YardstickResult,
     utcnow,
 )
+from genethello.cluster.db.played_chains import CHAIN_LIMIT, chain_depth, chained_payload, resolved_payload
 from genethello.cluster.fitness.rating_step import GenerationRating, Member, PlayedGame
 from genethello.cluster.fitness.tournament_rating import RatingEstimate
 from genethello.cluster.measures.hall import HallGameResult
@@ -210,21 +211,53 @@ class RunStore:
 
     def _store_played(self, s: Session, g: int) -> None:
         """Store generation ``g``'s members that no later generation holds
-        as the integers they play (same text, network and games): called
-        when generation ``g`` + 2 starts, in its transaction, so that the
-        database's content is a function of the generations stored."""
+        as the integers they play (same text, network and games), each as
+        its difference from its parent where that is smaller
+        (:mod:`genethello.cluster.db.played_chains`; never a hall member):
+        called when generation ``g`` + 2 starts, in its transaction, so that
+        the database's content is a function of the generations stored."""
         rows = s.execute(
             select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
             .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
             .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g, PlayerRow.death == g)
             .order_by(PlayerRow.id)).all()
+        ids = [pid for pid, _, payload in rows if payload is not None and chain_depth(payload) is None]
+        if not ids:
+            return
+        hall = set(s.scalars(select(HallMember.player_id).where(HallMember.run_id == self.run_id)).all())
+        parents: dict[int, int | None] = {}
+        for pid, parent in s.execute(select(PopulationSlot.player_id, PopulationSlot.parent_a)
+                                     .where(PopulationSlot.run_id == self.run_id,
+                                            PopulationSlot.player_id.in_(ids))
+                                     .order_by(PopulationSlot.generation.desc())).all():
+            parents[pid] = parent                   # the slot it was born in is the earliest, read last
         for player_id, text, payload in rows:
-            if payload is None:
-                continue
+            if payload is None or chain_depth(payload) is not None:
+                continue                            # no weights, or stored played already
             individual = parse_individual(text, payload)
             played = family_of(individual).played_payload(individual)
-            if played is not None and played != payload:
+            if played is None:
+                continue
+            parent_id = parents.get(player_id)
+            if player_id not in hall and parent_id is not None and parent_id != player_id:
+                chained = self._chained(s, individual, parent_id)
+                if chained is not None and len(chained) < len(played):
+                    played = chained
+            if played != payload:
                 s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(payload=played))
+
+    def _chained(self, s: Session, member: Individual, parent_id: int) -> bytes | None:
+        """``member`` as its difference from the row ``parent_id`` of this
+        run, if that row is stored played and its chain may grow."""
+        row = s.execute(select(PlayerRow.run_id, PlayerRow.text, PlayerRow.payload)
+                        .where(PlayerRow.id == parent_id)).first()
+        if row is None or row[0] != self.run_id:
+            return None
+        depth = chain_depth(row[2])
+        if depth is None or depth >= CHAIN_LIMIT:
+            return None
+        parent = parse_individual(row[1], resolved_payload(s, row[1], row[2]))
+        return chained_payload(member, parent, parent_id, depth + 1)
 
     # ----------------------------------------------------------------- run
     def state(self) -> RunState:
@@ -395,7 +428,7 @@ class RunStore:
         """(player id, text, payload) of generation g, in slot order: what
         :func:`~genethello.core.families.registry.parse_individual` takes."""
         with self.db.session() as s:
-            return [(pid, text, payload) for pid, text, payload in s.execute(
+            return [(pid, text, resolved_payload(s, text, payload)) for pid, text, payload in s.execute(
                 select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
                 .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
                 .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g)
@@ -598,13 +631,23 @@ class RunStore:
 
     def store_hall_ratings(self, g: int, ratings: dict[int, RatingEstimate], order: Sequence[int]) -> None:
         """Store every member's rating after generation g's entry and make
-        the top (``order[0]``) the generation's best so far: one transaction."""
+        the top (``order[0]``) the generation's best so far: one transaction.
+
+        Earlier hall generations keep only their best so far's row (what
+        ``history`` and the web chart read; ``lineage`` reads a member's
+        latest, which generation g holds): the hall's rows grow by one a
+        hall step, not by the hall's size, so a run of days stays small."""
         with self.db.session(immediate=True) as s:
             s.execute(delete(HallRating).where(HallRating.run_id == self.run_id, HallRating.generation == g))
             s.execute(insert(HallRating), [
                 {"run_id": self.run_id, "generation": g, "player_id": pid, "rating": r.rating,
                  "stderr": r.stderr, "games": r.games, "points": r.score} for pid, r in ratings.items()])
             _get(s, Generation, (self.run_id, g)).best_player_id = order[0]
+            best_then = (select(Generation.best_player_id)
+                         .where(Generation.run_id == HallRating.run_id, Generation.number == HallRating.generation)
+                         .scalar_subquery())
+            s.execute(delete(HallRating).where(HallRating.run_id == self.run_id, HallRating.generation < g,
+                                               HallRating.player_id != func.coalesce(best_then, -1)))
 
     def hall_ranked(self, limit: int | None = None, generation: int | None = None) -> list[HallEntry]:
         """:func:`reads.hall_ranked` of this run."""

@@ -63,7 +63,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FAMILY_NAME", "NETWORKS", "NetworkError", "NetworkFamily", "NetworkIndividual", "NetworkKind",
            "MAX_WHOLE_DISC_WEIGHT", "PACK_PAYLOAD_ABOVE", "PACKED_PAYLOAD_MAGIC", "PLAYED_PAYLOAD_MAGIC",
-           "network_payload", "played_payload", "weights_from_payload"]
+           "integers_from_packed", "network_payload", "packed_integers", "played_payload",
+           "played_payload_from_integers", "weights_from_payload"]
 
 FAMILY_NAME = "ntuple"
 
@@ -197,32 +198,57 @@ def played_payload(network: Network) -> bytes:
     """
     if not network.staged:
         raise ValueError("only a staged network's payload can be stored as the integers it plays")
-    q = network.int_weights.astype(np.int64).reshape(network.stages, -1)
+    return played_payload_from_integers(network.int_weights, network.stages)
+
+
+def played_payload_from_integers(int_weights: np.ndarray, stages: int) -> bytes:
+    """The played payload of a staged network whose integer weights (1/64
+    disc, stage after stage) are ``int_weights``: each stage as its
+    difference from the one before, through :func:`packed_integers`."""
+    q = np.asarray(int_weights, dtype=np.int64).reshape(stages, -1).copy()
     q[1:] = q[1:] - q[:-1].copy()                   # each stage as its difference from the one before
-    flat = q.ravel()
+    return PLAYED_PAYLOAD_MAGIC + packed_integers(q.ravel())
+
+
+def packed_integers(values: np.ndarray) -> bytes:
+    """Signed integers packed small: the width W (2 or 4) as one byte, then
+    through raw LZMA2 the values zigzag-coded in W bytes each, byte plane by
+    byte plane (the high bytes, mostly zero, pack together). Values must fit
+    in 31 bits signed."""
+    flat = np.asarray(values, dtype=np.int64).ravel()
     zigzag = ((flat << 1) ^ (flat >> 63)).astype(np.uint64)
     width = 2 if zigzag.size == 0 or int(zigzag.max()) < 1 << 16 else 4
     planes = np.ascontiguousarray(zigzag.astype(f"<u{width}")).view(np.uint8).reshape(-1, width).T
-    packed = lzma.compress(planes.tobytes(), format=lzma.FORMAT_RAW, filters=LZMA_FILTERS)
-    return PLAYED_PAYLOAD_MAGIC + bytes([width]) + packed
+    return bytes([width]) + lzma.compress(planes.tobytes(), format=lzma.FORMAT_RAW, filters=LZMA_FILTERS)
+
+
+def integers_from_packed(data: bytes, n: int, what: str) -> np.ndarray:
+    """The ``n`` integers of :func:`packed_integers`'s ``data`` (int64),
+    never unpacking more than the expected bytes + 1.
+
+    Raises:
+        NetworkError: a width other than 2 or 4, a stream of another size,
+            or bytes after the stream's end (``what`` names the payload).
+    """
+    width = data[0] if data else 0
+    if width not in (2, 4):
+        raise NetworkError(f"{what} are played integers of width {width}, not 2 or 4")
+    try:
+        raw = inflate_bounded(data[1:], width * n, what, codec="lzma")
+    except UserFileError as exc:
+        raise NetworkError(str(exc)) from None
+    zigzag = np.frombuffer(raw, dtype=np.uint8).reshape(width, n).T.copy().view(f"<u{width}").ravel()
+    z = zigzag.astype(np.int64)
+    values: np.ndarray = (z >> 1) ^ -(z & 1)
+    return values
 
 
 def _played_weights(kind: NetworkKind, payload: bytes, text: str) -> np.ndarray:
     """The real weights (integers / 64) of a played payload for ``kind``."""
     if kind.stages == 1:
         raise NetworkError(f"{text!r}: a played payload belongs to a staged network, not a {kind.name}")
-    start = len(PLAYED_PAYLOAD_MAGIC)
-    width = payload[start] if len(payload) > start else 0
-    if width not in (2, 4):
-        raise NetworkError(f"{text!r}: the stored weights are played integers of width {width}, not 2 or 4")
-    n = kind.n_weights
-    try:
-        raw = inflate_bounded(payload[start + 1:], width * n, f"{text!r}: the stored weights", codec="lzma")
-    except UserFileError as exc:
-        raise NetworkError(str(exc)) from None
-    zigzag = np.frombuffer(raw, dtype=np.uint8).reshape(width, n).T.copy().view(f"<u{width}").ravel()
-    z = zigzag.astype(np.int64)
-    q = ((z >> 1) ^ -(z & 1)).reshape(kind.stages, -1).cumsum(axis=0)
+    deltas = integers_from_packed(payload[len(PLAYED_PAYLOAD_MAGIC):], kind.n_weights, f"{text!r}: the stored weights")
+    q = deltas.reshape(kind.stages, -1).cumsum(axis=0)
     weights: np.ndarray = q.ravel().astype(np.float64) / DISC_UNITS
     return weights
 

@@ -310,17 +310,23 @@ def test_past_members_of_a_learning_run_are_stored_as_the_integers_they_play(tmp
     (about a sixteenth of its real weights) and still parses, shows and
     plays as the same network; the current members keep their real weights
     (resume learns from them)."""
-    from genethello.core.families.network_family import PLAYED_PAYLOAD_MAGIC
+    from genethello.cluster.db.played_chains import chain_depth
+    from genethello.cluster.reads.runs import player_record
 
     config = write_config(tmp_path, **{**LEARNING, "hall__games_per_member": 0})
     db_path = tmp_path / "played.db"
     assert drive(db_path, config, SerialExecutor(0.001)) == "finished"
-    rows = query(db_path, "SELECT id, text, death, payload FROM chromosomes ORDER BY id")
-    played = [r for r in rows if r[3].startswith(PLAYED_PAYLOAD_MAGIC)]
+    db = Database.open(db_path, create=False)
+    try:
+        rows = [(pid, text, death, stored, player_record(db, pid)[1]) for pid, text, death, stored in query(
+            db_path, "SELECT id, text, death, payload FROM chromosomes ORDER BY id")]
+    finally:
+        db.dispose()
+    played = [r for r in rows if chain_depth(r[3]) is not None]     # played, or chained to its parent's
     assert {r[0] for r in played} == {r[0] for r in rows if r[2] <= 2} and played
     exact = [r for r in rows if r[2] > 2]
     assert all(len(r[3]) == 8 * KIND.n_weights for r in exact)
-    for _, text, _, payload in rows:
+    for _, text, _, _, payload in rows:
         assert str(parse_individual(text, payload)) == text
     assert max(len(r[3]) for r in played) < 8 * KIND.n_weights / 4
     shown = subprocess.run([sys.executable, "-m", "genethello.cluster.cli.main", "network", "show",
