@@ -459,6 +459,67 @@ def test_evolution_survives_a_killed_worker_and_equals_one_machine(cluster, tmp_
     assert a == b, snapshot_diff(a, b)
 
 
+#: A pbt-td run whose learning slices last long enough (8 members, 200
+#: self-play games each) that a worker can be killed while it learns one;
+#: no hall, so that a generation is 'rated' exactly while its members learn.
+LEARNING = dict(name="netns-learning", population__type="all-2-s4", population__size=8,
+                breeding__method="pbt-td", breeding__learning_games=200, breeding__learning_batch=50,
+                breeding__learning_max_depth=2, fitness__kind="coevolution", fitness__games_per_pair=2,
+                fitness__depth=1, fitness__openings="distinct-4", fitness__batch_games=8, hall__games_per_member=0,
+                yardstick__league_double_games=0, stop__max_generations=4, cluster__task_seconds=0.3)
+
+
+def test_a_learning_run_survives_a_worker_killed_mid_slice_and_equals_one_machine(cluster, tmp_path):
+    """Issue 36 part 7: pbt-td's learning slices run on the workers; a
+    worker killed while it learns one costs the slice a retry elsewhere,
+    and the database equals a serial run's on one machine."""
+    head, victim = cluster.nodes["head"], cluster.nodes["worker1"]
+    for worker in (cluster.nodes["worker1"], cluster.nodes["worker2"]):
+        if not worker.pids():                       # killed by the test before: it joins again
+            start_ray_node(worker, f"deploy/start-worker.sh auto {HEAD_ADDRESS} -- {ray_start_extra(worker)}")
+    config = write_config(cluster.base, "learning.toml", **LEARNING)
+    db_path = tmp_path / "learning.db"
+    script = (f'eval "$(deploy/ray-token.sh env)"\n'
+              f"genethello evolve --config {config} --db {db_path} --address {HEAD_ADDRESS}")
+    evolve = subprocess.Popen(head.argv("bash", "-ec", script), cwd=REPO_ROOT, env=head.env(PYTHONUNBUFFERED="1"),
+                              text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    killed_at = None
+    seen: list[tuple[int, str, bool]] = []
+    try:
+        deadline = time.monotonic() + 240
+        while evolve.poll() is None and time.monotonic() < deadline:
+            rows = query(db_path, "SELECT number, status FROM generations ORDER BY number DESC LIMIT 1")
+            learning = play_remote_running(victim)
+            if rows and (not seen or seen[-1] != (*rows[0], learning)):
+                seen.append((*rows[0], learning))
+            if rows and rows[0][1] == "rated" and rows[0][0] < 4 and learning:
+                victim.kill_all()
+                killed_at = rows[0]
+                break
+            time.sleep(0.01)
+        if killed_at is None:
+            out = evolve.communicate(timeout=240)[0] if evolve.poll() is not None else "(still running)"
+            raise AssertionError(f"the worker was never seen learning; (generation, status, victim busy) seen: "
+                                 f"{seen[-40:]}\nevolve exited {evolve.returncode}:\n{out[-5000:]}")
+        assert not victim.pids()
+        out, _ = evolve.communicate(timeout=300)
+    finally:
+        if evolve.poll() is None:
+            os.killpg(evolve.pid, signal.SIGKILL)
+            evolve.communicate()
+    assert evolve.returncode == 0, out[-5000:]
+    assert "finished at generation 4" in out, out[-5000:]
+
+    ref = Database.open(tmp_path / "single.db", create=True)
+    try:
+        run_id = create_run(ref, load_config(config))
+        assert Coordinator(ref, run_id, SerialExecutor(0.3), Progress(enabled=False)).run() == "finished"
+    finally:
+        ref.dispose()
+    a, b = db_snapshot(db_path, "netns-learning"), db_snapshot(tmp_path / "single.db", "netns-learning")
+    assert a == b, snapshot_diff(a, b)
+
+
 def test_outsider_without_a_token_is_refused(cluster):
     """Last, so that Ray's retries (about 20 s) overlap the run above."""
     out, _ = cluster.probe.communicate(timeout=120)
