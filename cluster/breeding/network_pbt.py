@@ -35,6 +35,11 @@ slice's seed) is :meth:`PbtTdBreeder.plan`, pure; the slices are
 workers as it runs any breeder's; :meth:`PbtTdBreeder.bred` turns their
 results into the next generation. :meth:`PbtTdBreeder.next_population`
 does the three in this process (serial runs and tests): the same members.
+Each worker process keeps the Learner a slice ended with
+(:mod:`~genethello.cluster.breeding.learner_cache`), and a slice that
+starts from exactly the member it holds learns on it: a member learning
+slice after slice pays its games, not an evaluator build (``patterns-v2-net``:
+about 2 s) a slice, and learns the same bits.
 
 **State.** The members' weights are the players' payloads; the
 hyperparameters of every slot, and what each copied slot's perturbation
@@ -53,6 +58,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from genethello.cluster.breeding.learner_cache import LearnerCache, process_learners
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
 from genethello.cluster.breeding.pbt_selection import HyperPrior, bounded, ready, resampled, since_copy_after
@@ -64,7 +70,7 @@ from genethello.core.families.network_family import NetworkIndividual, NetworkKi
 from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
 from genethello.core.frontend.wording import counted
-from genethello.core.learning.self_play import LearningSettings, SliceReport, learn
+from genethello.core.learning.self_play import Learner, LearningSettings, SliceReport
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
@@ -224,17 +230,26 @@ class LearningSlices:
     config: BreedingConfig
 
     def run(self, items: Sequence[SliceSpec]) -> list[LearnedSlice]:
-        return [learn_slice(item, self.config) for item in items]
+        return [learn_slice(item, self.config, process_learners()) for item in items]
 
 
-def learn_slice(spec: SliceSpec, config: BreedingConfig) -> LearnedSlice:
-    """The member ``spec`` makes: its start weights after one slice."""
-    start = parse_individual(spec.text, spec.payload)
-    if not isinstance(start, NetworkIndividual):
-        raise ValueError(f"{spec.text} is not a network")
-    network, report = learn(start.network, spec.hyper.settings(config), spec.seed)
-    member = NetworkIndividual(start.type, spec.birth, network)
-    return LearnedSlice(spec.slot, str(member), family_of(member).storage(member).payload or b"", report)
+def learn_slice(spec: SliceSpec, config: BreedingConfig, learners: LearnerCache | None = None) -> LearnedSlice:
+    """The member ``spec`` makes: its start weights after one slice; with
+    ``learners``, on a Learner kept from the slice that ended at its start
+    when there is one, and kept for the next (the same bits: learner_cache)."""
+    if learners is None:
+        start = parse_individual(spec.text, spec.payload)
+        if not isinstance(start, NetworkIndividual):
+            raise ValueError(f"{spec.text} is not a network")
+        kind, learner = start.type, Learner(start.network)
+    else:
+        kind, learner = learners.take(spec.text, spec.payload, spec.birth)
+    report = learner.slice(spec.hyper.settings(config), spec.seed)
+    member = NetworkIndividual(kind, spec.birth, learner.network())
+    payload = family_of(member).storage(member).payload or b""
+    if learners is not None:
+        learners.keep(str(member), payload, spec.birth, kind, learner)
+    return LearnedSlice(spec.slot, str(member), payload, report)
 
 
 @dataclass(frozen=True)

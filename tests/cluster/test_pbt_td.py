@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.learner_cache import LearnerCache, learner_bytes
 from genethello.cluster.breeding.network_pbt import (
     Hyper,
     LearningSlices,
@@ -36,7 +37,7 @@ from genethello.cluster.run.run_check import config_from_mapping, load_config
 from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.networks import Network
 from genethello.core.families.registry import parse_individual, parse_kind
-from genethello.core.learning.self_play import learn
+from genethello.core.learning.self_play import Learner, learn
 
 from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config
 from .test_cli_runs import Watcher, start_and_kill
@@ -118,6 +119,50 @@ def test_a_slice_is_the_core_learning_of_the_parent_and_the_serial_breed_equals_
     assert [str(m) for m in serial.members] == [str(m) for m in planned.members]
     assert serial.state == planned.state and serial.origins == planned.origins
     assert all(m.birth == 2 for m in serial.members)
+
+
+def _learned_generations(breeder: PbtTdBreeder, learners: LearnerCache | None, size: int = 8,
+                         generations: int = 3) -> list[list[tuple[str, bytes]]]:
+    """Each generation's learned members (text, payload), generation 2 on,
+    each slice learned with ``learners`` (None: a Learner built a slice)."""
+    rated = _rated(breeder, size)
+    made = []
+    for number in range(1, generations):
+        plan = breeder.plan(rated, size, np.random.default_rng(number))
+        learned = [learn_slice(spec, breeder.config, learners) for spec in plan.slices]
+        bred = breeder.bred(plan, learned)
+        made.append([(r.text, r.payload) for r in learned])
+        order = list(np.random.default_rng(number).permutation(size))        # some ranking of the new members
+        rated = RatedGeneration(number + 1, KIND, [bred.members[k] for k in order], (), bred.state,
+                                [float(size - k) for k in range(size)], order)
+    return made
+
+
+@pytest.mark.parametrize("max_learners", [16, 3])
+def test_kept_learners_learn_the_bits_a_learner_built_each_slice_learns(max_learners):
+    """Slices on Learners kept from the slice before (copied slots and
+    their donors starting from one member, a cache too small for the
+    population) store exactly what slices on a Learner built each time
+    store; kept ones are found, and bounded."""
+    breeder = PbtTdBreeder(CONFIG)
+    built = _learned_generations(breeder, None, generations=4)
+    learners = LearnerCache(max_learners=max_learners)
+    assert _learned_generations(breeder, learners, generations=4) == built
+    assert learners.hits >= (3 if max_learners == 3 else 10) and len(learners) <= max_learners
+    assert learners.builds + learners.hits == 3 * 8
+
+
+def test_the_learner_cache_keeps_only_what_the_next_generation_starts_from():
+    """A learner of a member born before the generation a slice learns
+    from is forgotten; a full cache keeps no new one."""
+    network = Network(KIND.architecture, np.zeros(KIND.n_weights), KIND.stages)
+    learners = LearnerCache(max_bytes=2 * learner_bytes(Learner(network)))
+    for birth, text in ((2, "a"), (2, "b"), (3, "c")):
+        learners.keep(text, b"", birth, KIND, Learner(network))
+    assert len(learners) == 2                         # a and b: c did not fit
+    learners.keep("d", b"", 5, KIND, Learner(network))
+    assert len(learners) == 1                         # a and b were born before generation 4
+    assert learners.take("d", b"", 6)[1] is not None and learners.hits == 1 and len(learners) == 0
 
 
 def test_the_state_reads_back_and_a_bad_one_is_one_line():
