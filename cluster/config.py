@@ -121,6 +121,10 @@ class BreedingConfig:
     lambda_floor: float = 0.0
     epsilon_floor: float = 0.0
     resample_probability: float = 0.0 # explore draws each of α, λ, ε, depth afresh with this probability
+    # pbt-td's targets that see further (core/learning/self_play.py); the defaults are the game's own λ-returns.
+    learning_exact_targets: int = 0   # positions with at most this many empties learn their exact score (0 = none)
+    learning_search_targets: int = 0  # generation 1's search depth of bootstrapped targets (0 = the static value)
+    learning_max_search_targets: int = 0  # explore moves a member's target depth within 1..this (0 = never moved)
 
 
 #: ``[breeding]``'s keys every method shares.
@@ -142,7 +146,9 @@ BREEDING_SECTIONS: dict[str, dict[str, tuple[Any, Any] | None]] = {
                "learning_opening_plies": (0, 20), "exploit_fraction": (0.0, 0.5), "perturb_factor": (1.0, 10.0),
                "start_sigma": (0.0, 100.0), "learning_start": None,
                "ready_slices": (0, 1_000_000), "ready_z": (0.0, 10.0), "alpha_floor": (0.0, 1.0),
-               "lambda_floor": (0.0, 1.0), "epsilon_floor": (0.0, 1.0), "resample_probability": (0.0, 1.0)},
+               "lambda_floor": (0.0, 1.0), "epsilon_floor": (0.0, 1.0), "resample_probability": (0.0, 1.0),
+               "learning_exact_targets": (0, 20), "learning_search_targets": (0, 12),
+               "learning_max_search_targets": (0, 12)},
 }
 
 #: The section that owns each method-specific key (``"learning_alpha"`` -> ``"pbt-td"``).
@@ -507,6 +513,11 @@ def _check_values_together(config: RunConfig) -> None:
     if config.breeding.learning_depth > config.breeding.learning_max_depth:
         raise ConfigError(f"{breeding_key('learning_depth')}: {config.breeding.learning_depth} is deeper than "
                           f"learning_max_depth {config.breeding.learning_max_depth}")
+    b = config.breeding
+    if b.learning_max_search_targets and not 1 <= b.learning_search_targets <= b.learning_max_search_targets:
+        raise ConfigError(f"{breeding_key('learning_max_search_targets')}: explore moves the target depth within "
+                          f"1..{b.learning_max_search_targets}, which needs learning_search_targets in that range, "
+                          f"not {b.learning_search_targets}")
     for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),
                        ("hall.games_per_member", config.hall.games_per_member)):
         if value % 2:

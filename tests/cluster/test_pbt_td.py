@@ -213,6 +213,15 @@ def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
         ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_depth": 3, "learning_max_depth": 2}}},
          "breeding.pbt-td.learning_depth"),
         ({"breeding": {"method": "pbt-td", "pbt-td": {"exploit_fraction": 0.9}}}, "breeding.pbt-td.exploit_fraction"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_exact_targets": 21}}},
+         "breeding.pbt-td.learning_exact_targets"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_search_targets": 13}}},
+         "breeding.pbt-td.learning_search_targets"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_max_search_targets": 3}}},
+         "breeding.pbt-td.learning_max_search_targets"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_search_targets": 4,
+                                                      "learning_max_search_targets": 3}}},
+         "breeding.pbt-td.learning_max_search_targets"),
     ]
     for change, key in cases:
         data = _mapping()
@@ -221,6 +230,34 @@ def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
         with pytest.raises(ConfigError) as caught:
             config_from_mapping(data)
         assert str(caught.value).startswith(key) and "\n" not in str(caught.value), (change, caught.value)
+
+
+def test_target_keys_reach_each_slice_and_explore_moves_the_target_depth_within_its_bound():
+    """learning_exact_targets and learning_search_targets are each slice's
+    settings; with learning_max_search_targets, explore moves a copied
+    slot's target depth by at most a ply within 1..max, the state keeps it
+    and the lineage words say it. Without the keys, no slot stores one."""
+    config = config_from_mapping(_mapping(learning_exact_targets=8, learning_search_targets=2,
+                                          learning_max_search_targets=3)).breeding
+    assert (config.learning_exact_targets, config.learning_search_targets) == (8, 2)
+    breeder = PbtTdBreeder(replace(CONFIG, learning_exact_targets=8, learning_search_targets=2,
+                                   learning_max_search_targets=3))
+    rated = _rated(breeder)
+    assert {h.search_targets for h in load_state(rated.state, 8)} > {2}          # generation 1's explore
+    plan = breeder.plan(rated, 8, np.random.default_rng(7))
+    ranked = [load_state(rated.state, 8)[s] for s in rated.slots]
+    for spec, origin in zip(plan.slices, plan.origins, strict=True):
+        settings = spec.hyper.settings(breeder.config)
+        assert settings.exact_targets == 8 and settings.search_targets == spec.hyper.search_targets
+        assert 1 <= spec.hyper.search_targets <= 3
+        if origin.kind == COPIED:
+            assert abs(spec.hyper.search_targets - ranked[origin.parents[0]].search_targets) <= 1
+            assert f"search {spec.hyper.search_targets}" in str(origin.detail)
+    state = dump_state([s.hyper for s in plan.slices], plan.perturbed)
+    assert [h.search_targets for h in load_state(state, 8)] == [s.hyper.search_targets for s in plan.slices]
+    assert f"depth 1 search {plan.slices[0].hyper.search_targets}" in str(slot_learning(state, 0))
+    assert b"search_targets" not in _rated(PbtTdBreeder(CONFIG)).state
+    assert CONFIG.learning_exact_targets == CONFIG.learning_search_targets == 0
 
 
 def test_the_pattern_table_network_is_a_start():
