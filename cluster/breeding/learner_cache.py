@@ -60,9 +60,11 @@ def _key(text: str, payload: bytes) -> Key:
 
 def learner_bytes(learner: Learner) -> int:
     """About what ``learner`` holds in memory: its real weights, their
-    integers and its evaluator's LUTs (with the int16 copies)."""
+    integers, its evaluator's LUTs (with the int16 copies) and the network
+    it was built from."""
     live = learner.live
-    return int(live.weights.nbytes * 3 // 2 + sum(a.nbytes for a in live.luts() if a is not None))
+    return int(live.weights.nbytes * 3 // 2 + learner.start.weights.nbytes
+               + sum(a.nbytes for a in live.luts() if a is not None))
 
 
 @dataclass
