@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from genethello.core.families.network_family import NetworkKind
 from genethello.core.families.registry import Kind, parse_individual, parse_kind
 from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.user_files import UserFileError, loads_toml, read_user_file, user_text
@@ -121,6 +122,10 @@ class BreedingConfig:
     lambda_floor: float = 0.0
     epsilon_floor: float = 0.0
     resample_probability: float = 0.0 # explore draws each of α, λ, ε, depth afresh with this probability
+    # pbt-td's targets that see further (core/learning/self_play.py); the defaults are the game's own λ-returns.
+    learning_exact_targets: int = 0   # positions with at most this many empties learn their exact score (0 = none)
+    learning_search_targets: int = 0  # generation 1's search depth of bootstrapped targets (0 = the static value)
+    learning_max_search_targets: int = 0  # explore moves a member's target depth within 1..this (0 = never moved)
 
 
 #: ``[breeding]``'s keys every method shares.
@@ -142,7 +147,9 @@ BREEDING_SECTIONS: dict[str, dict[str, tuple[Any, Any] | None]] = {
                "learning_opening_plies": (0, 20), "exploit_fraction": (0.0, 0.5), "perturb_factor": (1.0, 10.0),
                "start_sigma": (0.0, 100.0), "learning_start": None,
                "ready_slices": (0, 1_000_000), "ready_z": (0.0, 10.0), "alpha_floor": (0.0, 1.0),
-               "lambda_floor": (0.0, 1.0), "epsilon_floor": (0.0, 1.0), "resample_probability": (0.0, 1.0)},
+               "lambda_floor": (0.0, 1.0), "epsilon_floor": (0.0, 1.0), "resample_probability": (0.0, 1.0),
+               "learning_exact_targets": (0, 20), "learning_search_targets": (0, 12),
+               "learning_max_search_targets": (0, 12)},
 }
 
 #: The section that owns each method-specific key (``"learning_alpha"`` -> ``"pbt-td"``).
@@ -168,6 +175,9 @@ FITNESS_OPPONENTS = BUILT_IN_CONTESTANTS
 class HallConfig:
     games_per_member: int = 540       # games each generation's champion plays against the hall (0 = no hall)
     every: int = 1                    # network runs: the champion enters every K generations (and at 1)
+    gate_pairs: int = 0               # network runs: the hall's new top replaces the best so far only when it wins
+                                      # an SPRT of at most this many game pairs at yardstick.depth (0 = no gate)
+    gate_elo: float = 20.0            # the gate's SPRT: H0 the new top is 0 logistic Elo stronger, H1 this much
 
 
 @dataclass(frozen=True)
@@ -350,6 +360,8 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "yardstick.panel_games": (0, 100_000),
     "hall.games_per_member": (0, 1_000_000),
     "hall.every": (1, 1_000_000),
+    "hall.gate_pairs": (0, 100_000),
+    "hall.gate_elo": (1.0, 400.0),
     "fitness.games_per_pair": (1, 100_000),
     "fitness.games_per_opponent": (1, 10_000_000),
     "fitness.epsilon": (0.0, 1.0),
@@ -507,6 +519,14 @@ def _check_values_together(config: RunConfig) -> None:
     if config.breeding.learning_depth > config.breeding.learning_max_depth:
         raise ConfigError(f"{breeding_key('learning_depth')}: {config.breeding.learning_depth} is deeper than "
                           f"learning_max_depth {config.breeding.learning_max_depth}")
+    if config.hall.gate_pairs and (not config.hall.games_per_member or not isinstance(kind, NetworkKind)):
+        raise ConfigError("hall.gate_pairs: the gate keeps a network run's best so far against its hall's top "
+                          "(a network population.type and hall.games_per_member > 0)")
+    b = config.breeding
+    if b.learning_max_search_targets and not 1 <= b.learning_search_targets <= b.learning_max_search_targets:
+        raise ConfigError(f"{breeding_key('learning_max_search_targets')}: explore moves the target depth within "
+                          f"1..{b.learning_max_search_targets}, which needs learning_search_targets in that range, "
+                          f"not {b.learning_search_targets}")
     for key, value in (("yardstick.gtp_games", config.yardstick.gtp_games),
                        ("hall.games_per_member", config.hall.games_per_member)):
         if value % 2:

@@ -35,6 +35,11 @@ slice's seed) is :meth:`PbtTdBreeder.plan`, pure; the slices are
 workers as it runs any breeder's; :meth:`PbtTdBreeder.bred` turns their
 results into the next generation. :meth:`PbtTdBreeder.next_population`
 does the three in this process (serial runs and tests): the same members.
+Each worker process keeps the Learner a slice ended with
+(:mod:`~genethello.cluster.breeding.learner_cache`), and a slice that
+starts from exactly the member it holds learns on it: a member learning
+slice after slice pays its games, not an evaluator build (``patterns-v2-net``:
+about 2 s) a slice, and learns the same bits.
 
 **State.** The members' weights are the players' payloads; the
 hyperparameters of every slot, and what each copied slot's perturbation
@@ -53,6 +58,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from genethello.cluster.breeding.learner_cache import LearnerCache, process_learners
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
 from genethello.cluster.breeding.pbt_selection import HyperPrior, bounded, ready, resampled, since_copy_after
@@ -64,13 +70,15 @@ from genethello.core.families.network_family import NetworkIndividual, NetworkKi
 from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
 from genethello.core.frontend.wording import counted
-from genethello.core.learning.self_play import LearningSettings, SliceReport, learn
+from genethello.core.learning.self_play import Learner, LearningSettings, SliceReport
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
 
 #: The deepest self-play depth any config allows (breeding.learning_max_depth's range).
 MAX_LEARNING_DEPTH: int = RANGES["breeding.learning_max_depth"][1]
+#: The deepest search of a target any config allows.
+MAX_SEARCH_TARGETS: int = RANGES["breeding.learning_max_search_targets"][1]
 
 
 @dataclass(frozen=True)
@@ -81,17 +89,23 @@ class Hyper:
     lam: float
     epsilon: float
     depth: int
+    search_targets: int = 0     # the search depth of its bootstrapped targets (0: the static value)
 
     def settings(self, config: BreedingConfig) -> LearningSettings:
         """This member's slice settings under the run's ``config``."""
         return LearningSettings(alpha=self.alpha, lam=self.lam, epsilon=self.epsilon, depth=self.depth,
                                 exact_empties=config.learning_exact, games=config.learning_games,
-                                batch_games=config.learning_batch, opening_plies=config.learning_opening_plies)
+                                batch_games=config.learning_batch, opening_plies=config.learning_opening_plies,
+                                exact_targets=config.learning_exact_targets, search_targets=self.search_targets)
 
-    def perturbed(self, factor: float, max_depth: int, rng: np.random.Generator) -> tuple[Hyper, str]:
+    def perturbed(self, factor: float, max_depth: int, rng: np.random.Generator,
+                  max_search_targets: int = 0) -> tuple[Hyper, str]:
         """PBT's explore: each of α, λ, ε times ``factor`` or divided by it
-        (a coin each), the depth one ply up, down or kept; with a line
-        saying what changed (``alpha x1.25 lambda /1.25 epsilon x1.25 depth 2``)."""
+        (a coin each), the depth one ply up, down or kept, and with
+        ``max_search_targets``, the target depth too (within
+        1..max_search_targets, drawn last: without it, the draws of
+        before); with a line saying what changed
+        (``alpha x1.25 lambda /1.25 epsilon x1.25 depth 2``, then ``search 3``)."""
         ups = rng.random(3) < 0.5
         step = int(rng.integers(-1, 2))
         alpha = min(1.0, self.alpha * factor if ups[0] else self.alpha / factor)
@@ -100,10 +114,21 @@ class Hyper:
         depth = min(max_depth, max(1, self.depth + step))
         said = " ".join(f"{name} {'x' if up else '/'}{factor:g}" for name, up in zip(("alpha", "lambda", "epsilon"),
                                                                                      ups, strict=True))
-        return Hyper(alpha, lam, epsilon, depth), f"{said} depth {depth}"
+        said = f"{said} depth {depth}"
+        search = self.search_targets
+        if max_search_targets > 0 and search > 0:
+            search = min(max_search_targets, max(1, search + int(rng.integers(-1, 2))))
+            said = f"{said} search {search}"
+        return Hyper(alpha, lam, epsilon, depth, search), said
 
     def as_json(self) -> dict[str, float | int]:
-        return {"alpha": self.alpha, "lambda": self.lam, "epsilon": self.epsilon, "depth": self.depth}
+        """The slot's stored hyperparameters (a target depth only where
+        there is one: the state of a run without is that of before)."""
+        stored: dict[str, float | int] = {"alpha": self.alpha, "lambda": self.lam, "epsilon": self.epsilon,
+                                          "depth": self.depth}
+        if self.search_targets:
+            stored["search_targets"] = self.search_targets
+        return stored
 
 
 def dump_state(hypers: Sequence[Hyper], perturbed: Sequence[str | None],
@@ -131,8 +156,8 @@ def load_state(state: bytes | None, size: int, max_depth: int | None = None) -> 
     if state is None:
         raise StoredStateError("pbt-td: the generation has no stored breeder state (its hyperparameters)")
     try:
-        hypers = [Hyper(float(s["alpha"]), float(s["lambda"]), float(s["epsilon"]), int(s["depth"]))
-                  for s in stored_slots(state)]
+        hypers = [Hyper(float(s["alpha"]), float(s["lambda"]), float(s["epsilon"]), int(s["depth"]),
+                        int(s.get("search_targets", 0))) for s in stored_slots(state)]
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise StoredStateError(f"pbt-td: the stored breeder state cannot be read: {exc}") from None
     if len(hypers) != size:
@@ -146,6 +171,9 @@ def load_state(state: bytes | None, size: int, max_depth: int | None = None) -> 
         if not 1 <= h.depth <= top:
             raise StoredStateError(f"pbt-td: the stored breeder state's slot {slot} learns at depth {h.depth}, "
                                    f"outside 1..{top} (breeding.learning_max_depth)")
+        if not 0 <= h.search_targets <= MAX_SEARCH_TARGETS:
+            raise StoredStateError(f"pbt-td: the stored breeder state's slot {slot} bootstraps from searches of "
+                                   f"depth {h.search_targets}, outside 0..{MAX_SEARCH_TARGETS}")
     return hypers
 
 
@@ -224,17 +252,26 @@ class LearningSlices:
     config: BreedingConfig
 
     def run(self, items: Sequence[SliceSpec]) -> list[LearnedSlice]:
-        return [learn_slice(item, self.config) for item in items]
+        return [learn_slice(item, self.config, process_learners()) for item in items]
 
 
-def learn_slice(spec: SliceSpec, config: BreedingConfig) -> LearnedSlice:
-    """The member ``spec`` makes: its start weights after one slice."""
-    start = parse_individual(spec.text, spec.payload)
-    if not isinstance(start, NetworkIndividual):
-        raise ValueError(f"{spec.text} is not a network")
-    network, report = learn(start.network, spec.hyper.settings(config), spec.seed)
-    member = NetworkIndividual(start.type, spec.birth, network)
-    return LearnedSlice(spec.slot, str(member), family_of(member).storage(member).payload or b"", report)
+def learn_slice(spec: SliceSpec, config: BreedingConfig, learners: LearnerCache | None = None) -> LearnedSlice:
+    """The member ``spec`` makes: its start weights after one slice; with
+    ``learners``, on a Learner kept from the slice that ended at its start
+    when there is one, and kept for the next (the same bits: learner_cache)."""
+    if learners is None:
+        start = parse_individual(spec.text, spec.payload)
+        if not isinstance(start, NetworkIndividual):
+            raise ValueError(f"{spec.text} is not a network")
+        kind, learner = start.type, Learner(start.network)
+    else:
+        kind, learner = learners.take(spec.text, spec.payload, spec.birth)
+    report = learner.slice(spec.hyper.settings(config), spec.seed)
+    member = NetworkIndividual(kind, spec.birth, learner.network())
+    payload = family_of(member).storage(member).payload or b""
+    if learners is not None:
+        learners.keep(str(member), payload, spec.birth, kind, learner)
+    return LearnedSlice(spec.slot, str(member), payload, report)
 
 
 @dataclass(frozen=True)
@@ -268,7 +305,8 @@ class PbtTdBreeder:
 
     def _hyper(self) -> Hyper:
         c = self.config
-        return Hyper(c.learning_alpha, c.learning_lambda, c.learning_epsilon, c.learning_depth)
+        return Hyper(c.learning_alpha, c.learning_lambda, c.learning_epsilon, c.learning_depth,
+                     c.learning_search_targets)
 
     def first_population(self, kind: Kind, size: int, initial: Sequence[Individual],
                          rng: np.random.Generator) -> Bred:
@@ -313,7 +351,8 @@ class PbtTdBreeder:
         perturbed: list[str | None] = [None]
         for _ in range(1, size):
             if self.config.exploit_fraction > 0:
-                hyper, said = base.perturbed(self.config.perturb_factor, self.config.learning_max_depth, rng)
+                hyper, said = base.perturbed(self.config.perturb_factor, self.config.learning_max_depth, rng,
+                                             self.config.learning_max_search_targets)
                 hypers.append(hyper)
                 perturbed.append(said)
             else:
@@ -341,7 +380,8 @@ class PbtTdBreeder:
                 continue          # the donor is not ready: slot k learns on from its own weights
             sources[k] = top
             hypers[k], perturbed[k] = hypers[top].perturbed(self.config.perturb_factor,
-                                                            self.config.learning_max_depth, rng)
+                                                            self.config.learning_max_depth, rng,
+                                                            self.config.learning_max_search_targets)
             hypers[k], perturbed[k] = self._kept_learning(hypers[k], perturbed[k], rng)
             origins[k] = Origin(COPIED, (top,), perturbed[k])
         seeds = rng.integers(0, 2 ** 63, size=size)
@@ -387,7 +427,8 @@ class PbtTdBreeder:
         values, drawn = resampled((hyper.alpha, hyper.lam, hyper.epsilon, hyper.depth), prior,
                                   c.resample_probability, rng)
         alpha, lam, epsilon, depth = bounded(values, prior)
-        return Hyper(alpha, lam, epsilon, depth), f"{said}; resampled {drawn}" if drawn else said
+        return Hyper(alpha, lam, epsilon, depth, hyper.search_targets), \
+            f"{said}; resampled {drawn}" if drawn else said
 
     def bred(self, plan: LearningPlan, learned: Sequence[LearnedSlice]) -> Bred:
         """The next generation from the plan and its slices' results (any order)."""

@@ -51,7 +51,8 @@ def stored_slots(state: bytes) -> list[dict[str, Any]]:
 
 def slot_learning(state: bytes | None, slot: int) -> str | None:
     """How slot ``slot`` of a generation learned, in words, from the
-    generation's stored state (``alpha 0.05 lambda 0.7 epsilon 0.1 depth 1``,
+    generation's stored state (``alpha 0.05 lambda 0.7 epsilon 0.1 depth 1``, then
+    ``search 3`` where its targets are searched,
     then ``; perturbed alpha x1.25 ...`` for a copied slot); None for a state
     that is not pbt-td's or does not hold the slot. Never raises: the read
     side shows what a database holds, however it was altered."""
@@ -61,6 +62,8 @@ def slot_learning(state: bytes | None, slot: int) -> str | None:
         entry = stored_slots(state)[slot]
         said = (f"alpha {float(entry['alpha']):.4g} lambda {float(entry['lambda']):.4g} "
                 f"epsilon {float(entry['epsilon']):.4g} depth {int(entry['depth'])}")
+        if entry.get("search_targets"):
+            said = f"{said} search {int(entry['search_targets'])}"
         perturbed = entry.get("perturbed")
         return f"{said}; perturbed {str(perturbed)[:200]}" if perturbed else said
     except (ValueError, TypeError, KeyError, IndexError, AttributeError):

@@ -406,17 +406,19 @@ class Coordinator:
         return "-" if best is None else f"{best.text} (Elo {best.elo:.0f})"
 
     def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "",
-                          anchors: Sequence[int] = ()) -> None:
+                          anchors: Sequence[int] = (), best: int | None = None) -> None:
         """Rate every hall member from all hall games, store the ratings
         with generation g and report the best so far (``scale``: what the
         log says the rating is relative to, after its error). ``anchors``:
         players who play hall games but are no members (a network run's
         fixed fitness opponents at depth): rated with the members, the
-        scale relative to the first of them, neither stored nor ranked."""
+        scale relative to the first of them, neither stored nor ranked.
+        ``best``: the best so far when not the hall's top (hall.gate_pairs)."""
         fitted = rate_hall([*anchors, *(m.player_id for m in members)], self.store.hall_games())
         ratings = {m.player_id: fitted[m.player_id] for m in members}
         texts = {m.player_id: m.text for m in members}
         order = hall_order(ratings, {m.player_id: m.entered for m in members}, texts)
+        order = order if best is None else [best, *(pid for pid in order if pid != best)]
         self.store.store_hall_ratings(g, ratings, order)
         top = ratings[order[0]]
         self.progress.message(f"hall of fame after generation {g}: {counted(len(members), 'member')}; best so far "

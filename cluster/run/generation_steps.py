@@ -91,7 +91,7 @@ class RunHandle(Protocol):
         ...
 
     def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "",
-                          anchors: Sequence[int] = ()) -> None:
+                          anchors: Sequence[int] = (), best: int | None = None) -> None:
         """Rate every hall member from all hall games and store the ratings
         with generation g (``anchors``: players in hall games who are no
         members, rated with them but neither stored nor ranked)."""

@@ -75,6 +75,7 @@ from genethello.cluster.fitness.network_fitness import (
 from genethello.cluster.fitness.network_games import contestant
 from genethello.cluster.fitness.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
 from genethello.cluster.fitness.pairing import opening_seed
+from genethello.cluster.measures.best_gate import Stopped, best_so_far, carried_best, gated_hall_best
 from genethello.cluster.measures.hall import HallPairing, entry_schedule
 from genethello.cluster.measures.measured_series import draw_series
 from genethello.cluster.measures.panel_measure import measure_panel, panel_line
@@ -202,7 +203,8 @@ class NetworkSteps:
         has_hall = self.config.hall.games_per_member > 0
         top = self.store.hall_ranked(1) if has_hall else []
         self.store.store_rating(g, rating, self.config.storage.keep_moves_generations,
-                                hall_best=top[0].player_id if top else None, has_hall=has_hall)
+                                hall_best=carried_best(self.config, self.store, g, top[0].player_id if top else None),
+                                has_hall=has_hall)
         stats = rating.stats
         self.run.progress.message(f"generation {g} rated: best member {stats['best_score']:.1%} of "
                                   f"{counted(per_member, 'game')} ({f.kind}), mean {stats['mean_score']:.1%}")
@@ -285,7 +287,11 @@ class NetworkSteps:
                                                  rows, lambda batch: self.store.commit_hall_games(g, batch))
             if len(played) + committed != len(specs):
                 return False
-        self.run.rate_hall_members(g, members, f", {rating_anchor(self.config).text()}", anchors)
+        best = gated_hall_best(self.config, self.store, g, members, anchors, self.run.executor_now(),
+                               self.run.should_stop)
+        if isinstance(best, Stopped):
+            return False
+        self.run.rate_hall_members(g, members, f", {rating_anchor(self.config).text()}", anchors, best)
         return True
 
     def _hall_openings(self, g: int, schedule: list[HallPairing]) -> dict[tuple[int, int], tuple[int, ...]]:
@@ -324,7 +330,7 @@ class NetworkSteps:
         played again in full on resume: it is stored only whole)."""
         if self.store.yardstick_measured(g):
             return True
-        best = self.store.best()
+        best = best_so_far(self.config, self.store, g)
         if best is None:
             return True
         panel = measure_panel(self.config, best.chromosome(), self.run.executor_now(), self.run.should_stop)

@@ -159,6 +159,8 @@ PURPOSES: dict[str, Recipe] = {
     "sampled-opening": PythonText(),
     # (game number,): a labelling self-play game.
     "selfplay": PythonText("selfplay:", ":"),
+    # (generation,): the openings of a network run's gate on its best so far ("BGAT"), 63 bits.
+    "best-gate": Spawn((0x4247_4154,), shift=1),
 }
 
 

@@ -176,3 +176,69 @@ def test_a_learning_run_with_the_ready_criterion_counts_each_slots_slices(tmp_pa
     assert len(states) == 2
     for state in states:
         assert all(slot["since_copy"] >= 1 and slot["alpha"] >= 0.01 for slot in state["slots"])
+
+
+# ------------------------------------------------- the gated best so far in a run
+
+def test_the_gate_replaces_the_best_only_with_a_stronger_player():
+    """play_gate on real games at depth 1: p_1_10 against a network of
+    zero weights replaces it; the reverse keeps it (an SPRT of 0 against
+    200 Elo decides in a few pairs)."""
+    from genethello.cluster.measures.best_gate import play_gate
+    from genethello.cluster.run.executors import SerialExecutor
+    from genethello.core.families.individual_names import resolve_individual
+    from genethello.core.families.network_family import NetworkIndividual
+    from genethello.core.families.networks import Network
+
+    config = config_from_mapping({"population": {"type": "all-2-s4", "size": 4},
+                                  "hall": {"gate_pairs": 24, "gate_elo": 200.0},
+                                  "yardstick": {"depth": 1, "league_double_games": 0}})
+    kind = config.chromosome_type
+    weak = NetworkIndividual(kind, 1, Network(kind.architecture, np.zeros(kind.n_weights), kind.stages))
+    strong = resolve_individual("p_1_10")
+    executor = SerialExecutor(0.001)
+    assert play_gate(config, 3, strong, weak, executor) is True
+    assert play_gate(config, 3, weak, strong, executor) is False
+    with pytest.raises(ConfigError, match="hall.gate_pairs"):
+        config_from_mapping({"population": {"type": "all-2-s4"}, "hall": {"gate_pairs": 4, "games_per_member": 0}})
+
+
+def test_a_gated_run_keeps_its_best_so_far_until_a_new_top_passes_the_gate(tmp_path):
+    """A hall that ranks a later entrant first does not make it the best so
+    far when the gate (here two pairs, which never decide: 'keep') does
+    not pass it; the run's measure plays the kept best; with no gate the
+    best is the hall's top."""
+    from genethello.cluster.db import Database
+    from genethello.cluster.measures.yardstick import measure
+    from genethello.cluster.reads.ranking import hall_ranked
+    from genethello.cluster.run.coordinator import Coordinator, create_run
+    from genethello.cluster.run.executors import SerialExecutor
+    from genethello.cluster.run.run_check import load_config
+
+    from .conftest import query, write_config
+
+    def run(name: str, gate: int) -> tuple[list[int], int, list[int]]:
+        folder = tmp_path / name
+        folder.mkdir()
+        config = write_config(folder, name=name, population__type="all-2", population__size=6,
+                              breeding__method="ga", fitness__kind="fixed", fitness__opponents=["wpc"],
+                              fitness__games_per_opponent=40, fitness__start_plies=2, fitness__batch_games=32,
+                              hall__games_per_member=4, hall__every=1, hall__gate_pairs=gate,
+                              yardstick__every=2, yardstick__depth=1, yardstick__league_double_games=4,
+                              stop__max_generations=4, stop__converge_generations=0)
+        db = Database.open(folder / "r.db", create=True)
+        try:
+            run_id = create_run(db, load_config(config))
+            assert Coordinator(db, run_id, SerialExecutor(0.001), yardstick=measure).run() == "finished"
+            top = hall_ranked(db, run_id, 1)[0].player_id
+        finally:
+            db.dispose()
+        bests = [row[0] for row in query(folder / "r.db", "SELECT best_player_id FROM generations ORDER BY number")]
+        measured = [row[0] for row in query(folder / "r.db", "SELECT DISTINCT player_id FROM yardstick_results")]
+        return bests, top, measured
+
+    bests, top, measured = run("open", 0)
+    assert bests[-1] == top and len(set(bests)) > 1          # the hall's top moved, and so did the best
+    gated, gated_top, gated_measured = run("gated", 2)
+    assert gated == [gated[0]] * 4 and gated_top != gated[0]  # kept, though the hall ranks another first
+    assert gated_measured == [gated[0]]

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.breeding.learner_cache import LearnerCache, learner_bytes
 from genethello.cluster.breeding.network_pbt import (
     Hyper,
     LearningSlices,
@@ -36,7 +37,7 @@ from genethello.cluster.run.run_check import config_from_mapping, load_config
 from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.networks import Network
 from genethello.core.families.registry import parse_individual, parse_kind
-from genethello.core.learning.self_play import learn
+from genethello.core.learning.self_play import Learner, learn
 
 from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_config
 from .test_cli_runs import Watcher, start_and_kill
@@ -120,6 +121,50 @@ def test_a_slice_is_the_core_learning_of_the_parent_and_the_serial_breed_equals_
     assert all(m.birth == 2 for m in serial.members)
 
 
+def _learned_generations(breeder: PbtTdBreeder, learners: LearnerCache | None, size: int = 8,
+                         generations: int = 3) -> list[list[tuple[str, bytes]]]:
+    """Each generation's learned members (text, payload), generation 2 on,
+    each slice learned with ``learners`` (None: a Learner built a slice)."""
+    rated = _rated(breeder, size)
+    made = []
+    for number in range(1, generations):
+        plan = breeder.plan(rated, size, np.random.default_rng(number))
+        learned = [learn_slice(spec, breeder.config, learners) for spec in plan.slices]
+        bred = breeder.bred(plan, learned)
+        made.append([(r.text, r.payload) for r in learned])
+        order = list(np.random.default_rng(number).permutation(size))        # some ranking of the new members
+        rated = RatedGeneration(number + 1, KIND, [bred.members[k] for k in order], (), bred.state,
+                                [float(size - k) for k in range(size)], order)
+    return made
+
+
+@pytest.mark.parametrize("max_learners", [16, 3])
+def test_kept_learners_learn_the_bits_a_learner_built_each_slice_learns(max_learners):
+    """Slices on Learners kept from the slice before (copied slots and
+    their donors starting from one member, a cache too small for the
+    population) store exactly what slices on a Learner built each time
+    store; kept ones are found, and bounded."""
+    breeder = PbtTdBreeder(CONFIG)
+    built = _learned_generations(breeder, None, generations=4)
+    learners = LearnerCache(max_learners=max_learners)
+    assert _learned_generations(breeder, learners, generations=4) == built
+    assert learners.hits >= (3 if max_learners == 3 else 10) and len(learners) <= max_learners
+    assert learners.builds + learners.hits == 3 * 8
+
+
+def test_the_learner_cache_keeps_only_what_the_next_generation_starts_from():
+    """A learner of a member born before the generation a slice learns
+    from is forgotten; a full cache keeps no new one."""
+    network = Network(KIND.architecture, np.zeros(KIND.n_weights), KIND.stages)
+    learners = LearnerCache(max_bytes=2 * learner_bytes(Learner(network)))
+    for birth, text in ((2, "a"), (2, "b"), (3, "c")):
+        learners.keep(text, b"", birth, KIND, Learner(network))
+    assert len(learners) == 2                         # a and b: c did not fit
+    learners.keep("d", b"", 5, KIND, Learner(network))
+    assert len(learners) == 1                         # a and b were born before generation 4
+    assert learners.take("d", b"", 6)[1] is not None and learners.hits == 1 and len(learners) == 0
+
+
 def test_the_state_reads_back_and_a_bad_one_is_one_line():
     hypers = [Hyper(0.1, 0.5, 0.2, 2), Hyper(1.0, 0.0, 0.0, 1)]
     state = dump_state(hypers, [None, "alpha x1.25 lambda /1.25 epsilon x1.25 depth 1"])
@@ -168,6 +213,15 @@ def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
         ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_depth": 3, "learning_max_depth": 2}}},
          "breeding.pbt-td.learning_depth"),
         ({"breeding": {"method": "pbt-td", "pbt-td": {"exploit_fraction": 0.9}}}, "breeding.pbt-td.exploit_fraction"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_exact_targets": 21}}},
+         "breeding.pbt-td.learning_exact_targets"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_search_targets": 13}}},
+         "breeding.pbt-td.learning_search_targets"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_max_search_targets": 3}}},
+         "breeding.pbt-td.learning_max_search_targets"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_search_targets": 4,
+                                                      "learning_max_search_targets": 3}}},
+         "breeding.pbt-td.learning_max_search_targets"),
     ]
     for change, key in cases:
         data = _mapping()
@@ -176,6 +230,34 @@ def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
         with pytest.raises(ConfigError) as caught:
             config_from_mapping(data)
         assert str(caught.value).startswith(key) and "\n" not in str(caught.value), (change, caught.value)
+
+
+def test_target_keys_reach_each_slice_and_explore_moves_the_target_depth_within_its_bound():
+    """learning_exact_targets and learning_search_targets are each slice's
+    settings; with learning_max_search_targets, explore moves a copied
+    slot's target depth by at most a ply within 1..max, the state keeps it
+    and the lineage words say it. Without the keys, no slot stores one."""
+    config = config_from_mapping(_mapping(learning_exact_targets=8, learning_search_targets=2,
+                                          learning_max_search_targets=3)).breeding
+    assert (config.learning_exact_targets, config.learning_search_targets) == (8, 2)
+    breeder = PbtTdBreeder(replace(CONFIG, learning_exact_targets=8, learning_search_targets=2,
+                                   learning_max_search_targets=3))
+    rated = _rated(breeder)
+    assert {h.search_targets for h in load_state(rated.state, 8)} > {2}          # generation 1's explore
+    plan = breeder.plan(rated, 8, np.random.default_rng(7))
+    ranked = [load_state(rated.state, 8)[s] for s in rated.slots]
+    for spec, origin in zip(plan.slices, plan.origins, strict=True):
+        settings = spec.hyper.settings(breeder.config)
+        assert settings.exact_targets == 8 and settings.search_targets == spec.hyper.search_targets
+        assert 1 <= spec.hyper.search_targets <= 3
+        if origin.kind == COPIED:
+            assert abs(spec.hyper.search_targets - ranked[origin.parents[0]].search_targets) <= 1
+            assert f"search {spec.hyper.search_targets}" in str(origin.detail)
+    state = dump_state([s.hyper for s in plan.slices], plan.perturbed)
+    assert [h.search_targets for h in load_state(state, 8)] == [s.hyper.search_targets for s in plan.slices]
+    assert f"depth 1 search {plan.slices[0].hyper.search_targets}" in str(slot_learning(state, 0))
+    assert b"search_targets" not in _rated(PbtTdBreeder(CONFIG)).state
+    assert CONFIG.learning_exact_targets == CONFIG.learning_search_targets == 0
 
 
 def test_the_pattern_table_network_is_a_start():
