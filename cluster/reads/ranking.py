@@ -18,7 +18,16 @@ from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
 from genethello.cluster.db import Database
-from genethello.cluster.db.models import HallGame, HallMember, HallRating, PlayerRow, PopulationSlot, RatingRecord, Run
+from genethello.cluster.db.models import (
+    Generation,
+    HallGame,
+    HallMember,
+    HallRating,
+    PlayerRow,
+    PopulationSlot,
+    RatingRecord,
+    Run,
+)
 from genethello.cluster.db.played_chains import resolved_payload
 from genethello.core.families.registry import Individual, parse_individual
 from genethello.core.frontend.errors import UserError
@@ -216,12 +225,19 @@ def ranked_by_score(db: Database, run_id: int, generation: int) -> list[RankedPl
 
 
 def best(db: Database, run_id: int) -> RankedPlayer | None:
-    """The run's best so far: the hall's top once it is rated, else the top
-    by Elo (None before any player exists)."""
+    """The run's best so far: once the hall is rated, the best so far its
+    latest hall step stored (the hall's top; with ``hall.gate_pairs``, the
+    top that last won its gate), else the top by Elo (None before any
+    player exists)."""
     with db.session() as s:
-        hall = _hall_ranked(s, run_id, 1)
+        rated = s.scalar(select(func.max(HallRating.generation)).where(HallRating.run_id == run_id))
+        stored = None if rated is None else s.scalar(select(Generation.best_player_id).where(
+            Generation.run_id == run_id, Generation.number == rated))
+        if stored is None and rated is not None:
+            hall = _hall_ranked(s, run_id, 1, rated)
+            stored = hall[0].player_id if hall else None
         query = select(*_RANKED_COLUMNS)
-        query = (query.where(PlayerRow.id == hall[0].player_id) if hall
+        query = (query.where(PlayerRow.id == stored) if stored is not None
                  else query.where(PlayerRow.run_id == run_id).order_by(*BEST_FIRST).limit(1))
         row = s.execute(query).first()
         return _ranked_player(s, row) if row is not None else None
