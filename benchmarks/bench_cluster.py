@@ -41,6 +41,7 @@ from genethello.cluster.db import Database, acquire_lease, release_lease
 from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, SeededOpenings, Side
 from genethello.cluster.fitness.pairing import round_robin_pairs
 from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.generation import Generation
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_check import config_from_mapping
 
@@ -57,7 +58,7 @@ def new_coordinator(folder: Path, name: str, config: dict, executor=None) -> Coo
     db = Database.open(folder / f"{name}.db", create=True)
     run_id = create_run(db, config_from_mapping({"name": name, **config}))
     coordinator = Coordinator(db, run_id, executor, Progress(enabled=False))
-    coordinator._start_first_generation()
+    Generation(coordinator).start()
     acquire_lease(db, run_id, coordinator.owner)
     coordinator._last_renew = time.monotonic()
     return coordinator
@@ -77,7 +78,7 @@ def generation_task(coordinator: Coordinator, g: int = 1) -> Matches:
     """The match task of generation g's round robin (its members at the run's setting)."""
     s = coordinator.settings
     return Matches(tuple(Side(text, None, s.play_setting()) for _, text in coordinator.population(g)),
-                   openings=SeededOpenings(s.run_seed, g, s.random_plies))
+                   openings=SeededOpenings(s.seed, g, s.random_plies))
 
 
 # --------------------------------------------------------------------------- #

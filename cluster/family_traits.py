@@ -2,8 +2,9 @@
 table from a family's name to its :class:`FamilyTraits`. The config check,
 the commands, the read side and the web page ask these facts and never
 which family a run holds; a new family is an entry here (and one in
-:mod:`genethello.cluster.run.family_steps` for its generation steps, one in
-:mod:`genethello.cluster.breeding.family_breeding` for its breeding).
+:mod:`genethello.cluster.breeding.family_breeding` for its breeding; the
+generation's steps, :mod:`genethello.cluster.run.generation`, ask these
+facts too).
 
 On the ground floor beside :mod:`genethello.cluster.config`: it imports
 only the core's family names.
