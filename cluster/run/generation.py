@@ -23,10 +23,11 @@ through :class:`RunHandle`, its public face.
 
 What differs between runs is asked, never branched on by family name:
 
-* the family, how its fitness is kept (``FamilyTraits.fitness_as_points``):
-  game by game in a round robin, or as each member's points over the
-  fitness kind's games — :mod:`~genethello.cluster.run.generation_fitness`
-  plays, rates and ranks either way, and names the hall's champion;
+* the fitness kind, for the run's family, how its fitness is kept
+  (``FitnessKind.kept_as_points``): game by game in a round robin, or as
+  each member's points over the kind's games —
+  :mod:`~genethello.cluster.run.generation_fitness` plays, rates and ranks
+  either way, and names the hall's champion;
 * the family, where its hall plays (``plays_at_fitness_setting``: at
   ``[games]``' depth, or at ``[fitness]``' setting) and what its yardstick
   is (``yardstick_plays_players``: the run's best against players and
@@ -174,7 +175,7 @@ class Generation:
         self.store = run.store
         self.config = run.config
         self.traits = traits_of(run.kind)
-        self.fitness = fitness_of(run.store, run.config, run.kind, run.settings, self.traits.fitness_as_points)
+        self.fitness = fitness_of(run.store, run.config, run.kind, run.settings, self.traits.keeps_game_records)
 
     def advance(self, g: int, status: str | None) -> str | None:
         """Take generation g on from its stored ``status`` to the next

@@ -1,6 +1,7 @@
 """How a generation's fitness is played, kept and rated: the part of a
 generation's steps (:mod:`~genethello.cluster.run.generation`) that differs
-with how its family keeps fitness (``FamilyTraits.fitness_as_points``).
+with how it is kept, which the fitness kind says for the run's family
+(:meth:`~genethello.cluster.fitness.fitness_kinds.FitnessKind.kept_as_points`).
 
 Two ways, one class each, with the same four answers — which games a
 generation plays (:meth:`games`: a task, its missing items, the rows they
@@ -8,15 +9,18 @@ store), how they become ratings (:meth:`rating`), the generation's champion
 for the hall (:meth:`champion`) and the generation as its breeder sees it
 (:meth:`ranking`):
 
-* :class:`RoundRobinFitness`, kept game by game (GeneThello): every pair of
+* :class:`RoundRobinFitness`, kept game by game (GeneThello's round robin,
+  ``fitness.kind = "coevolution"``, the default): every pair of
   members plays one game, stored with its moves; Elo in the schedule's
   canonical order, W/L/D and the Bradley-Terry fit; the champion is the
   top by score; the hall enters every generation.
-* :class:`PointsFitness`, kept as points (networks): the fitness kind's
-  games (:mod:`~genethello.cluster.fitness.fitness_kinds`) in tasks that
-  return each member's points (``fitness_results``; the games themselves
-  are not stored), on the fast 1-ply loop or, with ``fitness.depth >= 1``,
-  searched (:mod:`~genethello.cluster.fitness.network_depth_fitness`);
+* :class:`PointsFitness`, kept as points (networks, every kind; GeneThello
+  against fixed opponents or the hall): the fitness kind's games
+  (:mod:`~genethello.cluster.fitness.fitness_kinds`) in tasks that return
+  each member's points (``fitness_results``; the games themselves are not
+  stored), on the fast 1-ply loop (networks) or, with
+  ``fitness.depth >= 1``, searched for any family
+  (:mod:`~genethello.cluster.fitness.network_depth_fitness`);
   the points become performance ratings; the champion is the breeder's
   (CMA-ES: the distribution mean); the hall enters every ``hall.every``.
 
@@ -125,9 +129,10 @@ class GenerationFitness(Protocol):
 
 
 def fitness_of(store: RunStore, config: RunConfig, kind: Kind, settings: GameSettings,
-               as_points: bool) -> GenerationFitness:
-    """The fitness of a run whose family keeps it as points (``as_points``) or game by game."""
-    if as_points:
+               keeps_game_records: bool) -> GenerationFitness:
+    """The fitness of a run whose family keeps game records (or not), as
+    its fitness kind keeps it."""
+    if fitness_kind(config.fitness.kind).kept_as_points(keeps_game_records):
         return PointsFitness(store, config, kind)
     return RoundRobinFitness(store, config, kind, settings)
 
@@ -222,21 +227,15 @@ class PointsFitness:
         # step asks the breeder for its champion and the breed step for its
         # next population from them. (The hall's best to inject are read
         # each time: the hall step between the two changes them.)
-        self._ranked: dict[int, tuple[list[NetworkIndividual], list[float], list[int], list[int], bytes | None]] = {}
+        self._ranked: dict[int, tuple[list[Individual], list[float], list[int], list[int], bytes | None]] = {}
         self._opponents: list[DepthContestant] | None = None
 
     def hall_every(self) -> int:
         return self.config.hall.every
 
-    def members(self, g: int) -> list[tuple[int, NetworkIndividual]]:
-        """(player id, network) of generation g in slot order."""
-        found = []
-        for pid, text, payload in self.store.population_individuals(g):
-            individual = parse_individual(text, payload)
-            if not isinstance(individual, NetworkIndividual):
-                raise ValueError(f"{text} is not a network")
-            found.append((pid, individual))
-        return found
+    def members(self, g: int) -> list[tuple[int, Individual]]:
+        """(player id, individual) of generation g in slot order."""
+        return [(pid, parse_individual(text, payload)) for pid, text, payload in self.store.population_individuals(g)]
 
     def _hall_entries(self, g: int) -> list[HallEntry]:
         """The hall members generation g's fitness plays, in entry order:
@@ -248,15 +247,9 @@ class PointsFitness:
             return []
         return [entry for entry in self.store.hall_members() if entry.entered < g]
 
-    def _hall(self, g: int) -> list[NetworkIndividual]:
-        """The networks of :meth:`_hall_entries` (hall fitness plays them)."""
-        found = []
-        for entry in self._hall_entries(g):
-            individual = entry.chromosome()
-            if not isinstance(individual, NetworkIndividual):
-                continue
-            found.append(individual)
-        return found
+    def _hall(self, g: int) -> list[Individual]:
+        """The individuals of :meth:`_hall_entries` (hall fitness plays them)."""
+        return [entry.chromosome() for entry in self._hall_entries(g)]
 
     def _opponents_at_depth(self) -> list[DepthContestant]:
         """``fitness.opponents`` as depth tasks carry them (resolved once)."""
@@ -264,14 +257,16 @@ class PointsFitness:
             self._opponents = [resolve_opponent(spec) for spec in self.config.fitness.opponents]
         return self._opponents
 
-    def tasks(self, g: int, members: list[NetworkIndividual]) -> list[NetworkFitnessTask] | list[DepthFitnessTask]:
-        """Generation g's fitness tasks, in task order: on the fast 1-ply
-        loop, or with ``fitness.depth >= 1`` on the core's engine."""
+    def tasks(self, g: int, members: list[Individual]) -> list[NetworkFitnessTask] | list[DepthFitnessTask]:
+        """Generation g's fitness tasks, in task order: with ``fitness.depth
+        >= 1`` on the core's engine (any family), else on the fast 1-ply
+        loop (networks only: the run check refuses the others)."""
         f = self.config.fitness
         if f.depth:
             return depth_fitness_tasks(f, g, self.config.seed, members, self._hall(g), self._opponents_at_depth(),
                                        batch_games=f.batch_games)
-        return fitness_tasks(f, g, self.config.seed, members, self._hall(g), batch_games=f.batch_games)
+        return fitness_tasks(f, g, self.config.seed, _networks(members), _networks(self._hall(g)),
+                             batch_games=f.batch_games)
 
     def points(self, g: int, members: int) -> np.ndarray:
         """Each member slot's points over generation g's stored tasks, summed in task order."""
@@ -313,8 +308,6 @@ class PointsFitness:
         mean; the GA and random search: the top of the ranking), stored as
         a player of the run if it is none yet."""
         champion = breeder.champion(self.ranking(g).rated)
-        if not isinstance(champion, NetworkIndividual):
-            raise ValueError(f"{champion} is not a network")
         return self.store.add_player(champion, self.config.rating.start), champion
 
     def ranking(self, g: int) -> Ranking:
@@ -336,3 +329,11 @@ class PointsFitness:
         games = fitness_games_per_member(cfg.fitness, len(ranked), len(self._hall_entries(g)))
         rated = RatedGeneration(g, self.kind, ranked, injected, state, points, slots, games)
         return Ranking(rated, ids, [e.player_id for e in hall])
+
+
+def _networks(individuals: list[Individual]) -> list[NetworkIndividual]:
+    """``individuals``, which the fast 1-ply loop plays: networks only."""
+    for individual in individuals:
+        if not isinstance(individual, NetworkIndividual):
+            raise ValueError(f"{individual} is not a network: the fast 1-ply loop plays networks (fitness.depth 0)")
+    return [i for i in individuals if isinstance(i, NetworkIndividual)]
