@@ -333,7 +333,9 @@ class PointsFitness:
 
 def _networks(individuals: list[Individual]) -> list[NetworkIndividual]:
     """``individuals``, which the fast 1-ply loop plays: networks only."""
+    found: list[NetworkIndividual] = []
     for individual in individuals:
         if not isinstance(individual, NetworkIndividual):
             raise ValueError(f"{individual} is not a network: the fast 1-ply loop plays networks (fitness.depth 0)")
-    return [i for i in individuals if isinstance(i, NetworkIndividual)]
+        found.append(individual)
+    return found
