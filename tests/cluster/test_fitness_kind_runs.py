@@ -1,5 +1,5 @@
 """A fitness kind for every family where it makes sense (issue 35): a
-GeneThello run against fixed opponents keeps each member's points, as a
+GeneThello run against fixed opponents (or the hall) keeps each member's points, as a
 network run does, played by search at ``fitness.depth``; its hall and its
 breeder are GeneThello's. What it stores is a function of its config and
 seed: 1 and 2 Ray workers store what a serial run stores. (A network run's
@@ -39,6 +39,16 @@ def test_a_genethello_run_against_fixed_opponents_keeps_points_on_any_number_of_
     assert entered[0] == 1 and set(entered) <= {1, 2, 3} and reference["hall_games"]
     assert all(text.startswith(SMALL_RUN["population.type"]) for text, _ in reference["hall_members"])
     assert_workers_store(tmp_path, "fixed", reference, **GT_FIXED)
+
+
+def test_a_genethello_run_with_hall_fitness_plays_the_members_that_entered_before(tmp_path):
+    """Generation 1 plays the fixed opponents (the hall is empty), each
+    later one every member entered before it: 2 double games against each."""
+    snap = serial_reference(tmp_path, "fixed", **{**GT_FIXED, "fitness__kind": "hall", "stop__max_generations": 4})
+    assert snap["run"][2] == "finished" and not snap["games"]
+    entered = sorted(e for _, e in snap["hall_members"])
+    assert entered == [1, 2, 3]
+    assert [g[2] for g in snap["generations"]] == [6 * 8, 6 * 4, 6 * 8, 6 * 12]
 
 
 def test_a_genethello_run_against_fixed_opponents_on_the_fast_loop_is_refused_in_one_line():
