@@ -3,7 +3,7 @@
 
 (a) Games through the cluster vs plain loops. A generation's round robin
     (P players, depth 4, exact from 8 empties by default) is played through
-    Coordinator._play_generation with a RayExecutor on every core, results
+    Generation.play with a RayExecutor on every core, results
     committed to a real SQLite file; the very same games are played by plain
     processes (multiprocessing, one per core, each playing its share with
     genethello.cluster.fitness.matches.Matches, all at once). Both sides are warmed
@@ -15,7 +15,7 @@
     plain loops' rate.
 
 (b) The coordinator's ingest rate: a fake executor yields precomputed
-    MatchOutcome batches (no game is played) into Coordinator._play_generation
+    MatchOutcome batches (no game is played) into Generation.play
     on a real SQLite file: a full generation of P = 352 (123,552 results).
     Target: >= 100,000 results/s. --profile prints where the time goes.
 
@@ -41,6 +41,7 @@ from genethello.cluster.db import Database, acquire_lease, release_lease
 from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, SeededOpenings, Side
 from genethello.cluster.fitness.pairing import round_robin_pairs
 from genethello.cluster.run.coordinator import Coordinator, create_run
+from genethello.cluster.run.generation import Generation
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_check import config_from_mapping
 
@@ -57,7 +58,7 @@ def new_coordinator(folder: Path, name: str, config: dict, executor=None) -> Coo
     db = Database.open(folder / f"{name}.db", create=True)
     run_id = create_run(db, config_from_mapping({"name": name, **config}))
     coordinator = Coordinator(db, run_id, executor, Progress(enabled=False))
-    coordinator._start_first_generation()
+    Generation(coordinator).start()
     acquire_lease(db, run_id, coordinator.owner)
     coordinator._last_renew = time.monotonic()
     return coordinator
@@ -77,7 +78,7 @@ def generation_task(coordinator: Coordinator, g: int = 1) -> Matches:
     """The match task of generation g's round robin (its members at the run's setting)."""
     s = coordinator.settings
     return Matches(tuple(Side(text, None, s.play_setting()) for _, text in coordinator.population(g)),
-                   openings=SeededOpenings(s.run_seed, g, s.random_plies))
+                   openings=SeededOpenings(s.seed, g, s.random_plies))
 
 
 # --------------------------------------------------------------------------- #
@@ -152,7 +153,7 @@ def bench_games(args: argparse.Namespace, folder: Path) -> bool:
         if r % 2 == 0:  # every other round the plain loops go first
             plain, nodes_plain = plain_loops(generation_task(coordinator), specs, workers)
         t0 = time.perf_counter()
-        assert coordinator._play_generation(1)
+        assert Generation(coordinator).play(1)
         cluster = time.perf_counter() - t0
         with coordinator.db.engine.connect() as conn:
             nodes_cluster = conn.exec_driver_sql("SELECT sum(nodes) FROM games").scalar()
@@ -218,7 +219,7 @@ def bench_ingest(args: argparse.Namespace, folder: Path) -> bool:
     t0 = time.perf_counter()
     if profile:
         profile.enable()
-    complete = coordinator._play_generation(1)
+    complete = Generation(coordinator).play(1)
     if profile:
         profile.disable()
     seconds = time.perf_counter() - t0

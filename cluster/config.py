@@ -182,8 +182,8 @@ class HallConfig:
 
 @dataclass(frozen=True)
 class FitnessConfig:
-    """``[fitness]``: how a network generation's fitness is played (network
-    runs only; GeneThello runs play their round robin)."""
+    """``[fitness]``: how a generation's fitness is played (network runs;
+    GeneThello runs play their round robin unless ``kind`` says otherwise)."""
 
     kind: str = "coevolution"         # a fitness kind (fitness/fitness_kinds.py): "coevolution", "fixed", "hall"
     games_per_pair: int = 2           # coevolution: double games per pair of members

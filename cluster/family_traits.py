@@ -2,8 +2,9 @@
 table from a family's name to its :class:`FamilyTraits`. The config check,
 the commands, the read side and the web page ask these facts and never
 which family a run holds; a new family is an entry here (and one in
-:mod:`genethello.cluster.run.family_steps` for its generation steps, one in
-:mod:`genethello.cluster.breeding.family_breeding` for its breeding).
+:mod:`genethello.cluster.breeding.family_breeding` for its breeding; the
+generation's steps, :mod:`genethello.cluster.run.generation`, ask these
+facts too).
 
 On the ground floor beside :mod:`genethello.cluster.config`: it imports
 only the core's family names.
@@ -34,15 +35,22 @@ class FamilyTraits:
         charts_genes: whether the run's best so far is charted gene by gene
             (else the read side draws the family's own chart of the best).
         fitness_as_points: whether a generation's fitness is kept as each
-            member's points over batches of games rather than game by game:
-            then no moves to export, no W/D/L, and a member's rating is its
-            performance in its generation (networks on the fast loop).
+            member's points over batches of games rather than game by game
+            for every fitness kind: then no moves to export, no W/D/L, and a
+            member's rating is its performance in its generation (networks
+            on the fast loop). A family without it keeps its round robin
+            game by game and points for the other kinds
+            (:meth:`~genethello.cluster.fitness.fitness_kinds.FitnessKind.kept_as_points`).
+        plays_fast_loop: whether its members play the fast 1-ply loop
+            (``fitness.depth = 0``); a family without it plays a fitness
+            kept as points by search (``fitness.depth >= 1``).
     """
 
     yardstick_plays_players: bool
     measure_name: str | None
     charts_genes: bool
     fitness_as_points: bool
+    plays_fast_loop: bool = False
 
     @property
     def keeps_game_records(self) -> bool:
@@ -69,7 +77,7 @@ FAMILY_TRAITS: dict[str, FamilyTraits] = {
     GENETHELLO_FAMILY: FamilyTraits(yardstick_plays_players=True, measure_name=None, charts_genes=True,
                                     fitness_as_points=False),
     NETWORK_FAMILY: FamilyTraits(yardstick_plays_players=False, measure_name="League measure", charts_genes=False,
-                                 fitness_as_points=True),
+                                 fitness_as_points=True, plays_fast_loop=True),
 }
 
 

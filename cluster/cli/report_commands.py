@@ -103,7 +103,7 @@ def hall_description(run: RunInfo, config: RunConfig, hall_games: int) -> str:
     scale = rating_anchor(config).zero()
     at_fitness = traits_of_family(run_family(run)).plays_at_fitness_setting
     if at_fitness and f.depth:
-        # A hall at depth (network_run.hall_step): distinct openings of the
+        # A hall at depth (generation.Generation.hall): distinct openings of the
         # measured series; a fixed-opponent run's opponents anchor the scale.
         how = (f"each entrant {config.hall.games_per_member} games, both colours, "
                f"{measured_openings(config, f.start_plies)}; depth {f.depth}, exact at {f.exact_empties} empties")

@@ -1,4 +1,4 @@
-"""Fitness kinds: how a network generation is rated, one strategy a kind
+"""Fitness kinds: how a generation is rated, one strategy a kind
 (``fitness.kind``), all in one table (:data:`FITNESS_KINDS`).
 
 A kind is a pair of pure functions and the facts the run needs of it:
@@ -12,7 +12,11 @@ A kind is a pair of pure functions and the facts the run needs of it:
   (:func:`~genethello.cluster.fitness.network_rating.rate_fitness`);
 * whom the members play besides each other (``fitness.opponents``, the
   hall), which key counts a pairing's double games, and whether the fixed
-  opponents anchor a hall played at depth.
+  opponents anchor a hall played at depth;
+* whether a generation keeps its members' points or its games one by one
+  (:meth:`FitnessKind.kept_as_points`: a family that keeps game records,
+  GeneThello, keeps them for its round robin, and points for every other
+  kind, which it plays at ``fitness.depth``).
 
 The kinds today (:mod:`~genethello.cluster.fitness.network_fitness` says
 how a game is played):
@@ -84,6 +88,18 @@ class FitnessKind:
         if self.plays_hall:
             return hall
         return opponents if self.plays_opponents else ()
+
+    @property
+    def round_robin(self) -> bool:
+        """Whether the members play each other alone (no opponents, no hall)."""
+        return not self.plays_opponents and not self.plays_hall
+
+    def kept_as_points(self, keeps_game_records: bool) -> bool:
+        """Whether a generation under this kind keeps each member's points
+        (``fitness_results``) rather than its games one by one: always,
+        except a round robin of a family that keeps game records
+        (GeneThello's, stored game by game at ``[games]``' setting)."""
+        return not (keeps_game_records and self.round_robin)
 
     def per_pairing(self, config: FitnessConfig) -> int:
         """The double games of one pairing under ``config``."""

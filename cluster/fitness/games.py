@@ -4,13 +4,14 @@ A run's games settings (:class:`GameSettings`: its seed and ``[games]``,
 played as a :class:`~genethello.cluster.fitness.matches.PlaySetting` by the
 one match task, :mod:`~genethello.cluster.fitness.matches`, which plays a
 generation's round robin, a hall entry's games and a comparison's), and the
-yardstick's games against its built-in opponents (:class:`GauntletGames`:
-:class:`GauntletSpec` s, a chromosome against an opponent built by name on
-the worker, never from a command, played by the players' own loop with
-seeded random moves, and the League game), which return
-:class:`GauntletOutcome` s. A game's opening depends only on the seed and
-the spec's opening keys, never on which worker plays it: the result is a
-pure function of the spec.
+yardstick's games against its built-in opponents as its callers describe
+them (:class:`GauntletSpec` s, a chromosome against an opponent built by
+name on the worker, never from a command, and the League game), which the
+same task plays on the players' own loop with seeded random moves
+(:func:`gauntlet_matches`) and which come back as the candidate's margins
+(:class:`GauntletOutcome` s, :func:`candidate_margins`). A game's opening
+depends only on the seed and the spec's opening keys, never on which
+worker plays it: the result is a pure function of the spec.
 """
 
 from __future__ import annotations
@@ -19,17 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from genethello.cluster.config import GamesConfig
-from genethello.cluster.fitness.matches import PlaySetting
-from genethello.core.families.chromosome import Chromosome
-from genethello.core.frontend.bounded_cache import BoundedCache
-from genethello.core.play.players import (
-    ChromosomePlayer,
-    GreedyPlayer,
-    Player,
-    RandomPlayer,
-    SquareWeightsPlayer,
-    play,
-)
+from genethello.cluster.fitness.matches import BUILT_IN_PLAYERS, Matches, MatchOutcome, Pairing, PlaySetting, Side
 
 
 @dataclass(frozen=True)
@@ -60,7 +51,7 @@ class GameSettings:
 
 #: The yardstick's built-in opponents, by the name a GauntletSpec carries;
 #: "chromosome:TEXT" (an evolved player) and "league" are the other names.
-BUILT_IN_OPPONENTS = ("random", "greedy", "square-weights")
+BUILT_IN_OPPONENTS = tuple(BUILT_IN_PLAYERS)
 
 
 @dataclass(frozen=True)
@@ -90,53 +81,29 @@ class GauntletOutcome:
     margin: int
 
 
-class GauntletRunner:
-    """Plays GauntletSpecs, keeping the players it has built."""
+def gauntlet_matches(specs: Sequence[GauntletSpec]) -> tuple[Matches, list[Pairing]]:
+    """The specs as the one match task plays them, on the players' own
+    loop: one side a distinct (player, depth, exact, patterns) of theirs
+    (the League's candidate at 1 ply, and ``league``), and a
+    pairing a spec, the candidate Black or White, seeded by its
+    ``opening_seed``. A pairing's outcome is Black's margin:
+    :func:`candidate_margins` turns them back into the candidate's."""
+    places: dict[Side, int] = {}
 
-    def __init__(self) -> None:
-        self._players: BoundedCache[tuple[str, int, int, str], Player] = BoundedCache(64)
+    def place(name: str, depth: int, exact: int, patterns: str) -> int:
+        side = Side(name.removeprefix("chromosome:"), None, PlaySetting(depth, exact, patterns=patterns, players=True))
+        return places.setdefault(side, len(places))
 
-    def _player(self, name: str, depth: int, exact: int, patterns: str = "") -> Player:
-        key = (name, depth, exact, patterns)
-        player = self._players.get(key)
-        if player is None:
-            if name.startswith("chromosome:"):
-                player = ChromosomePlayer(Chromosome.parse(name.split(":", 1)[1]), depth, exact,
-                                          patterns=patterns or None)
-            elif name == "random":
-                player = RandomPlayer()
-            elif name == "greedy":
-                player = GreedyPlayer()
-            elif name == "square-weights":
-                player = SquareWeightsPlayer()
-            else:
-                raise ValueError(f"unknown yardstick opponent {name!r}")
-            self._players.put(key, player)
-        return player
-
-    def play(self, spec: GauntletSpec) -> GauntletOutcome:
-        if spec.opponent == "league":
-            from genethello.core.play.league import league_game
-
-            evolved = self._player("chromosome:" + spec.candidate, 1, 0, spec.patterns)
-            return GauntletOutcome(spec.index, league_game(evolved, spec.opening_seed, spec.candidate_black))
-        me = self._player("chromosome:" + spec.candidate, spec.depth, spec.exact_empties, spec.patterns)
-        other = self._player(spec.opponent, spec.depth, spec.exact_empties, spec.patterns)
-        opening = list(spec.opening)
-        if spec.candidate_black:
-            margin = play(me, other, opening, seed=spec.opening_seed)
-        else:
-            margin = -play(other, me, opening, seed=spec.opening_seed)
-        return GauntletOutcome(spec.index, margin)
+    pairings = []
+    for spec in specs:
+        me = place(spec.candidate, spec.depth, spec.exact_empties, spec.patterns)
+        other = place(spec.opponent, spec.depth, spec.exact_empties, spec.patterns)
+        black, white = (me, other) if spec.candidate_black else (other, me)
+        pairings.append(Pairing(spec.index, black, white, spec.opening, spec.opening_seed))
+    return Matches(tuple(places)), pairings
 
 
-_GAUNTLET = GauntletRunner()
-
-
-@dataclass(frozen=True)
-class GauntletGames:
-    """The task of a yardstick measurement's built-in games (each spec
-    carries its own search limits)."""
-
-    def run(self, specs: Sequence[GauntletSpec]) -> list[GauntletOutcome]:
-        return [_GAUNTLET.play(spec) for spec in specs]
+def candidate_margins(specs: Sequence[GauntletSpec], outcomes: Sequence[MatchOutcome]) -> list[GauntletOutcome]:
+    """The outcomes of :func:`gauntlet_matches`' pairings as the candidate's margins."""
+    black = {spec.index: spec.candidate_black for spec in specs}
+    return [GauntletOutcome(o.index, o.score if black[o.index] else -o.score) for o in outcomes]

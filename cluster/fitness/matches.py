@@ -13,7 +13,14 @@ network hall's or League's 1-ply games, a comparison of runs — is a thin
 description: its sides and its pairings.
 
 How a game is played is chosen here, in one place (:meth:`Matches.run`):
-a task whose sides play at depth 0 is played by the fast 1-ply loop
+a task whose sides play on the players' own loop (``PlaySetting.players``:
+the yardstick's built-in games) is played by
+:func:`~genethello.core.play.players.play`, one Python call a move, with
+the players a side's text names (a chromosome's
+:class:`~genethello.core.play.players.ChromosomePlayer`, or the built-in
+``random``, ``greedy``, ``square-weights``, and ``league``: the Othello
+League's ε-greedy WPC opponent) and random moves seeded by the pairing's
+``seed``; a task whose sides play at depth 0 is played by the fast 1-ply loop
 (:func:`~genethello.cluster.fitness.network_games.fast_games`, networks and
 built-in opponents, one call for the whole batch: the loop lives with the
 family it plays); any other by the core's
@@ -43,13 +50,15 @@ from genethello.core.engine.game import Engine, GameResult, play_game, random_op
 from genethello.core.evaluation.evaluation import BaseEvaluator
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple_shapes import architecture
+from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.networks import Network
 from genethello.core.families.registry import evaluator_of, parse_individual
 from genethello.core.frontend.bounded_cache import BoundedCache
-from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS
+from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS, league_game
+from genethello.core.play.players import ChromosomePlayer, GreedyPlayer, Player, RandomPlayer, SquareWeightsPlayer, play
 
-__all__ = ["WPC", "WPC_ARCHITECTURE", "MatchOutcome", "Matches", "Pairing", "PlaySetting", "SeededOpenings", "Side",
-           "forget_engines", "search_game", "side_of", "wpc_evaluator"]
+__all__ = ["BUILT_IN_PLAYERS", "LEAGUE_SIDE", "WPC", "WPC_ARCHITECTURE", "MatchOutcome", "Matches", "Pairing",
+           "PlaySetting", "SeededOpenings", "Side", "forget_engines", "search_game", "side_of", "wpc_evaluator"]
 
 #: The League's WPC heuristic as a side: a built-in name on the fast loop,
 #: searched as the ``all-1`` network of :func:`wpc_evaluator` at depth.
@@ -58,6 +67,17 @@ WPC = "wpc"
 #: The architecture of the WPC heuristic searched as a network.
 WPC_ARCHITECTURE = "all-1"
 
+#: The players the players' own loop builds by name (a side of any other
+#: text is a chromosome, a :class:`ChromosomePlayer` at its setting).
+BUILT_IN_PLAYERS: dict[str, type[Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer,
+                                             "square-weights": SquareWeightsPlayer}
+
+#: The side that plays the Othello League's game on the players' loop: the
+#: other side ε-greedy at its setting against the ε-greedy WPC heuristic
+#: (:func:`~genethello.core.play.league.league_game`), the pairing's seed
+#: seeding both.
+LEAGUE_SIDE = "league"
+
 
 @dataclass(frozen=True)
 class PlaySetting:
@@ -65,7 +85,9 @@ class PlaySetting:
     ``exact_empties`` empties or fewer, with ``algorithm`` and a table of
     2^``tt_bits`` entries, its evaluator reading pattern table ``patterns``
     ('': the newest installed); or, with ``depth`` 0, the fast 1-ply loop,
-    each move random with probability ``epsilon``."""
+    each move random with probability ``epsilon``; or, with ``players``,
+    the players' own loop (module docstring), a chromosome searching
+    ``depth`` plies and exactly at ``exact_empties``."""
 
     depth: int
     exact_empties: int = 0
@@ -73,11 +95,12 @@ class PlaySetting:
     tt_bits: int = 16
     patterns: str = ""
     epsilon: float = 0.0
+    players: bool = False
 
     @property
     def fast(self) -> bool:
         """Whether this is the fast 1-ply loop."""
-        return self.depth == 0
+        return self.depth == 0 and not self.players
 
 
 @dataclass(frozen=True)
@@ -95,12 +118,14 @@ class Side:
 class Pairing:
     """One game: its index in the caller's schedule (on the fast loop also
     the key of its random draws), the places of Black and White among the
-    task's sides, and the opening's moves."""
+    task's sides, the opening's moves, and on the players' loop the seed of
+    the random players' moves."""
 
     index: int
     black: int
     white: int
     opening: tuple[int, ...] = ()
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -168,6 +193,7 @@ def wpc_evaluator() -> NetworkEvaluator:
 _EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(4096)
 _PAYLOAD_EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(256)
 _SEATS: BoundedCache[tuple[PlaySetting, int], Engine] = BoundedCache(64)
+_PLAYERS: BoundedCache[Side, Player] = BoundedCache(64)
 
 
 def forget_engines() -> None:
@@ -176,6 +202,7 @@ def forget_engines() -> None:
     _EVALUATORS.clear()
     _PAYLOAD_EVALUATORS.clear()
     _SEATS.clear()
+    _PLAYERS.clear()
 
 
 def _evaluator(side: Side) -> BaseEvaluator:
@@ -210,6 +237,28 @@ def search_game(black: Side, white: Side, opening: Sequence[int]) -> GameResult:
     return play_game(_seat(black, 0), _seat(white, 1), opening)
 
 
+def _player(side: Side) -> Player:
+    """This process's player of ``side`` on the players' own loop (kept)."""
+    found = _PLAYERS.get(side)
+    if found is None:
+        s = side.setting
+        built = BUILT_IN_PLAYERS.get(side.text)
+        found = _PLAYERS.put(side, built() if built is not None else ChromosomePlayer(
+            Chromosome.parse(side.text), s.depth, s.exact_empties, patterns=s.patterns or None))
+    return found
+
+
+def _players_game(black: Side, white: Side, pairing: Pairing) -> int:
+    """Black's final margin of one game on the players' own loop: the
+    League's game when a side is :data:`LEAGUE_SIDE` (from the standard
+    start), else the two players from the pairing's opening."""
+    if white.text == LEAGUE_SIDE:
+        return league_game(_player(black), pairing.seed, True)
+    if black.text == LEAGUE_SIDE:
+        return -league_game(_player(white), pairing.seed, False)
+    return play(_player(black), _player(white), list(pairing.opening), seed=pairing.seed)
+
+
 @dataclass(frozen=True)
 class Matches:
     """The task that plays games: its sides (pickled once per executor run),
@@ -224,8 +273,11 @@ class Matches:
     openings: SeededOpenings | None = None
 
     def run(self, items: Sequence[Pairing]) -> list[MatchOutcome]:
-        """The pairings' outcomes, in order: on the fast loop when the
-        sides play at depth 0, else searched (module docstring)."""
+        """The pairings' outcomes, in order: on the players' own loop when
+        the sides play there, on the fast loop when they play at depth 0,
+        else searched (module docstring)."""
+        if self.sides and self.sides[0].setting.players:
+            return [MatchOutcome(p.index, _players_game(self.sides[p.black], self.sides[p.white], p)) for p in items]
         if self.sides and self.sides[0].setting.fast:
             return self._fast(items)
         out = []

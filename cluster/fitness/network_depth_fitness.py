@@ -38,7 +38,7 @@ plays two engines.
 
 The hall's stored games at the same setting are the one match task's
 (:class:`~genethello.cluster.fitness.matches.Matches`,
-``network_run.NetworkSteps.hall_step``), and every game here is played by
+``generation.Generation.hall``), and every game here is played by
 its :func:`~genethello.cluster.fitness.matches.search_game`: the engines of
 both are the same, kept in one place.
 """

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from genethello.cluster.config import RunConfig
-from genethello.cluster.fitness.games import GauntletGames, GauntletOutcome, GauntletSpec
+from genethello.cluster.fitness.games import GauntletOutcome, GauntletSpec, candidate_margins, gauntlet_matches
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.work import Executor, batches_of
 from genethello.core.engine.game import random_opening
@@ -46,7 +46,8 @@ def play_specs(executor: Executor, specs: Sequence[GauntletSpec],
                should_stop: Callable[[], bool]) -> list[GauntletOutcome] | None:
     """Play the specs through ``executor``; None when stopped before all
     were played (a measurement is stored whole or not at all)."""
+    task, pairings = gauntlet_matches(specs)
     outcomes: list[GauntletOutcome] = []
-    for batch in executor.run(GauntletGames(), batches_of(specs), should_stop):
-        outcomes.extend(batch)
+    for batch in executor.run(task, batches_of(pairings), should_stop):
+        outcomes.extend(candidate_margins(specs, batch))
     return outcomes if len(outcomes) == len(specs) else None

@@ -11,7 +11,7 @@ The zero, by family and fitness kind:
 
 * a network run at depth with fixed opponents: the hall's games include
   the opponents, rated with the members as anchors, the first opponent = 0
-  (:mod:`genethello.cluster.run.network_run`'s hall step);
+  (:meth:`genethello.cluster.run.generation.Generation.hall`);
 * every other run with a hall (GeneThello's round robin, network
   coevolution or hall fitness, at depth or at 1 ply): generation 1's
   champion, the hall's first entrant = 0;

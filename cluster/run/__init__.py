@@ -1,7 +1,8 @@
 """genethello.cluster.run: driving a run.
 
 The coordinator (``coordinator``: generation by generation, the only writer
-of a run's data) and each family's generation steps (``network_run``), the
+of a run's data), a generation's steps in order (``generation``, and how
+its fitness is played, kept and rated: ``generation_fitness``), the
 store of a run in progress (``run_store``), where work runs (``executors``,
 ``tasks``: typed batches for Ray workers or this process), the progress line
 (``progress``), a local run's private network (``private_network``), which

@@ -1,25 +1,22 @@
 """The coordinator: drives one run generation by generation.
 
-It is the only writer of the run's data, through its :class:`RunStore`. Each
-step is one transaction and leaves the run in a state that ``resume``
-continues from:
-
-  playing  games are played and committed in batches; a resumed run plays
-           only the pairs that have no committed game;
-  rated    all games are in: Elo (applied in the schedule's canonical
-           order), W/L/D, the Bradley-Terry fit and the rating history are
-           written together; then the generation's champion enters the hall
-           of fame and plays its members (games committed in batches, then
-           every member rated together), then the yardstick, if due;
-  bred     the next generation's population is written and started.
+It is the only writer of the run's data, through its :class:`RunStore`, and
+the only process that drives it: it holds the run's lease, answers signals
+and ``genethello stop``, starts the executor, and runs the breeder's work
+for the workers. What a generation does, step by step and in order (start,
+play, rate, hall, measure, breed), is
+:mod:`~genethello.cluster.run.generation`'s, which reaches the run through
+this module's :class:`Coordinator` (its
+:class:`~genethello.cluster.run.generation.RunHandle`). Each step is one
+transaction (or batched ones, for games) and leaves the run in a state
+that ``resume`` continues from.
 
 Every decision (population, openings, ratings, breeding) is a pure function
-of the config, the seed and the stored results — :mod:`breeders`,
-:mod:`pairing`, :mod:`rating_step` — so the database content does not
-depend on the number of workers, their speed, or interruptions. This module
-sequences them; :mod:`run_store` holds the SQL that writes, and rankings
-come from the read side (:mod:`reads`) that the reports use too. Work goes
-to the executor as typed tasks (:mod:`genethello.cluster.work`) and comes back as named
+of the config, the seed and the stored results, so the database content
+does not depend on the number of workers, their speed, or interruptions.
+:mod:`run_store` holds the SQL that writes, and rankings come from the read
+side (:mod:`reads`) that the reports use too. Work goes to the executor as
+typed tasks (:mod:`genethello.cluster.work`) and comes back as named
 records.
 """
 
@@ -39,25 +36,19 @@ from typing import TypeVar
 
 from genethello.cluster.breeding.breeders import Breeder, breeder_for
 from genethello.cluster.breeding.numerics import numeric_versions_json, pin_blas_threads
-from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
 from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import ClusterConfig, RunConfig, initial_members
 from genethello.cluster.db import Database, RunNotFoundError
 from genethello.cluster.db.lease import LeaseError, acquire_lease, release_lease, renew_lease
 from genethello.cluster.fitness.games import GameSettings
-from genethello.cluster.measures.hall import hall_order, rate_hall
-from genethello.cluster.reads import HallEntry
 from genethello.cluster.reads.anchor import rating_anchor
-from genethello.cluster.run.family_steps import steps_for
-from genethello.cluster.run.generation_steps import GenerationSteps, Yardstick
+from genethello.cluster.run.generation import Generation, Yardstick
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_store import RunExistsError, RunStore, insert_run
 from genethello.cluster.work import BatchSource, Executor, Task, run_all
 from genethello.core.engine.build_info import core_hash, package_version
 from genethello.core.families.registry import Individual, Kind, parse_individual
-from genethello.core.frontend.errors import UserError
-from genethello.core.frontend.wording import counted
 
 log = logging.getLogger(__name__)
 
@@ -127,12 +118,10 @@ class Coordinator:
     """Drives one run until it converges, reaches its last generation, or is
     asked to stop.
 
-    The sequence of a generation is here (:meth:`_loop`); what a generation
-    plays, rates, measures and breeds is its family's
-    (:class:`~genethello.cluster.run.generation_steps.GenerationSteps`, from
-    :mod:`~genethello.cluster.run.family_steps`), which reach the run through
-    this object's public face (a
-    :class:`~genethello.cluster.run.generation_steps.RunHandle`).
+    A generation's steps and their order are
+    :class:`~genethello.cluster.run.generation.Generation`'s, which reaches
+    the run through this object's public face (a
+    :class:`~genethello.cluster.run.generation.RunHandle`).
 
     Args:
         db: the run database.
@@ -299,63 +288,15 @@ class Coordinator:
 
     # ----------------------------------------------------------------- loop
     def _loop(self) -> str:
-        """One generation step after another, from wherever the run stands;
-        the family's steps (GeneThello's stored games, or a network run's
-        fitness points) fill in the sequence."""
-        steps = steps_for(self)
+        """One generation step after another, from wherever the run stands
+        (:class:`~genethello.cluster.run.generation.Generation` says which
+        and in what order), until the run ends."""
+        generation = Generation(self)
         while True:
             g, status = self.store.current_generation()
-            if g == 0:
-                self._start_first_generation(steps)
-                continue
-            if status == "playing":
-                if not steps.play(g):
-                    return "stopped"
-                steps.rate(g)
-                continue
-            if status == "rated":
-                if steps.hall_due(g) and not steps.hall_step(g):
-                    return "stopped"
-                if steps.yardstick_due(g) and not steps.measure(g):
-                    return "stopped"
-                ending = self._ending(g)
-                if ending:
-                    return ending
-                if self.should_stop():
-                    return "stopped"
-                if not steps.breed(g):
-                    return "stopped"
-                continue
-            raise RuntimeError(f"run {self.run_id}: generation {g} is in an unexpected state {status!r}")
-
-    def _ending(self, g: int) -> str | None:
-        """'finished' at the last generation, 'converged' when the best has
-        not changed for converge_generations generations (counted from the
-        run's convergence baseline), else None."""
-        max_generations, baseline = self.store.limits()
-        if g >= max_generations:
-            return "finished"
-        n = self.config.stop.converge_generations
-        if n <= 0 or g - n <= baseline:
-            return None
-        bests = self.store.bests(g - n, g)
-        return "converged" if len(bests) == n + 1 and len(set(bests)) == 1 else None
-
-    # ------------------------------------------------------ generation start
-    def _start_first_generation(self, steps: GenerationSteps) -> None:
-        """Generation 1, as the run's breeder draws it (from the initial
-        population stored with the run, if any: never from a file the
-        database names)."""
-        cfg = self.config
-        if cfg.population.initial and not cfg.population.members:
-            raise UserError(f"run {self.run_id} names the file {cfg.population.initial!r} for its initial "
-                             "population and does not hold its chromosomes (it was created before runs stored "
-                             "them); genethello opens no file a database names: start the run afresh with "
-                             "'genethello evolve --config FILE'")
-        initial = [parse_individual(text) for text in cfg.population.members]
-        bred = self.breeder.first_population(self.kind, self.population_size, initial, generation_rng(cfg.seed, 1))
-        self.store.start_generation(1, bred.members, cfg.rating.start, breeder_state=bred.state,
-                                    games_total=steps.games_total_at_start(), origins=resolve(bred.origins, 1, ()))
+            ending = generation.advance(g, status)
+            if ending:
+                return ending
 
     def population(self, g: int) -> list[tuple[int, str]]:
         """(player id, chromosome text) of generation g, in slot order."""
@@ -404,22 +345,3 @@ class Coordinator:
                     f"{rating_anchor(self.config).text()})")
         best = self.store.best()
         return "-" if best is None else f"{best.text} (Elo {best.elo:.0f})"
-
-    def rate_hall_members(self, g: int, members: Sequence[HallEntry], scale: str = "",
-                          anchors: Sequence[int] = (), best: int | None = None) -> None:
-        """Rate every hall member from all hall games, store the ratings
-        with generation g and report the best so far (``scale``: what the
-        log says the rating is relative to, after its error). ``anchors``:
-        players who play hall games but are no members (a network run's
-        fixed fitness opponents at depth): rated with the members, the
-        scale relative to the first of them, neither stored nor ranked.
-        ``best``: the best so far when not the hall's top (hall.gate_pairs)."""
-        fitted = rate_hall([*anchors, *(m.player_id for m in members)], self.store.hall_games())
-        ratings = {m.player_id: fitted[m.player_id] for m in members}
-        texts = {m.player_id: m.text for m in members}
-        order = hall_order(ratings, {m.player_id: m.entered for m in members}, texts)
-        order = order if best is None else [best, *(pid for pid in order if pid != best)]
-        self.store.store_hall_ratings(g, ratings, order)
-        top = ratings[order[0]]
-        self.progress.message(f"hall of fame after generation {g}: {counted(len(members), 'member')}; best so far "
-                              f"{texts[order[0]]} (hall {top.rating:+.0f} ± {top.stderr:.0f}{scale})")

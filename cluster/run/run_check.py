@@ -116,6 +116,10 @@ def _check_fitness_kind(config: RunConfig) -> None:
                           f"{', '.join(FITNESS_OPPONENTS)}")
     if kind.plays_hall and config.hall.games_per_member == 0:
         raise ConfigError(f"fitness.kind: {f.kind!r} needs a hall of fame (hall.games_per_member > 0)")
+    traits = traits_of(config.chromosome_type)
+    if not f.depth and not traits.plays_fast_loop and kind.kept_as_points(traits.keeps_game_records):
+        raise ConfigError(f"fitness.depth: population.type {config.chromosome_type.name!r} plays fitness.kind "
+                          f"{f.kind!r} by search: set fitness.depth >= 1 (the fast 1-ply loop plays networks)")
 
 
 def _check_depth_fitness(config: RunConfig) -> None:

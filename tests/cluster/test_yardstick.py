@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.config import OpeningsConfig
-from genethello.cluster.fitness.games import GameSettings, GauntletGames, GauntletOutcome
+from genethello.cluster.fitness.games import GameSettings, GauntletOutcome, candidate_margins, gauntlet_matches
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.cluster.measures.yardstick import (
     FIRST_CHAMPION,
@@ -109,7 +109,8 @@ def test_measurement_is_the_same_whatever_the_batches_and_their_order():
     cfg = config()
     specs, names = gauntlet_specs(cfg, str(BEST), str(FIRST))
     whole = tally(names, play_specs(SerialExecutor(), specs, lambda: False))
-    backwards = [o for spec in reversed(specs) for o in GauntletGames().run([spec])]
+    task, pairings = gauntlet_matches(specs)
+    backwards = [o for p in reversed(pairings) for o in candidate_margins(specs, task.run([p]))]
     assert tally(names, backwards) == whole
     for s in whole:
         assert s.games == (6 if s.opponent == LEAGUE else 4)

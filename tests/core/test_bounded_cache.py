@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from genethello.cluster.fitness import games, matches, network_fitness
+from genethello.cluster.fitness import matches, network_fitness
 from genethello.cluster.run import labelling
 from genethello.core.frontend.bounded_cache import BoundedCache
 
@@ -48,4 +48,4 @@ def test_the_worker_caches_are_bounded_caches_with_their_limits():
     assert network_fitness._EVALUATORS.limit == 1024
     assert labelling._LABELLERS.limit == 1    # a labeller for another task replaces the one kept
     assert labelling._SELFPLAY.limit == 8
-    assert games.GauntletRunner()._players.limit == 64
+    assert matches._PLAYERS.limit == 64       # the players' own loop (the yardstick's built-in games)
