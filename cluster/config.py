@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from genethello.core.families.network_family import NetworkKind
 from genethello.core.families.registry import Kind, parse_individual, parse_kind
 from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.user_files import UserFileError, loads_toml, read_user_file, user_text
@@ -519,9 +518,9 @@ def _check_values_together(config: RunConfig) -> None:
     if config.breeding.learning_depth > config.breeding.learning_max_depth:
         raise ConfigError(f"{breeding_key('learning_depth')}: {config.breeding.learning_depth} is deeper than "
                           f"learning_max_depth {config.breeding.learning_max_depth}")
-    if config.hall.gate_pairs and (not config.hall.games_per_member or not isinstance(kind, NetworkKind)):
-        raise ConfigError("hall.gate_pairs: the gate keeps a network run's best so far against its hall's top "
-                          "(a network population.type and hall.games_per_member > 0)")
+    if config.hall.gate_pairs and not config.hall.games_per_member:
+        raise ConfigError("hall.gate_pairs: the gate keeps a run's best so far against its hall's top "
+                          "(it needs hall.games_per_member > 0)")
     b = config.breeding
     if b.learning_max_search_targets and not 1 <= b.learning_search_targets <= b.learning_max_search_targets:
         raise ConfigError(f"{breeding_key('learning_max_search_targets')}: explore moves the target depth within "

@@ -1,7 +1,7 @@
 """A best so far that never goes down (``hall.gate_pairs``; issue 36 part 5).
 
 A run's best so far is the hall's top: whoever the hall's noisy ratings put
-first after the latest entry. With ``hall.gate_pairs > 0`` (network runs)
+first after the latest entry. With ``hall.gate_pairs > 0``
 the hall's new top replaces the best so far only when it beats it: the two
 play game pairs (an opening with both colours) at the measure's depth
 (``yardstick.depth``, exact at ``games.exact_empties``) from openings of
