@@ -44,6 +44,9 @@ class FamilyTraits:
         plays_fast_loop: whether its members play the fast 1-ply loop
             (``fitness.depth = 0``); a family without it plays a fitness
             kept as points by search (``fitness.depth >= 1``).
+        player_export: the command that writes one of its players out,
+            ``{db}`` standing for the database (what ``export`` suggests
+            where a run stored no game moves).
     """
 
     yardstick_plays_players: bool
@@ -51,6 +54,7 @@ class FamilyTraits:
     charts_genes: bool
     fitness_as_points: bool
     plays_fast_loop: bool = False
+    player_export: str = "genethello best --db {db}"
 
     @property
     def keeps_game_records(self) -> bool:
@@ -77,7 +81,8 @@ FAMILY_TRAITS: dict[str, FamilyTraits] = {
     GENETHELLO_FAMILY: FamilyTraits(yardstick_plays_players=True, measure_name=None, charts_genes=True,
                                     fitness_as_points=False),
     NETWORK_FAMILY: FamilyTraits(yardstick_plays_players=False, measure_name="League measure", charts_genes=False,
-                                 fitness_as_points=True, plays_fast_loop=True),
+                                 fitness_as_points=True, plays_fast_loop=True,
+                                 player_export="genethello network export ID --db {db} --out F.json"),
 }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from genethello.cluster.cli.run_commands import add_db_options, open_existing
 from genethello.cluster.export.records import EXPORT_FORMATS, export_games
 from genethello.cluster.family_traits import traits_of_family
-from genethello.cluster.reads import find_run, run_family
+from genethello.cluster.reads import find_run, keeps_game_records, run_family
 from genethello.core.cli.arguments import stored_index, stored_int
 from genethello.core.frontend.wording import printable
 
@@ -36,10 +36,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_export(args: argparse.Namespace) -> int:
     db = open_existing(args.db)
     run = find_run(db, args.run)
-    if not traits_of_family(run_family(run)).keeps_game_records:
-        print(f"run {printable(run.name)}: a network run stores no game moves (fitness games are kept as points, "
-              f"hall and League games as results): nothing to export; write a network itself with "
-              f"'genethello network export ID --db {args.db} --out F.json'")
+    if not keeps_game_records(run):
+        how = traits_of_family(run_family(run)).player_export.format(db=args.db)
+        print(f"run {printable(run.name)}: a run whose fitness is kept as points stores no game moves (fitness "
+              f"games are kept as points, hall and League games as results): nothing to export; write a player "
+              f"with '{how}'")
         return 0
     summary = export_games(db, run, args.out, args.format, args.generation, args.game, force=args.force,
                            pair=args.pair)

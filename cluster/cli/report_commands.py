@@ -27,6 +27,7 @@ from genethello.cluster.reads import (
     find_run,
     generation_rows,
     has_measure,
+    keeps_game_records,
     origins_of,
     rating_anchor,
     run_family,
@@ -65,8 +66,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def rates_by_points(run: RunInfo) -> bool:
     """Whether the run's members are rated from their fitness points (a
     performance rating, no W/D/L, no stored fitness games) rather than from
-    games stored one by one: its family's trait."""
-    return not traits_of_family(run_family(run)).keeps_game_records
+    games stored one by one: its fitness kind's word for its family."""
+    return not keeps_game_records(run)
 
 
 def stored_config(run: RunInfo) -> RunConfig:
@@ -84,6 +85,15 @@ def network_yardstick(config: RunConfig) -> str:
         return panel or "none (yardstick.league_double_games = 0; genethello match measures the best at depth)"
     league = f"the League measure ({league_fast_label()})"
     return f"{league} and {panel}" if panel else league
+
+
+def league_clause(run: RunInfo, config: RunConfig) -> str:
+    """'; yardstick: …' where the run's family measures by the League
+    (:func:`network_yardstick`); '' where its yardstick plays players, which
+    the measure's own line describes."""
+    if traits_of_family(run_family(run)).yardstick_plays_players:
+        return ""
+    return f"; yardstick: {network_yardstick(config)}"
 
 
 def measure_command(player_id: int, config: RunConfig, db: str) -> str:
@@ -151,7 +161,7 @@ def run_best(args: argparse.Namespace) -> int:
     by_points = rates_by_points(run)
     if by_points:
         print("Elo: a member's performance rating from its fitness points (W/D/L: not kept, the fitness games "
-              f"return points only); yardstick: {network_yardstick(config)}")
+              f"return points only){league_clause(run, config)}")
     elif ranking.hall_rated:
         print("hall, games: the hall of fame's rating above and its games; Elo, W/D/L: the player's round "
               "robins, on the population's own Elo scale (1500 at the start)")
@@ -199,7 +209,7 @@ def run_history(args: argparse.Namespace) -> int:
     if rates_by_points(run):
         print(f"gen best, mean: the members' performance ratings (Elo) from their points in the "
               f"{config.fitness.kind} fitness "
-              f"games, which are not stored one by one; yardstick: {network_yardstick(config)}")
+              f"games, which are not stored one by one{league_clause(run, config)}")
     print(f"{'gen':>4} {'status':<8} {'games':>13} {'gen best':>8} {'mean':>7} {'hall (Elo)':>11} "
           f"{'yardstick, pooled':>17}  best so far")
     def fmt(value: float | None, spec: str) -> str:

@@ -18,7 +18,7 @@ from genethello.cluster.cli.measure_words import measure_line
 from genethello.cluster.config import RANGES, ClusterConfig, RunConfig
 from genethello.cluster.db import Database, DatabaseNotFoundError
 from genethello.cluster.db.database import sqlite_path
-from genethello.cluster.family_traits import traits_of, traits_of_family
+from genethello.cluster.family_traits import traits_of
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.run.engine_consent import decide_engines
@@ -251,7 +251,7 @@ def best_so_far(db: Database, run: reads.RunInfo) -> str:
         hall = top[0].hall
         return f"{hall.text} (hall {hall.rating:+.0f} ± {hall.stderr:.0f})"
     best = top[0].player
-    return f"{best.text} ({traits_of_family(reads.run_family(run)).rating_name} {best.elo:.0f})"
+    return f"{best.text} ({reads.rating_name(run)} {best.elo:.0f})"
 
 
 def stored_size(run: reads.RunInfo) -> str:
@@ -310,7 +310,7 @@ def run_status(args: argparse.Namespace) -> int:
         anchor = f", {reads.rating_anchor(config).text()}" if config is not None else ""
         print(f"best so far: {hall.text} hall {hall.rating:+.0f} ± {hall.stderr:.0f}{anchor} "
               f"({hall.games} hall games)")
-    elif top and not traits_of_family(reads.run_family(run)).keeps_game_records:
+    elif top and not reads.keeps_game_records(run):
         best = top[0].player    # fitness games are not stored one by one: no W/D/L
         print(f"best so far: {best.text} rating {best.elo:.1f} (its performance in its generation's fitness games)")
     elif top:

@@ -29,6 +29,7 @@ from genethello.cluster.reads.champions import (
     run_champions,
 )
 from genethello.cluster.reads.family_charts import ChampionChart, ChampionSeries, champion_chart, run_family
+from genethello.cluster.reads.fitness_keeping import keeps_game_records, rating_name
 from genethello.cluster.reads.games import StoredGame, select_games
 from genethello.cluster.reads.history import GenerationRow, YardstickRow, generation_rows, latest_measure
 from genethello.cluster.reads.lineage import (
@@ -77,7 +78,7 @@ from genethello.cluster.reads.runs import (
 __all__ = [
     "FIRST_CHAMPION", "RatingAnchor", "has_measure", "rating_anchor", "run_line",
     "BY_HALL", "RANKINGS", "Champion", "ChampionChart", "ChampionSeries", "NoFinishedGenerationError", "RunChampions",
-    "champion_chart", "finished_generations", "run_champions", "run_family",
+    "champion_chart", "finished_generations", "keeps_game_records", "rating_name", "run_champions", "run_family",
     "TOP_FRACTION", "GenerationOperators", "LineageNode", "OperatorCount", "OperatorStats", "find_player", "lineage",
     "operator_stats", "origins_of",
     "GenerationProgress", "GenerationRow", "HallEntry", "PlayerRecord", "RankedPlayer", "RunInfo",

@@ -189,7 +189,7 @@ class RunReader:
         except (RunDatabaseError, RunNotFoundError):
             return []
         # a run whose fitness games return points only keeps no W/D/L
-        kept = traits_of_family(reads.run_family(run)).keeps_game_records
+        kept = reads.keeps_game_records(run)
         return [dict(_standing(row), wdl_kept=kept) for row in reads.standings(db, run_id, top=count).rows]
 
     def summary(self, run_id: int) -> Summary:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from genethello.cluster.cli.main import main as cli_main
 from genethello.cluster.config import ConfigError
+from genethello.cluster.db import Database
 from genethello.cluster.family_traits import traits_of
 from genethello.cluster.fitness.fitness_kinds import FITNESS_KINDS
+from genethello.cluster.reads import find_run, keeps_game_records, rating_name
 from genethello.cluster.run.run_check import config_from_mapping
 from genethello.core.families.registry import parse_kind
 
@@ -41,14 +44,33 @@ def test_a_genethello_run_against_fixed_opponents_keeps_points_on_any_number_of_
     assert_workers_store(tmp_path, "fixed", reference, **GT_FIXED)
 
 
-def test_a_genethello_run_with_hall_fitness_plays_the_members_that_entered_before(tmp_path):
+def test_a_genethello_run_with_hall_fitness_plays_the_members_that_entered_before(tmp_path, capsys):
     """Generation 1 plays the fixed opponents (the hall is empty), each
-    later one every member entered before it: 2 double games against each."""
+    later one every member entered before it: 2 double games against each.
+    Its reports say what a run kept as points holds: a performance rating,
+    no W/D/L, no moves to export (the fitness kind's word, not the family's)."""
     snap = serial_reference(tmp_path, "fixed", **{**GT_FIXED, "fitness__kind": "hall", "stop__max_generations": 4})
     assert snap["run"][2] == "finished" and not snap["games"]
     entered = sorted(e for _, e in snap["hall_members"])
     assert entered == [1, 2, 3]
     assert [g[2] for g in snap["generations"]] == [6 * 8, 6 * 4, 6 * 8, 6 * 12]
+
+    db = str(tmp_path / "ref.db")
+    assert cli_main(["best", "--db", db]) == 0
+    best = capsys.readouterr().out
+    rows = best.splitlines()[next(i for i, ln in enumerate(best.splitlines()) if ln.lstrip().startswith("id")) + 1:]
+    assert rows and not any("0/0/0" in row for row in rows) and "round robins" not in best, best
+    assert "performance rating" in best and "league" not in best.lower(), best
+    assert cli_main(["export", "--db", db, "--format", "sgf", "--out", str(tmp_path / "games")]) == 0
+    exported = capsys.readouterr().out
+    assert "stores no game moves" in exported and "genethello best --db" in exported, exported
+    assert not (tmp_path / "games").exists()
+    db_handle = Database.open(tmp_path / "ref.db", create=False)
+    try:
+        run = find_run(db_handle, None)
+        assert not keeps_game_records(run) and rating_name(run) == "rating"
+    finally:
+        db_handle.dispose()
 
 
 def test_a_genethello_run_against_fixed_opponents_on_the_fast_loop_is_refused_in_one_line():
