@@ -381,10 +381,11 @@ def readme_step5() -> str:
     return "\n".join(line.strip() for line in block.group(1).splitlines())
 
 
-def play_remote_running(node: Node) -> bool:
+def play_remote_running(node: Node, pids: list[int] | None = None) -> bool:
     """Whether a Ray worker of ``node`` is playing a batch right now (Ray
-    titles a worker process after the task it runs)."""
-    for pid in node.pids():
+    titles a worker process after the task it runs); ``pids``: the node's
+    processes as last listed (listing them costs a subprocess)."""
+    for pid in node.pids() if pids is None else pids:
         try:
             if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"ray::_run_remote"):
                 return True
@@ -459,11 +460,13 @@ def test_evolution_survives_a_killed_worker_and_equals_one_machine(cluster, tmp_
     assert a == b, snapshot_diff(a, b)
 
 
-#: A pbt-td run whose learning slices last long enough (8 members, 200
-#: self-play games each) that a worker can be killed while it learns one;
-#: no hall, so that a generation is 'rated' exactly while its members learn.
+#: A pbt-td run whose learning slices last long enough (8 members, 400
+#: self-play games each: the learning of a generation takes a second or
+#: more on a loaded machine) that a worker can be killed while it learns
+#: one; no hall, so that a generation is 'rated' exactly while its members
+#: learn.
 LEARNING = dict(name="netns-learning", population__type="all-2-s4", population__size=8,
-                breeding__method="pbt-td", breeding__learning_games=200, breeding__learning_batch=50,
+                breeding__method="pbt-td", breeding__learning_games=400, breeding__learning_batch=100,
                 breeding__learning_max_depth=2, fitness__kind="coevolution", fitness__games_per_pair=2,
                 fitness__depth=1, fitness__openings="distinct-4", fitness__batch_games=8, hall__games_per_member=0,
                 yardstick__league_double_games=0, stop__max_generations=4, cluster__task_seconds=0.3)
@@ -485,11 +488,14 @@ def test_a_learning_run_survives_a_worker_killed_mid_slice_and_equals_one_machin
                               text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     killed_at = None
     seen: list[tuple[int, str, bool]] = []
+    pids, listed = victim.pids(), time.monotonic()
     try:
         deadline = time.monotonic() + 240
         while evolve.poll() is None and time.monotonic() < deadline:
+            if time.monotonic() - listed > 0.5:     # Ray's workers come and go rarely: poll /proc in between
+                pids, listed = victim.pids(), time.monotonic()
             rows = query(db_path, "SELECT number, status FROM generations ORDER BY number DESC LIMIT 1")
-            learning = play_remote_running(victim)
+            learning = play_remote_running(victim, pids)
             if rows and (not seen or seen[-1] != (*rows[0], learning)):
                 seen.append((*rows[0], learning))
             if rows and rows[0][1] == "rated" and rows[0][0] < 4 and learning:

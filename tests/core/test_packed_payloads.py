@@ -34,6 +34,16 @@ def test_a_large_network_is_stored_packed_and_reads_back_exactly():
     assert parse_individual(str(individual), stored.payload) == individual
 
 
+def test_a_payload_packed_as_before_run_length_packing_reads_the_same():
+    """Payloads stored before packing used zlib's run-length strategy (the
+    default strategy at level 1) read back to the same network."""
+    individual = resolve_individual("patterns-v2-net")
+    raw = np.ascontiguousarray(individual.network.weights, dtype="<f8").tobytes()
+    earlier = PACKED_PAYLOAD_MAGIC + zlib.compress(raw, 1)
+    assert earlier != family_of(individual).storage(individual).payload
+    assert parse_individual(str(individual), earlier) == individual
+
+
 def test_a_small_network_and_an_unpacked_large_one_read_as_before():
     kind = NETWORKS.parse_kind("all-2-s8")
     net = Network.random(kind.architecture, np.random.default_rng(1), stages=8)
