@@ -194,6 +194,7 @@ class FitnessConfig:
     depth: int = 0                    # 0: the fast 1-ply loop; >= 1: every game an engine search this deep
     exact_empties: int = 0            # depth >= 1: solve exactly at this many empties or fewer (0 = never)
     openings: str = ""                # depth >= 1: "distinct-N" draws each pair's start from that set ("": start_plies)
+    ranking: str = "points"           # selection order (fitness_ranking.py): points, opponent-ranks, worst-opponent
 
     def __post_init__(self) -> None:
         """Every value checked as a config file's would be: the one check of

@@ -170,6 +170,7 @@ class DepthFitnessTask:
     openings: tuple[tuple[int, ...], ...]
     start_seed: int
     start_plies: int
+    keep_games: bool = False
 
     @property
     def games(self) -> int:
@@ -188,25 +189,29 @@ class DepthFitnessTask:
     def run(self) -> FitnessPoints:
         """Play the task's games; the member slots' points."""
         points = np.zeros(self.members, dtype=np.float64)
+        kept = np.zeros(self.games, dtype=np.float64) if self.keep_games else None
         setting = PlaySetting(self.depth, self.exact_empties)
         sides = [side_of(c, setting) for c in self.contestants]
-        for b, w, opening in zip(self.black.tolist(), self.white.tolist(), self.starts(), strict=True):
+        for i, (b, w, opening) in enumerate(zip(self.black.tolist(), self.white.tolist(), self.starts(), strict=True)):
             black_points = _game_points(sides[b], sides[w], opening)
+            if kept is not None:
+                kept[i] = black_points
             if self.slots[b] >= 0:
                 points[self.slots[b]] += black_points
             if self.slots[w] >= 0:
                 points[self.slots[w]] += 1.0 - black_points
-        return FitnessPoints(self.task_index, points, self.games)
+        return FitnessPoints(self.task_index, points, self.games, kept)
 
 
 def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[Individual],
                         hall: Sequence[Individual] = (), opponents: Sequence[DepthContestant] = (),
-                        batch_games: int = 64) -> list[DepthFitnessTask]:
+                        batch_games: int = 64, keep_games: bool = False) -> list[DepthFitnessTask]:
     """The tasks of a generation's fitness at depth, in task order: the
     games of :func:`~genethello.cluster.fitness.network_fitness.fitness_games`
     (the members, then the ``opponents`` — ``fitness.opponents`` resolved
     by :func:`resolve_opponent`, in their order — or the hall) cut into
-    chunks of ``batch_games`` (a pure function of the arguments).
+    chunks of ``batch_games`` (a pure function of the arguments);
+    ``keep_games``: each task also returns each game's points.
 
     Raises:
         ValueError: for fewer than 2 members in coevolution, a batch size
@@ -227,5 +232,5 @@ def depth_fitness_tasks(config: FitnessConfig, generation: int, seed: int, membe
         task_index=batch.task_index, members=n, contestants=tuple(contestants[i] for i in batch.used),
         slots=batch.slots, black=batch.black, white=batch.white, first_game=batch.first_game, depth=config.depth,
         exact_empties=config.exact_empties, per_pairing=per_pairing, openings=openings, start_seed=start_seed,
-        start_plies=config.start_plies)
+        start_plies=config.start_plies, keep_games=keep_games)
         for batch in game_batches(black, white, n, len(contestants), batch_games)]

@@ -85,11 +85,16 @@ class FitnessPoints:
         task_index: the task's place in the generation's task list.
         points: float64 [members]: the points each member slot won in this task.
         games: the games the task played.
+        game_points: float64 [games]: Black's points in each game, in
+            order, when the task was asked to keep them (a ranking by each
+            opponent's score, :mod:`~genethello.cluster.fitness.fitness_ranking`);
+            else None.
     """
 
     task_index: int
     points: np.ndarray
     games: int
+    game_points: np.ndarray | None = None
 
 
 # Evaluators a worker built, kept between tasks of a generation (each task
@@ -150,6 +155,7 @@ class NetworkFitnessTask:
     start_seed: int
     start_plies: int
     epsilon: float
+    keep_games: bool = False
 
     @property
     def games(self) -> int:
@@ -174,7 +180,7 @@ class NetworkFitnessTask:
             slot = self.slots[side]
             counted = slot >= 0
             np.add.at(points, slot[counted], pts[counted])
-        return FitnessPoints(self.task_index, points, n)
+        return FitnessPoints(self.task_index, points, n, black_points if self.keep_games else None)
 
 
 class FitnessChunk(Protocol):
@@ -253,9 +259,10 @@ def fitness_games(config: FitnessConfig, members: int, hall: int) -> tuple[str, 
 
 def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[NetworkIndividual],
                   hall: Sequence[NetworkIndividual] = (),
-                  batch_games: int = DEFAULT_BATCH_GAMES) -> list[NetworkFitnessTask]:
+                  batch_games: int = DEFAULT_BATCH_GAMES, keep_games: bool = False) -> list[NetworkFitnessTask]:
     """The tasks of a generation's fitness, in task_index order (a pure
-    function of the arguments; module docstring).
+    function of the arguments; module docstring); ``keep_games``: each
+    task also returns each game's points (:attr:`FitnessPoints.game_points`).
 
     Raises:
         ValueError: for fewer than 2 members in coevolution, or a batch size below 1.
@@ -271,7 +278,7 @@ def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Se
     return [NetworkFitnessTask(
         task_index=batch.task_index, members=n, contestants=tuple(contestants[i] for i in batch.used),
         slots=batch.slots, black=batch.black, white=batch.white, first_game=batch.first_game, game_seed=game_seed,
-        start_seed=start_seed, start_plies=config.start_plies, epsilon=float(config.epsilon))
+        start_seed=start_seed, start_plies=config.start_plies, epsilon=float(config.epsilon), keep_games=keep_games)
         for batch in game_batches(black, white, n, len(contestants), batch_games)]
 
 

@@ -40,6 +40,7 @@ import numpy as np
 from genethello.cluster.breeding.protocols import Breeder, RatedGeneration
 from genethello.cluster.config import RunConfig
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
+from genethello.cluster.fitness.fitness_ranking import fitness_ranking, scores_by_opponent
 from genethello.cluster.fitness.games import GameSettings
 from genethello.cluster.fitness.matches import Matches, MatchOutcome, Pairing, SeededOpenings, Side
 from genethello.cluster.fitness.network_depth_fitness import (
@@ -52,9 +53,10 @@ from genethello.cluster.fitness.network_fitness import (
     FitnessGames,
     FitnessPoints,
     NetworkFitnessTask,
+    fitness_games,
     fitness_tasks,
 )
-from genethello.cluster.fitness.network_rating import fitness_games_per_member, rank_by_points, rate_fitness
+from genethello.cluster.fitness.network_rating import fitness_games_per_member, rate_fitness
 from genethello.cluster.fitness.pairing import RoundRobin
 from genethello.cluster.fitness.rating_step import GenerationRating, rate_generation
 from genethello.cluster.reads import HallEntry, RankedPlayer
@@ -262,18 +264,40 @@ class PointsFitness:
         >= 1`` on the core's engine (any family), else on the fast 1-ply
         loop (networks only: the run check refuses the others)."""
         f = self.config.fitness
+        keep = fitness_ranking(f.ranking).needs_games
         if f.depth:
             return depth_fitness_tasks(f, g, self.config.seed, members, self._hall(g), self._opponents_at_depth(),
-                                       batch_games=f.batch_games)
+                                       batch_games=f.batch_games, keep_games=keep)
         return fitness_tasks(f, g, self.config.seed, _networks(members), _networks(self._hall(g)),
-                             batch_games=f.batch_games)
+                             batch_games=f.batch_games, keep_games=keep)
 
     def points(self, g: int, members: int) -> np.ndarray:
-        """Each member slot's points over generation g's stored tasks, summed in task order."""
+        """Each member slot's points over generation g's stored tasks, summed
+        in task order (a row's first ``members`` float64s; each game's
+        points follow where the ranking keeps them, :func:`_row_bytes`)."""
         total = np.zeros(members, dtype=np.float64)
         for row in self.store.fitness_results(g):
-            total += np.frombuffer(row.points, dtype="<f8")
+            total += np.frombuffer(row.points[:8 * members], dtype="<f8")
         return total
+
+    def order(self, g: int, points: np.ndarray) -> list[int]:
+        """Generation g's member slots best first, as ``fitness.ranking``
+        orders them: by points, or from each game's points stored with the
+        tasks (each member's score against each opponent)."""
+        ranking = fitness_ranking(self.config.fitness.ranking)
+        if not ranking.needs_games:
+            return ranking.order(points, None, None)
+        members = points.size
+        kept = [np.frombuffer(row.points[8 * members:], dtype=np.uint8) for row in self.store.fitness_results(g)]
+        game_points = np.concatenate(kept).astype(np.float64) / 2.0 if kept else np.zeros(0)
+        hall = len(self._hall_entries(g))
+        _, black, white, _ = fitness_games(self.config.fitness, members, hall)
+        if game_points.size != black.size:
+            raise ValueError(f"generation {g}'s stored fitness holds {game_points.size} games' points, "
+                             f"its games are {black.size} (fitness.ranking {ranking.name!r} needs each)")
+        contestants = int(max(black.max(initial=-1), white.max(initial=-1))) + 1
+        by_points, by_games = scores_by_opponent(black, white, game_points, members, contestants)
+        return ranking.order(points, by_points, by_games)
 
     def games(self, g: int) -> GenerationGames[NetworkFitnessTask | DepthFitnessTask, FitnessPoints, FitnessRow]:
         """Generation g's fitness tasks without a stored row (the total
@@ -284,8 +308,7 @@ class PointsFitness:
         self.store.set_games_total(g, total)
 
         def rows(outcomes: list[FitnessPoints]) -> list[FitnessRow]:
-            return [FitnessRow(o.task_index, np.ascontiguousarray(o.points, dtype="<f8").tobytes(), o.games)
-                    for o in outcomes]
+            return [FitnessRow(o.task_index, _row_bytes(o), o.games) for o in outcomes]
 
         return GenerationGames(FitnessGames(), batches_of(t for t in tasks if t.task_index not in done), rows,
                                lambda batch: self.store.commit_fitness(g, batch), items=len(tasks),
@@ -317,8 +340,9 @@ class PointsFitness:
         cfg = self.config
         if g not in self._ranked:
             found = self.members(g)
-            points = self.points(g, len(found)).tolist()
-            order = rank_by_points(points)
+            totals = self.points(g, len(found))
+            order = self.order(g, totals)
+            points = totals.tolist()
             self._ranked = {g: ([found[i][1] for i in order], [points[i] for i in order],
                                 [found[i][0] for i in order], [int(i) for i in order], self.store.breeder_state(g))}
         ranked, points, ids, slots, state = self._ranked[g]
@@ -329,6 +353,17 @@ class PointsFitness:
         games = fitness_games_per_member(cfg.fitness, len(ranked), len(self._hall_entries(g)))
         rated = RatedGeneration(g, self.kind, ranked, injected, state, points, slots, games)
         return Ranking(rated, ids, [e.player_id for e in hall])
+
+
+def _row_bytes(outcome: FitnessPoints) -> bytes:
+    """A task's stored points: each member slot's points (float64
+    little-endian), then, where the task kept them, Black's points in each
+    game as halves (one byte a game: 0 lost, 1 drawn, 2 won). A run ranked
+    by points stores the first part alone, as before rankings existed."""
+    row = np.ascontiguousarray(outcome.points, dtype="<f8").tobytes()
+    if outcome.game_points is None:
+        return row
+    return row + np.rint(np.asarray(outcome.game_points) * 2.0).astype(np.uint8).tobytes()
 
 
 def _networks(individuals: list[Individual]) -> list[NetworkIndividual]:

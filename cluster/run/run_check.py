@@ -29,6 +29,7 @@ from genethello.cluster.config import (
 )
 from genethello.cluster.family_traits import traits_of
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
+from genethello.cluster.fitness.fitness_ranking import fitness_ranking
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.cluster.measures.panel import check_panel_config
@@ -120,6 +121,10 @@ def _check_fitness_kind(config: RunConfig) -> None:
     if not f.depth and not traits.plays_fast_loop and kind.kept_as_points(traits.keeps_game_records):
         raise ConfigError(f"fitness.depth: population.type {config.chromosome_type.name!r} plays fitness.kind "
                           f"{f.kind!r} by search: set fitness.depth >= 1 (the fast 1-ply loop plays networks)")
+    if fitness_ranking(f.ranking).needs_games and not kind.kept_as_points(traits.keeps_game_records):
+        raise ConfigError(f"fitness.ranking: {f.ranking!r} orders a fitness kept as points; population.type "
+                          f"{config.chromosome_type.name!r} keeps fitness.kind {f.kind!r} game by game and ranks "
+                          "by rating.selection")
 
 
 def _check_depth_fitness(config: RunConfig) -> None:
