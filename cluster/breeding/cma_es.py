@@ -311,7 +311,8 @@ class CmaEsBreeder:
     def next_population(self, rated: RatedGeneration, size: int, rng: np.random.Generator) -> Bred:
         """Tell the optimizer generation ``rated.number``'s ranking (each
         member's real weights with minus its points, best first; the rank
-        when no points are given), then sample generation ``number + 1``."""
+        when no points are given or another ranking than points ordered
+        them), then sample generation ``number + 1``."""
         optimizer = self._told(rated)
         if size != optimizer.population_size:
             raise ValueError(f"CMA-ES breeds {optimizer.population_size} members a generation, not {size}")
@@ -329,7 +330,7 @@ class CmaEsBreeder:
         if rated.state is None:
             raise ValueError(f"generation {rated.number} has no stored CMA-ES state to breed from")
         key = (rated.number, hashlib.sha256(rated.state).digest(), tuple(float(p) for p in rated.points),
-               tuple(str(m) for m in rated.ranked))
+               tuple(str(m) for m in rated.ranked), rated.ranked_by_points)
         told = self._told_states.get(key)
         if told is None:
             told = dump_state(self._tell(rated))
@@ -350,7 +351,8 @@ class CmaEsBreeder:
         if len(members) != optimizer.population_size:
             raise ValueError(f"CMA-ES was told {len(members)} members, its generations have "
                              f"{optimizer.population_size}")
-        values = ([-float(p) for p in rated.points] if rated.points else [float(i) for i in range(len(members))])
+        by_points = rated.points and rated.ranked_by_points
+        values = [-float(p) for p in rated.points] if by_points else [float(i) for i in range(len(members))]
         optimizer.tell([(np.array(m.network.weights, dtype=np.float64), v) for m, v in zip(members, values)])
         return optimizer
 

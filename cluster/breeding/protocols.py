@@ -62,6 +62,10 @@ class RatedGeneration:
         games_per_member: the fitness games behind each member's points
             (the noise of the ranking, which pbt-td's ready criterion
             weighs); 0 where the run has no points.
+        ranked_by_points: whether ``ranked`` is in the order of ``points``
+            (``fitness.ranking = "points"``); else a ranking by opponents
+            ordered it, and a breeder that tells an optimizer values tells
+            it the ranks.
     """
 
     number: int
@@ -72,6 +76,7 @@ class RatedGeneration:
     points: Sequence[float] = ()
     slots: Sequence[int] = ()
     games_per_member: int = 0
+    ranked_by_points: bool = True
 
 
 @dataclass(frozen=True)

@@ -111,16 +111,19 @@ class FitnessRanking:
             first.
         needs_games: whether it reads each member's score against each
             opponent, so the generation keeps each game's points.
+        by_points: whether its order is the total points' (a breeder that
+            tells an optimizer values may tell it the points; else the ranks).
     """
 
     name: str
     order: Callable[[np.ndarray, np.ndarray | None, np.ndarray | None], list[int]]
     needs_games: bool
+    by_points: bool = False
 
 
 #: Every ranking by its ``fitness.ranking`` name.
 FITNESS_RANKINGS: dict[str, FitnessRanking] = {r.name: r for r in (
-    FitnessRanking("points", _by_points, needs_games=False),
+    FitnessRanking("points", _by_points, needs_games=False, by_points=True),
     FitnessRanking("opponent-ranks", _by_opponent_ranks, needs_games=True),
     FitnessRanking("worst-opponent", _by_worst_opponent, needs_games=True),
 )}

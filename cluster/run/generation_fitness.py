@@ -351,7 +351,8 @@ class PointsFitness:
             hall = self.store.hall_ranked(cfg.breeding.inject_top)
         injected: list[Individual] = [e.chromosome() for e in hall]
         games = fitness_games_per_member(cfg.fitness, len(ranked), len(self._hall_entries(g)))
-        rated = RatedGeneration(g, self.kind, ranked, injected, state, points, slots, games)
+        rated = RatedGeneration(g, self.kind, ranked, injected, state, points, slots, games,
+                                ranked_by_points=fitness_ranking(cfg.fitness.ranking).by_points)
         return Ranking(rated, ids, [e.player_id for e in hall])
 
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from genethello.cluster.config import ConfigError, RunConfig
+from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
+from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
 from genethello.cluster.db import Database
 from genethello.cluster.fitness.fitness_ranking import FITNESS_RANKINGS, fitness_ranking, scores_by_opponent
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.generation_fitness import PointsFitness
 from genethello.cluster.run.run_check import config_from_mapping
 from genethello.cluster.run.run_store import RunStore
+from genethello.core.families.registry import parse_kind
 
 from .conftest import query
 from .test_network_runs import NET, assert_workers_store, serial_reference
@@ -93,6 +95,26 @@ def test_the_ranking_is_checked_where_it_enters():
     with pytest.raises(ConfigError, match=r"^fitness\.ranking: 'worst-opponent' orders a fitness kept as points"):
         config_from_mapping({"population": {"type": "oe_fmc", "size": 4}, "fitness": {"ranking": "worst-opponent"}})
     assert set(FITNESS_RANKINGS) == {"points", "opponent-ranks", "worst-opponent"}
+
+
+def test_cma_es_is_told_the_ranks_when_a_ranking_by_opponents_ordered_the_members():
+    """CMA-ES ranks what it is told: the points where they ordered the
+    members, else each member's place (what selection chose)."""
+    breeder = breeder_for(BreedingConfig(method="cma-es", sigma0=1.0))
+    kind = parse_kind("all-2")
+    first = breeder.first_population(kind, 6, [], np.random.default_rng(3))
+    members = list(first.members)
+    against = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]      # the points say the reverse of the order below
+
+    def bred(points: list[float], by_points: bool) -> list[str]:
+        rated = RatedGeneration(1, kind, members, (), first.state, points, list(range(6)), 40,
+                                ranked_by_points=by_points)
+        return [str(m) for m in breeder_for(BreedingConfig(method="cma-es", sigma0=1.0)).next_population(
+            rated, 6, np.random.default_rng(4)).members]
+
+    by_ranks = bred(against, by_points=False)
+    assert by_ranks == bred([6.0, 5.0, 4.0, 3.0, 2.0, 1.0], by_points=True)   # the ranks: the order given
+    assert by_ranks != bred(against, by_points=True)                           # the points: the reverse
 
 
 #: NET against two fixed opponents, ranked by each opponent's ranks.
