@@ -27,7 +27,12 @@ how a game is played):
   of ``fitness.opponents``;
 * ``hall``: every member ``games_per_opponent`` double games against each
   hall member; with an empty hall the kind played is ``fixed`` (a fitness
-  of zeros would rank by slot alone).
+  of zeros would rank by slot alone);
+* ``mixed``: every pairing ``games_per_opponent`` double games: the
+  members against each other, against each of ``fitness.opponents`` (a
+  varied pool) and against each hall member entered before the generation
+  (Rosin & Belew's hall of fame beside the pool): no single sparring
+  partner makes the fitness; the opponents anchor a hall at depth.
 
 Nothing else in the cluster compares a fitness kind's name: the fitness
 tasks, the rating, the hall step and the run check ask the kind. A new kind
@@ -71,6 +76,9 @@ class FitnessKind:
         when_hall_empty: the kind played while the hall is empty ("": this one).
         anchors_hall: whether, at depth, the opponents play every hall
             entrant too and anchor the hall's scale.
+        opponents_and_hall: whether the members play the opponents and the
+            hall's members both (``mixed``), not the hall in the opponents'
+            place.
     """
 
     name: str
@@ -81,10 +89,13 @@ class FitnessKind:
     plays_hall: bool = False
     when_hall_empty: str = ""
     anchors_hall: bool = False
+    opponents_and_hall: bool = False
 
     def others(self, opponents: Sequence[T], hall: Sequence[T]) -> Sequence[T]:
-        """Whom the members play besides each other: the hall's members,
-        the opponents, or nobody."""
+        """Whom the members play besides each other: the opponents and then
+        the hall's members, the hall's members, the opponents, or nobody."""
+        if self.opponents_and_hall:
+            return [*opponents, *hall]
         if self.plays_hall:
             return hall
         return opponents if self.plays_opponents else ()
@@ -141,6 +152,23 @@ def _against_others_games(config: FitnessConfig, members: int, others: int) -> i
     return 2 * config.games_per_opponent * others
 
 
+def _mixed(config: FitnessConfig, members: int, others: int) -> Pairings:
+    """Every pair of members, then every member against each of the others
+    in turn: ``games_per_opponent`` double games a pairing."""
+    if members < 2:
+        raise ValueError(f"a mixed fitness needs at least 2 members, got {members}")
+    first, second = np.triu_indices(members, 1)
+    pair_black, pair_white = double_games(first, second, config.games_per_opponent)
+    mem, opp = np.divmod(np.arange(members * others), others) if others else (np.zeros(0, int), np.zeros(0, int))
+    other_black, other_white = double_games(mem, opp + members, config.games_per_opponent)
+    return (np.concatenate([pair_black, other_black]), np.concatenate([pair_white, other_white]),
+            config.games_per_opponent)
+
+
+def _mixed_games(config: FitnessConfig, members: int, others: int) -> int:
+    return 2 * config.games_per_opponent * (members - 1 + others)
+
+
 #: Every fitness kind by its ``fitness.kind`` name: the config accepts these
 #: names and no others.
 FITNESS_KINDS: dict[str, FitnessKind] = {kind.name: kind for kind in (
@@ -149,6 +177,8 @@ FITNESS_KINDS: dict[str, FitnessKind] = {kind.name: kind for kind in (
                 anchors_hall=True),
     FitnessKind("hall", _against_others, _against_others_games, "games_per_opponent", plays_opponents=True,
                 plays_hall=True, when_hall_empty="fixed"),
+    FitnessKind("mixed", _mixed, _mixed_games, "games_per_opponent", plays_opponents=True, plays_hall=True,
+                anchors_hall=True, opponents_and_hall=True),
 )}
 
 

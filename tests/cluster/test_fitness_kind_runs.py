@@ -86,5 +86,5 @@ def test_the_kind_says_how_a_generation_keeps_its_fitness(family):
     other kind; a network run keeps points for every kind."""
     keeps_records = traits_of(parse_kind(family)).keeps_game_records
     kept = {name: kind.kept_as_points(keeps_records) for name, kind in FITNESS_KINDS.items()}
-    assert kept == {"coevolution": not keeps_records, "fixed": True, "hall": True}
+    assert kept == {"coevolution": not keeps_records, "fixed": True, "hall": True, "mixed": True}
     assert keeps_records == (family == "oe_fmc")

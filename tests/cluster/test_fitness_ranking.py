@@ -1,7 +1,9 @@
-"""Selection's order of a generation kept as points (``fitness.ranking``,
-issue 36 part 2): by total points, or so that a single opponent cannot
-dominate it (each opponent's ranks averaged; the worst matchup). The
-rankings are pure functions, checked by hand here; a run ranked by
+"""Fitness that does not breed specialists (issue 36 part 2): selection's
+order of a generation kept as points (``fitness.ranking``: by total
+points, or so that a single opponent cannot dominate it — each opponent's
+ranks averaged, the worst matchup), and the ``mixed`` fitness kind (the
+members against each other, a varied pool and the hall). The rankings and
+the pairings are pure functions, checked by hand here; a run ranked by
 opponents keeps each game's points with its tasks and stores the same on
 1 and 2 Ray workers as serially, and a run ranked by points stores what it
 stored before rankings existed."""
@@ -14,6 +16,7 @@ import pytest
 from genethello.cluster.breeding.breeders import RatedGeneration, breeder_for
 from genethello.cluster.config import BreedingConfig, ConfigError, RunConfig
 from genethello.cluster.db import Database
+from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.fitness_ranking import FITNESS_RANKINGS, fitness_ranking, scores_by_opponent
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.generation_fitness import PointsFitness
@@ -159,3 +162,28 @@ def test_a_run_ranked_by_points_stores_its_points_alone(tmp_path):
     serial_reference(tmp_path, "net", **{**NET, "stop__max_generations": 2})
     rows = query(tmp_path / "ref.db", "SELECT length(points) FROM fitness_results")
     assert rows and {size for (size,) in rows} == {6 * 8}
+
+
+def test_a_mixed_fitness_pairs_the_members_then_each_member_with_each_other():
+    config = config_from_mapping({"population": {"type": "all-2", "size": 3}, "hall": {"games_per_member": 4},
+                                  "fitness": {"kind": "mixed", "opponents": ["wpc"], "games_per_opponent": 1}})
+    kind = fitness_kind("mixed")
+    black, white, per_pairing = kind.pairings(config.fitness, 3, 2)    # 3 members; wpc and one hall member
+    pairs = list(zip(black.tolist(), white.tolist(), strict=True))
+    assert pairs == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1),
+                     (0, 3), (3, 0), (0, 4), (4, 0), (1, 3), (3, 1), (1, 4), (4, 1), (2, 3), (3, 2), (2, 4), (4, 2)]
+    assert per_pairing == 1 and kind.games_per_member(config.fitness, 3, 2) == 2 * (2 + 2)
+    assert kind.others(["wpc"], ["h1", "h2"]) == ["wpc", "h1", "h2"]
+    with pytest.raises(ConfigError, match=r"^fitness\.kind: 'mixed' needs a hall of fame"):
+        config_from_mapping({"population": {"type": "all-2", "size": 3}, "hall": {"games_per_member": 0},
+                             "fitness": {"kind": "mixed", "opponents": ["wpc"]}})
+
+
+def test_a_mixed_run_plays_each_other_the_pool_and_the_hall_entered_before(tmp_path):
+    """6 members, 2 double games a pairing: 15 pairs of members, then each
+    member against wpc and every champion entered before the generation."""
+    snap = serial_reference(tmp_path, "mixed", **{**NET, "name": "mixed", "fitness__kind": "mixed",
+                                                  "fitness__games_per_opponent": 2, "hall__every": 1,
+                                                  "stop__max_generations": 3})
+    assert snap["run"][2] == "finished"
+    assert [g[2] for g in snap["generations"]] == [60 + 6 * 4 * others for others in (1, 2, 3)]
