@@ -195,6 +195,7 @@ class FitnessConfig:
     exact_empties: int = 0            # depth >= 1: solve exactly at this many empties or fewer (0 = never)
     openings: str = ""                # depth >= 1: "distinct-N" draws each pair's start from that set ("": start_plies)
     ranking: str = "points"           # selection order (fitness_ranking.py): points, opponent-ranks, worst-opponent
+    hall_opponents: int = 0           # hall and mixed: play the K members entered last before the generation (0: all)
 
     def __post_init__(self) -> None:
         """Every value checked as a config file's would be: the one check of
@@ -369,6 +370,7 @@ RANGES: dict[str, tuple[Any, Any]] = {
     "fitness.batch_games": (1, 10_000_000),
     "fitness.depth": (0, 20),
     "fitness.exact_empties": (0, 30),
+    "fitness.hall_opponents": (0, 100_000),
     "storage.keep_moves_generations": (0, 1_000_000),
     "cluster.task_seconds": (0.001, 3600.0),
     "cluster.max_in_flight_per_worker": (1, 64),

@@ -242,12 +242,17 @@ class PointsFitness:
     def _hall_entries(self, g: int) -> list[HallEntry]:
         """The hall members generation g's fitness plays, in entry order:
         those entered before g (g's own champion enters after g's games, in
-        its hall step); none unless the fitness kind plays the hall. The
-        rating and the breeder count the same members as the games did,
-        whether they ask before or after the hall step."""
+        its hall step), the ``fitness.hall_opponents`` entered last where
+        that is set (a hall of a long run grows by a member every
+        ``hall.every`` generations, and so would each generation's games);
+        none unless the fitness kind plays the hall. The rating and the
+        breeder count the same members as the games did, whether they ask
+        before or after the hall step."""
         if not fitness_kind(self.config.fitness.kind).plays_hall:
             return []
-        return [entry for entry in self.store.hall_members() if entry.entered < g]
+        entered = [entry for entry in self.store.hall_members() if entry.entered < g]
+        latest = self.config.fitness.hall_opponents
+        return entered[-latest:] if latest else entered
 
     def _hall(self, g: int) -> list[Individual]:
         """The individuals of :meth:`_hall_entries` (hall fitness plays them)."""

@@ -117,6 +117,8 @@ def _check_fitness_kind(config: RunConfig) -> None:
                           f"{', '.join(FITNESS_OPPONENTS)}")
     if kind.plays_hall and config.hall.games_per_member == 0:
         raise ConfigError(f"fitness.kind: {f.kind!r} needs a hall of fame (hall.games_per_member > 0)")
+    if f.hall_opponents and not kind.plays_hall:
+        raise ConfigError(f"fitness.hall_opponents: fitness.kind {f.kind!r} plays no hall member")
     traits = traits_of(config.chromosome_type)
     if not f.depth and not traits.plays_fast_loop and kind.kept_as_points(traits.keeps_game_records):
         raise ConfigError(f"fitness.depth: population.type {config.chromosome_type.name!r} plays fitness.kind "

@@ -179,11 +179,19 @@ def test_a_mixed_fitness_pairs_the_members_then_each_member_with_each_other():
                              "fitness": {"kind": "mixed", "opponents": ["wpc"]}})
 
 
-def test_a_mixed_run_plays_each_other_the_pool_and_the_hall_entered_before(tmp_path):
+@pytest.mark.parametrize(("latest", "others"), [(0, (1, 2, 3)), (1, (1, 2, 2))])
+def test_a_mixed_run_plays_each_other_the_pool_and_the_hall_entered_before(tmp_path, latest, others):
     """6 members, 2 double games a pairing: 15 pairs of members, then each
-    member against wpc and every champion entered before the generation."""
+    member against wpc and every champion entered before the generation
+    (or the ``fitness.hall_opponents`` entered last)."""
     snap = serial_reference(tmp_path, "mixed", **{**NET, "name": "mixed", "fitness__kind": "mixed",
-                                                  "fitness__games_per_opponent": 2, "hall__every": 1,
-                                                  "stop__max_generations": 3})
+                                                  "fitness__games_per_opponent": 2, "fitness__hall_opponents": latest,
+                                                  "hall__every": 1, "stop__max_generations": 3})
     assert snap["run"][2] == "finished"
-    assert [g[2] for g in snap["generations"]] == [60 + 6 * 4 * others for others in (1, 2, 3)]
+    assert [g[2] for g in snap["generations"]] == [60 + 6 * 4 * count for count in others]
+
+
+def test_hall_opponents_need_a_kind_that_plays_the_hall():
+    with pytest.raises(ConfigError, match=r"^fitness\.hall_opponents: fitness\.kind 'fixed' plays no hall member"):
+        config_from_mapping({"population": {"type": "all-2", "size": 4},
+                             "fitness": {"kind": "fixed", "opponents": ["wpc"], "hall_opponents": 2}})
