@@ -64,23 +64,40 @@ class BatchSizer:
         self.size = max(1, min(self.limit, round(self.target / self._seconds_per_game)))
 
 
+class BatchSizers:
+    """A :class:`BatchSizer` for each kind of task an executor runs: a
+    fitness chunk, one hall game and a learning slice take very different
+    times, and a size learned on one would put a whole phase of another in
+    one batch, on one worker (pbt-td's slices, after the hall's games of a
+    few milliseconds each, all went to one worker)."""
+
+    def __init__(self, target_seconds: float) -> None:
+        self.target = target_seconds
+        self._by_task: dict[type, BatchSizer] = {}
+
+    def for_task(self, task: object) -> BatchSizer:
+        """The sizer of ``task``'s kind (its class)."""
+        return self._by_task.setdefault(type(task), BatchSizer(self.target))
+
+
 class SerialExecutor:
     """Plays every batch in this process (benchmark baselines, debugging)."""
 
     workers = 1
 
     def __init__(self, task_seconds: float = 0.2) -> None:
-        self.sizer = BatchSizer(task_seconds)
+        self.sizers = BatchSizers(task_seconds)
 
     def run(self, task: Task[ItemT, OutcomeT], next_batch: BatchSource,
             should_stop: Callable[[], bool]) -> Iterator[list[OutcomeT]]:
+        sizer = self.sizers.for_task(task)
         while not should_stop():
-            batch = next_batch(self.sizer.size)
+            batch = next_batch(sizer.size)
             if not batch:
                 return
             t0 = time.perf_counter()
             outcomes = task.run(batch)
-            self.sizer.observe(len(batch), time.perf_counter() - t0)
+            sizer.observe(len(batch), time.perf_counter() - t0)
             yield outcomes
 
     def close(self) -> None:
@@ -235,7 +252,7 @@ class RayExecutor:
 
         self._ray = ray
         self.workers = workers
-        self.sizer = BatchSizer(task_seconds)
+        self.sizers = BatchSizers(task_seconds)
         self.max_in_flight = max(1, workers * in_flight_per_worker)
         self.fingerprint = core_fingerprint()
         # Ray retries tasks lost with their worker by itself (max_retries);
@@ -253,6 +270,7 @@ class RayExecutor:
             should_stop: Callable[[], bool]) -> Iterator[list[OutcomeT]]:
         ray = self._ray
         lost_errors = self._lost_worker_errors()
+        sizer = self.sizers.for_task(task)
         task_ref = ray.put(task)       # pickled once; each batch travels alone
         in_flight: _InFlight = {}      # object ref -> (batch, attempts)
         retry: deque[_Attempt] = deque()
@@ -262,7 +280,7 @@ class RayExecutor:
                 if retry:
                     batch, attempts = retry.popleft()
                 elif not exhausted:
-                    batch, attempts = next_batch(self.sizer.size), 0
+                    batch, attempts = next_batch(sizer.size), 0
                     if not batch:
                         exhausted = True
                         continue
@@ -294,7 +312,7 @@ class RayExecutor:
                                               f"last error: {exc}") from exc
                     self._requeue(retry, batch, attempts, exc)
                     continue
-                self.sizer.observe(len(batch), seconds)
+                sizer.observe(len(batch), seconds)
                 yield outcomes
 
     def _requeue(self, retry: deque[_Attempt], batch: list[Any], attempts: int, exc: BaseException) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from genethello.cluster.fitness.matches import Matches, Pairing, PlaySetting, Side
-from genethello.cluster.run.executors import RayExecutor, WorkerLostError
+from genethello.cluster.run.executors import RayExecutor, SerialExecutor, WorkerLostError
 
 PLAYERS = ("oe_fmc_1_14:49:3:2:2:3:3:9:1:10:3", "oe_fmc_2_20:44:1:6:2:3:2:4:2:8:1", "fmc_0_5:3:1")
 TASK = Matches(tuple(Side(text, None, PlaySetting(depth=5, exact_empties=8, tt_bits=14)) for text in PLAYERS))
@@ -113,3 +113,36 @@ def test_a_batch_lost_too_often_is_a_named_error(ray_cluster):
         for _ in executor.run(TASK, batches_of_two(SPECS), lambda: False):
             pass
     assert len(killer.killed) >= 2
+
+
+class _SlowItems:
+    """A task whose items take ``seconds`` each (a learning slice's kind)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def run(self, items: list[int]) -> list[int]:
+        time.sleep(self.seconds * len(items))
+        return items
+
+
+class _FastItems(_SlowItems):
+    """Another kind of task, whose items take a fraction of a millisecond (a hall game's)."""
+
+
+def _batch_sizes(executor: SerialExecutor, task: _SlowItems, items: int) -> list[int]:
+    pending = list(range(items))
+
+    def next_batch(size: int) -> list[int]:
+        batch, pending[:] = pending[:size], pending[size:]
+        return batch
+
+    return [len(batch) for batch in executor.run(task, next_batch, lambda: False)]
+
+
+def test_each_kind_of_task_sizes_its_own_batches():
+    """After thousands of quick items, slow ones still go a few at a time
+    (else a learning phase after the hall's games went to one worker whole)."""
+    executor = SerialExecutor(task_seconds=0.02)
+    assert max(_batch_sizes(executor, _FastItems(0.00001), 3000)) > 100
+    assert max(_batch_sizes(executor, _SlowItems(0.01), 8)) <= 2
