@@ -460,13 +460,12 @@ def test_evolution_survives_a_killed_worker_and_equals_one_machine(cluster, tmp_
     assert a == b, snapshot_diff(a, b)
 
 
-#: A pbt-td run whose learning slices last long enough (8 members, 400
-#: self-play games each: the learning of a generation takes a second or
-#: more on a loaded machine) that a worker can be killed while it learns
-#: one; no hall, so that a generation is 'rated' exactly while its members
-#: learn.
+#: A pbt-td run whose learning slices last long enough (8 members, 200
+#: self-play games each, a few at a time on each worker) that a worker can
+#: be killed while it learns one; no hall, so that a generation is 'rated'
+#: exactly while its members learn.
 LEARNING = dict(name="netns-learning", population__type="all-2-s4", population__size=8,
-                breeding__method="pbt-td", breeding__learning_games=400, breeding__learning_batch=100,
+                breeding__method="pbt-td", breeding__learning_games=200, breeding__learning_batch=50,
                 breeding__learning_max_depth=2, fitness__kind="coevolution", fitness__games_per_pair=2,
                 fitness__depth=1, fitness__openings="distinct-4", fitness__batch_games=8, hall__games_per_member=0,
                 yardstick__league_double_games=0, stop__max_generations=4, cluster__task_seconds=0.3)
