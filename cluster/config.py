@@ -22,14 +22,17 @@ import dataclasses
 import json
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from genethello.core.families.registry import Kind, parse_individual, parse_kind
 from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.user_files import UserFileError, loads_toml, read_user_file, user_text
 from genethello.core.play.contestants import BUILT_IN_CONTESTANTS
+
+T = TypeVar("T")
 
 #: ``openings.series`` of a new run (:data:`genethello.core.play.openings.DEFAULT_SET`;
 #: a test keeps the two equal) and of runs made before opening sets
@@ -382,6 +385,19 @@ RANGES.update({f"breeding.{key}": bounds for keys in BREEDING_SECTIONS.values()
 
 #: Keys whose value is a list of numbers (every other list holds strings).
 NUMBER_LISTS = {"yardstick.sprt"}
+
+
+def table_entry(key: str, table: Mapping[str, T], name: str) -> T:
+    """The entry ``name`` of ``table``, the strategies a config key names
+    (``fitness.kind``, ``fitness.ranking``).
+
+    Raises:
+        ConfigError: naming ``key``, the value and the names there are.
+    """
+    try:
+        return table[name]
+    except KeyError:
+        raise ConfigError(f"{key}: {name!r} is not one of {', '.join(table)}") from None
 
 
 def _check_value(key: str, value: Any, default: Any, range_key: str = "") -> Any:

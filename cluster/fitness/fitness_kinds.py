@@ -48,7 +48,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from genethello.cluster.config import ConfigError, FitnessConfig
+from genethello.cluster.config import FitnessConfig, table_entry
 
 __all__ = ["FITNESS_KINDS", "FitnessKind", "Pairings", "double_games", "fitness_kind", "played_kind"]
 
@@ -130,12 +130,24 @@ def double_games(first: np.ndarray, second: np.ndarray, per_pair: int) -> tuple[
     return black, white
 
 
+def _member_pairs(members: int, per_pair: int) -> tuple[np.ndarray, np.ndarray]:
+    """Black and White of every pair of members, ``per_pair`` double games each."""
+    first, second = np.triu_indices(members, 1)
+    return double_games(first, second, per_pair)
+
+
+def _members_against_others(members: int, others: int, per_pair: int) -> tuple[np.ndarray, np.ndarray]:
+    """Black and White of every member against each of the others in turn
+    (indices ``members ..``), ``per_pair`` double games each."""
+    mem, opp = np.divmod(np.arange(members * others), others)
+    return double_games(mem, opp + members, per_pair)
+
+
 def _round_robin(config: FitnessConfig, members: int, others: int) -> Pairings:
     """Every pair of members, ``games_per_pair`` double games (the others play no part)."""
     if members < 2:
         raise ValueError(f"coevolution needs at least 2 members, got {members}")
-    first, second = np.triu_indices(members, 1)
-    return (*double_games(first, second, config.games_per_pair), config.games_per_pair)
+    return (*_member_pairs(members, config.games_per_pair), config.games_per_pair)
 
 
 def _round_robin_games(config: FitnessConfig, members: int, others: int) -> int:
@@ -144,8 +156,7 @@ def _round_robin_games(config: FitnessConfig, members: int, others: int) -> int:
 
 def _against_others(config: FitnessConfig, members: int, others: int) -> Pairings:
     """Every member against each of the others in turn, ``games_per_opponent`` double games."""
-    mem, opp = np.divmod(np.arange(members * others), others)
-    return (*double_games(mem, opp + members, config.games_per_opponent), config.games_per_opponent)
+    return (*_members_against_others(members, others, config.games_per_opponent), config.games_per_opponent)
 
 
 def _against_others_games(config: FitnessConfig, members: int, others: int) -> int:
@@ -157,12 +168,10 @@ def _mixed(config: FitnessConfig, members: int, others: int) -> Pairings:
     in turn: ``games_per_opponent`` double games a pairing."""
     if members < 2:
         raise ValueError(f"a mixed fitness needs at least 2 members, got {members}")
-    first, second = np.triu_indices(members, 1)
-    pair_black, pair_white = double_games(first, second, config.games_per_opponent)
-    mem, opp = np.divmod(np.arange(members * others), others) if others else (np.zeros(0, int), np.zeros(0, int))
-    other_black, other_white = double_games(mem, opp + members, config.games_per_opponent)
-    return (np.concatenate([pair_black, other_black]), np.concatenate([pair_white, other_white]),
-            config.games_per_opponent)
+    per_pair = config.games_per_opponent
+    pair_black, pair_white = _member_pairs(members, per_pair)
+    other_black, other_white = _members_against_others(members, others, per_pair)
+    return np.concatenate([pair_black, other_black]), np.concatenate([pair_white, other_white]), per_pair
 
 
 def _mixed_games(config: FitnessConfig, members: int, others: int) -> int:
@@ -188,10 +197,7 @@ def fitness_kind(name: str) -> FitnessKind:
     Raises:
         ConfigError: naming the key and the kinds there are.
     """
-    try:
-        return FITNESS_KINDS[name]
-    except KeyError:
-        raise ConfigError(f"fitness.kind: {name!r} is not one of {', '.join(FITNESS_KINDS)}") from None
+    return table_entry("fitness.kind", FITNESS_KINDS, name)
 
 
 def played_kind(name: str, hall: int) -> FitnessKind:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from genethello.cluster.config import ConfigError
+from genethello.cluster.config import table_entry
 
 __all__ = ["FITNESS_RANKINGS", "FitnessRanking", "fitness_ranking", "scores_by_opponent"]
 
@@ -135,7 +135,4 @@ def fitness_ranking(name: str) -> FitnessRanking:
     Raises:
         ConfigError: naming the key and the rankings there are.
     """
-    try:
-        return FITNESS_RANKINGS[name]
-    except KeyError:
-        raise ConfigError(f"fitness.ranking: {name!r} is not one of {', '.join(FITNESS_RANKINGS)}") from None
+    return table_entry("fitness.ranking", FITNESS_RANKINGS, name)
