@@ -11,6 +11,7 @@ commands and the web page ask this, never which family a run holds.
 
 from __future__ import annotations
 
+from genethello.cluster.config import FitnessConfig
 from genethello.cluster.family_traits import traits_of_family
 from genethello.cluster.fitness.fitness_kinds import FITNESS_KINDS
 from genethello.cluster.reads.family_charts import run_family
@@ -18,18 +19,13 @@ from genethello.cluster.reads.runs import RunInfo
 
 __all__ = ["keeps_game_records", "rating_name"]
 
-#: The fitness kind of a stored config without ``fitness.kind``
-#: (:class:`~genethello.cluster.config.FitnessConfig`'s default).
-_DEFAULT_KIND = "coevolution"
-
-
 def keeps_game_records(run: RunInfo) -> bool:
     """Whether ``run``'s fitness games are stored one by one. A stored config
     that names no kind the table has (a database is data: it may hold
     anything) falls back on the family's trait."""
     keeps = traits_of_family(run_family(run)).keeps_game_records
     fitness = run.config().get("fitness")
-    name = fitness.get("kind", _DEFAULT_KIND) if isinstance(fitness, dict) else _DEFAULT_KIND
+    name = fitness.get("kind", FitnessConfig.kind) if isinstance(fitness, dict) else FitnessConfig.kind
     kind = FITNESS_KINDS.get(name) if isinstance(name, str) else None
     if kind is None:
         return keeps

@@ -277,24 +277,20 @@ class PointsFitness:
                              batch_games=f.batch_games, keep_games=keep)
 
     def points(self, g: int, members: int) -> np.ndarray:
-        """Each member slot's points over generation g's stored tasks, summed
-        in task order (a row's first ``members`` float64s; each game's
-        points follow where the ranking keeps them, :func:`_row_bytes`)."""
-        total = np.zeros(members, dtype=np.float64)
-        for row in self.store.fitness_results(g):
-            total += np.frombuffer(row.points[:8 * members], dtype="<f8")
-        return total
+        """Each member slot's points over generation g's stored tasks, summed in task order."""
+        return _total_points(self.store.fitness_results(g), members)
 
-    def order(self, g: int, points: np.ndarray) -> list[int]:
+    def order(self, g: int, rows: list[FitnessRow], points: np.ndarray) -> list[int]:
         """Generation g's member slots best first, as ``fitness.ranking``
-        orders them: by points, or from each game's points stored with the
-        tasks (each member's score against each opponent)."""
+        orders them: by ``points``, or from each game's points stored in
+        ``rows`` (generation g's, in task order: each member's score against
+        each opponent)."""
         ranking = fitness_ranking(self.config.fitness.ranking)
         if not ranking.needs_games:
             return ranking.order(points, None, None)
         members = points.size
-        kept = [np.frombuffer(row.points[8 * members:], dtype=np.uint8) for row in self.store.fitness_results(g)]
-        game_points = np.concatenate(kept).astype(np.float64) / 2.0 if kept else np.zeros(0)
+        kept = [_game_points_of(row, members) for row in rows]
+        game_points = np.concatenate(kept) if kept else np.zeros(0)
         hall = len(self._hall_entries(g))
         _, black, white, _ = fitness_games(self.config.fitness, members, hall)
         if game_points.size != black.size:
@@ -345,8 +341,9 @@ class PointsFitness:
         cfg = self.config
         if g not in self._ranked:
             found = self.members(g)
-            totals = self.points(g, len(found))
-            order = self.order(g, totals)
+            rows = self.store.fitness_results(g)
+            totals = _total_points(rows, len(found))
+            order = self.order(g, rows, totals)
             points = totals.tolist()
             self._ranked = {g: ([found[i][1] for i in order], [points[i] for i in order],
                                 [found[i][0] for i in order], [int(i) for i in order], self.store.breeder_state(g))}
@@ -365,11 +362,26 @@ def _row_bytes(outcome: FitnessPoints) -> bytes:
     """A task's stored points: each member slot's points (float64
     little-endian), then, where the task kept them, Black's points in each
     game as halves (one byte a game: 0 lost, 1 drawn, 2 won). A run ranked
-    by points stores the first part alone, as before rankings existed."""
+    by points stores the first part alone, as before rankings existed
+    (:func:`_total_points` and :func:`_game_points_of` read them back)."""
     row = np.ascontiguousarray(outcome.points, dtype="<f8").tobytes()
     if outcome.game_points is None:
         return row
     return row + np.rint(np.asarray(outcome.game_points) * 2.0).astype(np.uint8).tobytes()
+
+
+def _total_points(rows: list[FitnessRow], members: int) -> np.ndarray:
+    """Each member slot's points over ``rows`` (:func:`_row_bytes`), summed in order."""
+    total = np.zeros(members, dtype=np.float64)
+    for row in rows:
+        total += np.frombuffer(row.points[:8 * members], dtype="<f8")
+    return total
+
+
+def _game_points_of(row: FitnessRow, members: int) -> np.ndarray:
+    """Black's points in each game of ``row`` (:func:`_row_bytes`; empty
+    where the task kept none)."""
+    return np.frombuffer(row.points[8 * members:], dtype=np.uint8).astype(np.float64) / 2.0
 
 
 def _networks(individuals: list[Individual]) -> list[NetworkIndividual]:
