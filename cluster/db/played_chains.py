@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import struct
 
-import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -35,12 +34,8 @@ from genethello.cluster.db.models import PlayerRow
 from genethello.core.families.network_family import (
     PLAYED_PAYLOAD_MAGIC,
     NetworkError,
-    NetworkIndividual,
-    integers_from_packed,
-    packed_integers,
-    played_payload_from_integers,
 )
-from genethello.core.families.registry import Individual, parse_individual
+from genethello.core.families.registry import Individual, family_of, parse_individual
 
 __all__ = ["CHAIN_LIMIT", "CHAINED_PAYLOAD_MAGIC", "chain_depth", "chained_payload", "resolved_payload"]
 
@@ -75,11 +70,10 @@ def chained_payload(member: Individual, parent: Individual, parent_id: int, dept
     are staged networks of one kind (only those are stored played)."""
     if not 1 <= depth <= CHAIN_LIMIT:
         raise ValueError(f"a chain's depth is 1..{CHAIN_LIMIT}, not {depth}")
-    if not isinstance(member, NetworkIndividual) or not isinstance(parent, NetworkIndividual) \
-            or not member.network.staged or member.type != parent.type:
+    difference = family_of(member).played_difference(member, parent)
+    if difference is None:
         return None
-    difference = member.network.int_weights.astype(np.int64) - parent.network.int_weights.astype(np.int64)
-    return CHAINED_PAYLOAD_MAGIC + _HEADER.pack(parent_id, depth) + packed_integers(difference)
+    return CHAINED_PAYLOAD_MAGIC + _HEADER.pack(parent_id, depth) + difference
 
 
 def resolved_payload(s: Session, text: str, payload: bytes | None) -> bytes | None:
@@ -114,9 +108,7 @@ def resolved_payload(s: Session, text: str, payload: bytes | None) -> bytes | No
     if depth != 1:
         raise NetworkError(f"{what} are a chain that ends at depth {depth}, not 1")
     base = parse_individual(base_text, current)
-    if not isinstance(base, NetworkIndividual) or not base.network.staged:
+    played = family_of(base).played_from_differences(base, differences, what)
+    if played is None:
         raise NetworkError(f"{what} are chained to {base_text!r}, which is not a staged network")
-    q = base.network.int_weights.astype(np.int64)
-    for difference in reversed(differences):
-        q = q + integers_from_packed(difference, q.size, what)
-    return played_payload_from_integers(q, base.network.stages)
+    return played

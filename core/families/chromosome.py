@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from genethello.core.families.interface import MAX_TEXT_CHARS, StoredIndividual, quoted
+from genethello.core.families.interface import MAX_TEXT_CHARS, Individual, StoredIndividual, quoted
 from genethello.core.frontend.errors import UserError
 
 if TYPE_CHECKING:
@@ -453,6 +453,14 @@ class GeneThelloFamily:
 
     def played_payload(self, individual: Chromosome) -> bytes | None:
         """None: a chromosome's text is all of it."""
+        return None
+
+    def played_difference(self, individual: Chromosome, parent: Individual) -> bytes | None:
+        """None: a chromosome has no played form."""
+        return None
+
+    def played_from_differences(self, base: Chromosome, differences: Sequence[bytes], what: str) -> bytes | None:
+        """None: a chromosome has no played form."""
         return None
 
     def __repr__(self) -> str:

@@ -11,6 +11,7 @@ module and none imports the registry.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
@@ -171,4 +172,22 @@ class ChromosomeFamily(Protocol[KindT, IndividualT]):
         """A smaller payload that plays, shows and exports as ``individual``
         does, for a past member no step will breed from again; None when
         the family has none (its payload is already all it needs)."""
+        ...
+
+    def played_difference(self, individual: IndividualT, parent: Individual) -> bytes | None:
+        """What ``individual`` plays minus what ``parent`` plays, packed (a
+        past member stored against its parent); None when the family has no
+        played form or ``parent`` is not of ``individual``'s kind."""
+        ...
+
+    def played_from_differences(self, base: IndividualT, differences: Sequence[bytes],
+                                what: str) -> bytes | None:
+        """The played payload of ``base`` with ``differences`` (of
+        :meth:`played_difference`, the first applied last) added; None when
+        the family has no played form for ``base``.
+
+        Raises:
+            ValueError: a difference that does not unpack to ``base``'s size
+                (``what`` names the stored weights).
+        """
         ...

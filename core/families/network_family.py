@@ -45,6 +45,7 @@ from __future__ import annotations
 import lzma
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -52,7 +53,7 @@ import numpy as np
 
 from genethello.core.evaluation.ntuple import MAX_STAGES
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, PATTERN_ARCHITECTURES, Architecture, architecture
-from genethello.core.families.interface import MAX_TEXT_CHARS, StoredIndividual, quoted
+from genethello.core.families.interface import MAX_TEXT_CHARS, Individual, StoredIndividual, quoted
 from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.user_files import LZMA_FILTERS, UserFileError, inflate_bounded
@@ -399,6 +400,27 @@ class NetworkFamily:
         about a sixteenth of its real weights); None for today's networks,
         whose integers are scaled by their bound."""
         return played_payload(individual.network) if individual.network.staged else None
+
+    def played_difference(self, individual: NetworkIndividual, parent: Individual) -> bytes | None:
+        """A staged network's integers minus ``parent``'s, through
+        :func:`packed_integers`; None unless both are staged networks of
+        one kind."""
+        if not individual.network.staged or not isinstance(parent, NetworkIndividual) \
+                or parent.type != individual.type:
+            return None
+        return packed_integers(individual.network.int_weights.astype(np.int64)
+                               - parent.network.int_weights.astype(np.int64))
+
+    def played_from_differences(self, base: NetworkIndividual, differences: Sequence[bytes],
+                                what: str) -> bytes | None:
+        """``base``'s integers plus each difference, as a played payload;
+        None for a network that is not staged."""
+        if not base.network.staged:
+            return None
+        q = base.network.int_weights.astype(np.int64)
+        for difference in reversed(differences):
+            q = q + integers_from_packed(difference, q.size, what)
+        return played_payload_from_integers(q, base.network.stages)
 
     def __repr__(self) -> str:
         return "NETWORKS"
