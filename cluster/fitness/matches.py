@@ -186,12 +186,27 @@ def wpc_evaluator() -> NetworkEvaluator:
     return NetworkEvaluator(Network(arch, lut.astype(np.float64), _quantized=[lut]))
 
 
+#: The most bytes of payload players' evaluators a worker keeps (about six
+#: of ``patterns-v2-net``'s, 330 MB each; thousands of ``all-2``'s).
+PAYLOAD_EVALUATOR_BYTES = 2 << 30
+
+
+def evaluator_bytes(evaluator: BaseEvaluator) -> int:
+    """About what ``evaluator`` holds of its own: a network's LUTs and
+    weights; any other's tables are the process's shared pattern tables."""
+    if isinstance(evaluator, NetworkEvaluator):
+        return evaluator.ntuple.nbytes + int(evaluator.network.weights.nbytes)
+    return 4096
+
+
 # A worker's evaluators (by side and pattern table) and engines (two seats a
 # setting), kept between batches and tasks. The evaluators of players stored
-# with a payload (networks: up to megabytes each) are kept fewer than those
-# of players their text makes (a round robin of hundreds of chromosomes).
+# with a payload (networks: kilobytes to hundreds of megabytes each) are kept
+# fewer than those of players their text makes (a round robin of hundreds of
+# chromosomes), and by bytes as well as by count.
 _EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(4096)
-_PAYLOAD_EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(256)
+_PAYLOAD_EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(
+    256, max_bytes=PAYLOAD_EVALUATOR_BYTES, size_of=evaluator_bytes)
 _SEATS: BoundedCache[tuple[PlaySetting, int], Engine] = BoundedCache(64)
 _PLAYERS: BoundedCache[Side, Player] = BoundedCache(64)
 

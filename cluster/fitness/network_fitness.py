@@ -98,8 +98,10 @@ class FitnessPoints:
 
 
 # Evaluators a worker built, kept between tasks of a generation (each task
-# is unpickled afresh): keyed by architecture and weights bytes.
-_EVALUATORS: BoundedCache[tuple[Architecture, bytes], NTupleEvaluator] = BoundedCache(1024)
+# is unpickled afresh): keyed by architecture and weights bytes, bounded by
+# count and by bytes (the LUTs and the key's copy of the weights).
+_EVALUATORS: BoundedCache[tuple[Architecture, bytes], NTupleEvaluator] = BoundedCache(
+    1024, max_bytes=2 << 30, size_of=lambda e: e.nbytes + e.int_weights.nbytes)
 
 
 def _evaluator(weights: NetworkWeights) -> NTupleEvaluator:

@@ -230,6 +230,16 @@ cdef class NTupleEvaluator:
         return (NTupleEvaluator, (self.architecture, self.int_weights, self.n_stages, self.whole_disc_weight))
 
     @property
+    def nbytes(self) -> int:
+        """The bytes this evaluator holds of its own: the integer weights
+        and the merged LUTs with their colour-swapped twins and int16
+        copies (the layout, shared by every network of the architecture,
+        is not counted). What a cache of evaluators weighs them by."""
+        table, swapped, _layout, stage_map, table16, swapped16 = self._arrays
+        return int(self.int_weights.nbytes + table.nbytes + swapped.nbytes + stage_map.nbytes
+                   + sum(a.nbytes for a in (table16, swapped16) if a is not None))
+
+    @property
     def n_tuples(self) -> int:
         """Physical tuples: the expanded tuples (every base tuple's distinct
         symmetric images), those on the same squares merged into one."""

@@ -7,6 +7,8 @@ import pytest
 
 from genethello.cluster.fitness import matches, network_fitness
 from genethello.cluster.run import labelling
+from genethello.core.families.individual_names import resolve_individual
+from genethello.core.families.registry import evaluator_of
 from genethello.core.frontend.bounded_cache import BoundedCache
 
 
@@ -41,9 +43,42 @@ def test_a_cache_holds_at_least_one_value():
         BoundedCache(0)
 
 
+def test_a_byte_budget_drops_the_least_recently_used_until_the_rest_fit():
+    cache: BoundedCache[str, bytes] = BoundedCache(100, max_bytes=10, size_of=len)
+    cache.put("a", b"xxxx")
+    cache.put("b", b"yyyy")
+    cache.get("a")                              # a is now the most recent
+    cache.put("c", b"zzzz")                     # 12 bytes: b goes
+    assert ("a" in cache, "b" in cache, "c" in cache, cache.nbytes) == (True, False, True, 8)
+    cache.put("a", b"w")                        # replaced: its old bytes are no longer counted
+    assert cache.nbytes == 5
+    cache.put("huge", b"h" * 50)                # the newest is kept whatever it weighs, alone
+    assert (len(cache), cache.nbytes, cache.get("huge")) == (1, 50, b"h" * 50)
+    cache.clear()
+    assert (len(cache), cache.nbytes) == (0, 0)
+    with pytest.raises(ValueError, match="byte budget"):
+        BoundedCache(4, max_bytes=10)
+    with pytest.raises(ValueError, match="byte budget"):
+        BoundedCache(4, max_bytes=0, size_of=len)
+
+
+def test_a_workers_table_sized_evaluators_are_bounded_by_bytes():
+    """An evaluator of the 5-million-weight table weighs hundreds of MB:
+    the payload cache keeps a few of them, not 256 (which outgrew a 24 GB
+    machine), and the weight it puts on one is its LUTs."""
+    evaluator = evaluator_of(resolve_individual("patterns-v2-net"))
+    size = matches.evaluator_bytes(evaluator)
+    assert 250 << 20 < size < 500 << 20
+    assert 3 <= matches.PAYLOAD_EVALUATOR_BYTES // size <= 8
+    small = evaluator_of(resolve_individual("all-2-league"))
+    assert matches.evaluator_bytes(small) < 1 << 20
+
+
 def test_the_worker_caches_are_bounded_caches_with_their_limits():
     assert matches._EVALUATORS.limit == 4096
     assert matches._PAYLOAD_EVALUATORS.limit == 256
+    assert matches._PAYLOAD_EVALUATORS.max_bytes == matches.PAYLOAD_EVALUATOR_BYTES
+    assert network_fitness._EVALUATORS.max_bytes == 2 << 30
     assert matches._SEATS.limit == 64        # two seats a play setting
     assert network_fitness._EVALUATORS.limit == 1024
     assert labelling._LABELLERS.limit == 1    # a labeller for another task replaces the one kept
