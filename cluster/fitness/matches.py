@@ -40,10 +40,11 @@ play each game through :func:`search_game` too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from genethello.cluster.fitness.epsilon_players import epsilon_player_name, epsilon_seed, split_epsilon
 from genethello.cluster.fitness.network_games import fast_games
 from genethello.cluster.fitness.pairing import opening_seed
 from genethello.core.engine.game import Engine, GameResult, play_game, random_opening
@@ -58,7 +59,8 @@ from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS, league_game
 from genethello.core.play.players import ChromosomePlayer, GreedyPlayer, Player, RandomPlayer, SquareWeightsPlayer, play
 
 __all__ = ["BUILT_IN_PLAYERS", "LEAGUE_SIDE", "WPC", "WPC_ARCHITECTURE", "MatchOutcome", "Matches", "Pairing",
-           "PlaySetting", "SeededOpenings", "Side", "forget_engines", "search_game", "side_of", "wpc_evaluator"]
+           "PAYLOAD_EVALUATOR_BYTES", "PlaySetting", "SeededOpenings", "Side", "evaluator_bytes", "forget_engines",
+           "search_game", "side_of", "wpc_evaluator"]
 
 #: The League's WPC heuristic as a side: a built-in name on the fast loop,
 #: searched as the ``all-1`` network of :func:`wpc_evaluator` at depth.
@@ -84,8 +86,10 @@ class PlaySetting:
     """How a side plays: a search ``depth`` plies deep, solving exactly at
     ``exact_empties`` empties or fewer, with ``algorithm`` and a table of
     2^``tt_bits`` entries, its evaluator reading pattern table ``patterns``
-    ('': the newest installed); or, with ``depth`` 0, the fast 1-ply loop,
-    each move random with probability ``epsilon``; or, with ``players``,
+    ('': the newest installed), each of its moves random with probability
+    ``epsilon`` (an ε-player, :mod:`~genethello.cluster.fitness.epsilon_players`);
+    or, with ``depth`` 0, the fast 1-ply loop, each move random with
+    probability ``epsilon``; or, with ``players``,
     the players' own loop (module docstring), a chromosome searching
     ``depth`` plies and exactly at ``exact_empties``."""
 
@@ -161,10 +165,20 @@ class MatchOutcome:
 
 def side_of(contestant: tuple[str, bytes | None] | str, setting: PlaySetting) -> Side:
     """A contestant as tasks have carried them — (text, payload), or a
-    built-in name — as a side playing at ``setting``."""
-    if isinstance(contestant, str):
-        return Side(contestant, None, setting)
-    return Side(contestant[0], contestant[1], setting)
+    built-in name — as a side playing at ``setting``; an ε-player's name
+    (``eps0.2:p_1_10``) is its player at ``setting`` with that ε.
+
+    Raises:
+        ValueError: an ε-player on the fast loop (whose ε is the loop's).
+    """
+    text, payload = (contestant, None) if isinstance(contestant, str) else contestant
+    epsilon, player = split_epsilon(text)
+    if not epsilon:
+        return Side(text, payload, setting)
+    if setting.fast:
+        raise ValueError(f"{text!r}: an ε-player is searched (fitness.depth >= 1); the fast loop's ε is the "
+                         "loop's own")
+    return Side(player, payload, replace(setting, epsilon=epsilon))
 
 
 def wpc_evaluator() -> NetworkEvaluator:
@@ -186,8 +200,8 @@ def wpc_evaluator() -> NetworkEvaluator:
     return NetworkEvaluator(Network(arch, lut.astype(np.float64), _quantized=[lut]))
 
 
-#: The most bytes of payload players' evaluators a worker keeps (about six
-#: of ``patterns-v2-net``'s, 330 MB each; thousands of ``all-2``'s).
+#: The most bytes of payload players' evaluators a worker keeps (about five
+#: of ``patterns-v2-net``'s, 364 MB each; thousands of ``all-2``'s).
 PAYLOAD_EVALUATOR_BYTES = 2 << 30
 
 
@@ -240,7 +254,7 @@ def _seat(side: Side, colour: int) -> Engine:
     seat = _SEATS.get((s, colour))
     if seat is None:
         seat = _SEATS.put((s, colour), Engine(evaluator, depth=s.depth, exact_empties=s.exact_empties,
-                                              algorithm=s.algorithm, tt_bits=s.tt_bits))
+                                              algorithm=s.algorithm, tt_bits=s.tt_bits, epsilon=s.epsilon))
     else:
         seat.use_evaluator(evaluator)
     return seat
@@ -248,8 +262,17 @@ def _seat(side: Side, colour: int) -> Engine:
 
 def search_game(black: Side, white: Side, opening: Sequence[int]) -> GameResult:
     """One game of two searching sides after the ``opening`` moves (the
-    tables cleared first: a function of its arguments alone)."""
-    return play_game(_seat(black, 0), _seat(white, 1), opening)
+    tables cleared first: a function of its arguments alone; an ε-player's
+    draws seeded by the game, :func:`~genethello.cluster.fitness.epsilon_players.epsilon_seed`)."""
+    if not (black.setting.epsilon or white.setting.epsilon):
+        return play_game(_seat(black, 0), _seat(white, 1), opening)
+    seed = epsilon_seed(_side_name(black), _side_name(white), opening)
+    return play_game(_seat(black, 0), _seat(white, 1), opening, seed=seed)
+
+
+def _side_name(side: Side) -> str:
+    """A searching side's name, its ε included (an ε-player's draws are seeded by it)."""
+    return epsilon_player_name(side.setting.epsilon, side.text) if side.setting.epsilon else side.text
 
 
 def _player(side: Side) -> Player:

@@ -27,7 +27,8 @@ who plays them and from where:
   generation and the kind), so every member meets its opponents from the
   same distinct openings; with ``""`` each double game starts from the
   fast loop's random start of ``fitness.start_plies`` plies, as at depth 0.
-  The engines are deterministic at a fixed depth, so no ε is played.
+  The engines are deterministic at a fixed depth, so no ε is played but an
+  ε-player's, whose draws are seeded by the game.
 
 A game is then a pure function of its contestants, its opening, the depth
 and the exact setting: a task's :class:`FitnessPoints` do not depend on the
@@ -51,6 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.config import FitnessConfig
+from genethello.cluster.fitness.epsilon_players import epsilon_player, epsilon_player_name, split_epsilon
 from genethello.cluster.fitness.fitness_kinds import played_kind
 from genethello.cluster.fitness.matches import (
     WPC,
@@ -94,9 +96,20 @@ def resolve_opponent(spec: str) -> DepthContestant:
     a shipped network or a chromosome text; never a file, since the stored
     config names the opponents).
 
+    An ε-player (``eps0.2:p_1_10``) is carried as its player with the ε
+    prefix on its text.
+
     Raises:
         ValueError: one line naming ``spec`` (``random`` has no evaluation to search).
     """
+    epsilon, player = split_epsilon(spec)
+    if epsilon:
+        if epsilon_player(player):
+            raise ValueError(f"{spec!r}: an ε-player of an ε-player; name one ε")
+        found = resolve_opponent(player)
+        if isinstance(found, str):
+            return epsilon_player_name(epsilon, found)
+        return epsilon_player_name(epsilon, found[0]), found[1]
     if spec == WPC:
         return WPC
     if spec == "random":
@@ -118,8 +131,11 @@ def opponent_individual(spec: str) -> Individual:
     :func:`wpc_evaluator`).
 
     Raises:
-        ValueError: as :func:`resolve_opponent`.
+        ValueError: as :func:`resolve_opponent`, and for an ε-player, whose
+            games are drawn and so are not a rating's anchor.
     """
+    if epsilon_player(spec):
+        raise ValueError(f"{spec!r}: an ε-player plays the fitness only; it anchors no hall rating")
     if spec == WPC:
         arch = architecture(WPC_ARCHITECTURE)
         return NetworkIndividual(NETWORKS.parse_kind(arch.name), 0,

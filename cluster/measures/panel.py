@@ -27,6 +27,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from genethello.cluster.config import ConfigError, RunConfig
+from genethello.cluster.fitness.epsilon_players import split_epsilon
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.core.families.individual_names import resolve_individual
 from genethello.core.families.registry import Individual, family_of
@@ -238,7 +239,7 @@ def check_panel_config(config: RunConfig) -> None:
         return                  # named by the config: an overlap is meant
     for opponent in config.fitness.opponents if fitness_kind(config.fitness.kind).plays_opponents else ():
         try:
-            who = identity(resolve_individual(opponent))
+            who = identity(resolve_individual(split_epsilon(opponent)[1]))
         except ValueError:
             continue            # 'wpc', 'random': built-in contestants, never on the panel
         if who in members:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from genethello.cluster.breeding.lineage_words import learning_games
 from genethello.cluster.config import RunConfig
 from genethello.cluster.family_traits import traits_of
+from genethello.cluster.fitness.epsilon_players import anchor_opponents
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 
 __all__ = ["FIRST_CHAMPION", "RatingAnchor", "has_measure", "rating_anchor", "run_line"]
@@ -72,7 +73,7 @@ def rating_anchor(config: RunConfig) -> RatingAnchor:
     if config.hall.games_per_member == 0:
         return RatingAnchor(None, depth, epsilon)
     if at_fitness and f.depth and fitness_kind(f.kind).anchors_hall:
-        return RatingAnchor(f.opponents[0], depth)
+        return RatingAnchor(anchor_opponents(f.opponents)[0], depth)
     return RatingAnchor(FIRST_CHAMPION, depth, epsilon)
 
 

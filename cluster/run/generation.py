@@ -52,6 +52,7 @@ from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
 from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import RunConfig, measured_openings
+from genethello.cluster.fitness.epsilon_players import anchor_opponents
 from genethello.cluster.family_traits import traits_of
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.games import GameSettings
@@ -272,20 +273,21 @@ class Generation:
         opponents at depth, the opponents play every entrant too, after the
         members, sharing ``hall.games_per_member`` as members do: they are
         rated with the hall as anchors, not members (the scale is Elo
-        against the first opponent)."""
+        against the first opponent). ε-players play the fitness only."""
         pid, champion = self.fitness.champion(g, self.run.breeder)
         entering = self.store.enter_hall(g, pid)
         members = self.store.hall_members()
         f = self.config.fitness
         anchored = self.traits.plays_at_fitness_setting and bool(f.depth) and fitness_kind(f.kind).anchors_hall
+        anchor_specs = anchor_opponents(f.opponents) if anchored else ()
         anchors = [self.store.add_player(opponent_individual(spec), self.config.rating.start)
-                   for spec in f.opponents] if anchored else []
+                   for spec in anchor_specs]
         if entering:
             others = [m for m in members if m.player_id != pid]
             schedule = entry_schedule(len(others) + len(anchors), self.config.hall.games_per_member)
             setting, openings, seed = self._hall_play(g, schedule)
             contestants = (depth_contestant(champion), *(depth_contestant(m.chromosome()) for m in others),
-                           *((resolve_opponent(spec) for spec in f.opponents) if anchored else ()))
+                           *(resolve_opponent(spec) for spec in anchor_specs))
             task = Matches(tuple(side_of(c, setting) for c in contestants), seed)
             specs = (entry_specs(schedule, openings) if openings is not None else
                      [Pairing(p.game_index, *((0, 1 + p.opponent) if p.entrant_black else (1 + p.opponent, 0)))

@@ -30,6 +30,7 @@ from genethello.cluster.config import (
 from genethello.cluster.family_traits import traits_of
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.fitness_ranking import fitness_ranking
+from genethello.cluster.fitness.epsilon_players import anchor_opponents
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.cluster.measures.panel import check_panel_config
@@ -143,6 +144,10 @@ def _check_depth_fitness(config: RunConfig) -> None:
                 resolve_opponent(spec)
             except ValueError as exc:
                 raise ConfigError(f"fitness.opponents: {exc}") from None
+    if kind.anchors_hall and f.opponents and not anchor_opponents(f.opponents) \
+            and traits_of(config.chromosome_type).plays_at_fitness_setting and config.hall.games_per_member:
+        raise ConfigError("fitness.opponents: the hall's ratings are anchored on the opponents that are not "
+                          "ε-players, and every one of these is; name at least one player without eps...:")
     if not f.openings:
         return
     try:

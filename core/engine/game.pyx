@@ -46,6 +46,10 @@ cdef class Engine:
         algorithm, tt_bits, hashing, ordering: passed to the Searcher
             (hashing only where a search would probe the table: not for
             depth <= 4 with fewer than 9 exact empties and no clock).
+        epsilon: in :func:`play_game`, each of this engine's moves is, with
+            this probability, a legal move drawn uniformly instead of its
+            search's (an ε-player: a sparring partner that errs, so that
+            its opponents meet positions its search alone never reaches).
     Raises:
         TypeError: for anything but an evaluator.
         ValueError: without depth or time, or with out-of-range values.
@@ -54,9 +58,11 @@ cdef class Engine:
     cdef readonly int depth
     cdef readonly int exact_empties
     cdef readonly double time
+    cdef readonly double epsilon
 
     def __init__(self, evaluator, depth=None, time=None, int exact_empties=0,
-                 str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True):
+                 str algorithm="negascout-soft", int tt_bits=16, bint hashing=True, bint ordering=True,
+                 double epsilon=0.0):
         _check_evaluator(evaluator)
         if depth is None and time is None:
             raise ValueError("an engine needs a depth or a time (seconds per game)")
@@ -66,6 +72,8 @@ cdef class Engine:
             raise ValueError(f"time must be positive seconds per game, got {time}")
         if not 0 <= exact_empties <= 60:
             raise ValueError(f"exact empties must be in 0..60, got {exact_empties}")
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be within [0, 1], not {epsilon!r}")
         # A fixed shallow depth with a small exact endgame never probes the
         # table (plain roots; the solver's table starts deeper): only the
         # principal variation would be stored there, which games do not
@@ -75,6 +83,7 @@ cdef class Engine:
         self.depth = 60 if depth is None else int(depth)
         self.time = 0.0 if time is None else float(time)
         self.exact_empties = exact_empties
+        self.epsilon = epsilon
 
     @property
     def evaluator(self):
@@ -89,7 +98,7 @@ cdef class Engine:
     def __reduce__(self):
         return (Engine, (self.searcher.evaluator, self.depth, self.time or None, self.exact_empties,
                          self.searcher.algorithm, self.searcher.table.bits, self.searcher.hashing,
-                         self.searcher.ordering))
+                         self.searcher.ordering, self.epsilon))
 
 
 @dataclass(frozen=True)
@@ -175,10 +184,12 @@ def play_game(Engine black, Engine white, opening=(), bint clear_tables=True, do
 
     With ``epsilon`` > 0 each move after the opening is, with that
     probability, a legal move drawn uniformly instead of the engine's
-    (ε-greedy play, what temporal-difference learning explores with); the
-    draws come from a SplitMix64 stream seeded by ``seed``, so the game is
-    a pure function of the engines, the opening, ε and the seed. ε = 0 (the
-    default) draws nothing.
+    (ε-greedy play, what temporal-difference learning explores with); an
+    engine with an ``epsilon`` of its own plays each of its moves at the
+    larger of the two. The draws come from one SplitMix64 stream seeded by
+    ``seed``, so the game is a pure function of the engines, the opening,
+    ε and the seed. ε = 0 on both engines and the game (the default) draws
+    nothing.
 
     Raises:
         IllegalMoveError: if the opening is not a legal move sequence.
@@ -197,13 +208,15 @@ def play_game(Engine black, Engine white, opening=(), bint clear_tables=True, do
     cdef double budget, t0
     cdef uint64_t nodes = 0
     cdef uint64_t stream = seed
-    cdef uint64_t draw_below = <uint64_t>(epsilon * 9007199254740992.0)  # ε * 2**53
+    cdef uint64_t draw_below[2]  # each colour's ε * 2**53
     cdef uint64_t legal
     moves = list(board.history)
     time_loss = None
     clock[0] = black.time
     clock[1] = white.time
     used[0] = used[1] = 0.0
+    draw_below[BLACK] = <uint64_t>(max(epsilon, black.epsilon) * 9007199254740992.0)
+    draw_below[1 - BLACK] = <uint64_t>(max(epsilon, white.epsilon) * 9007199254740992.0)
     if clear_tables:
         black.searcher.clear()
         white.searcher.clear()
@@ -215,7 +228,7 @@ def play_game(Engine black, Engine white, opening=(), bint clear_tables=True, do
             P, O = O, P
             side ^= 1
             continue
-        if draw_below and (_splitmix64(&stream) >> 11) < draw_below:
+        if draw_below[side] and (_splitmix64(&stream) >> 11) < draw_below[side]:
             legal = legal_moves(P, O)
             r.move = _random_move(legal, &stream)
             child = make_move(P, O, r.move, flips(P, O, r.move))

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from genethello.cluster.config import ConfigError, FitnessConfig
+from genethello.cluster.fitness.epsilon_players import epsilon_seed, split_epsilon
 from genethello.cluster.fitness.matches import Matches, Pairing, PlaySetting, side_of
 from genethello.cluster.fitness.network_depth_fitness import (
     WPC,
@@ -39,14 +40,15 @@ from .conftest import db_snapshot, query, session_pids, snapshot_diff, write_con
 from .test_cli_runs import Watcher, start_and_kill
 from .test_network_runs import assert_workers_store, drive, serial_reference
 
-#: A tiny depth-2 CMA-ES run on all-2: 6 members against the WPC heuristic
-#: and p_1_10 from distinct-4 openings, 144 games a generation in 18 tasks,
-#: the hall (at depth 2) every 2 generations.
+#: A tiny depth-2 CMA-ES run on all-2: 6 members against the WPC heuristic,
+#: p_1_10 and p_1_10 as an ε-player from distinct-4 openings, 216 games a
+#: generation in 27 tasks, the hall (at depth 2, anchored on the two that
+#: are not ε-players) every 2 generations.
 DEPTH = dict(name="deep", population__type="all-2", population__size=6, breeding__method="cma-es",
-             fitness__kind="fixed", fitness__opponents=["wpc", "p_1_10"], fitness__games_per_opponent=6,
-             fitness__depth=2, fitness__openings="distinct-4", fitness__batch_games=8,
-             hall__games_per_member=4, hall__every=2, stop__max_generations=4)
-DEPTH_TASKS = 18
+             fitness__kind="fixed", fitness__opponents=["wpc", "p_1_10", "eps0.25:p_1_10"],
+             fitness__games_per_opponent=6, fitness__depth=2, fitness__openings="distinct-4",
+             fitness__batch_games=8, hall__games_per_member=4, hall__every=2, stop__max_generations=4)
+DEPTH_TASKS = 27
 
 
 def _members(count: int, seed: int = 5) -> list[NetworkIndividual]:
@@ -61,13 +63,24 @@ def _evaluator(contestant: object) -> BaseEvaluator:
     return evaluator_of(parse_individual(*contestant))
 
 
+def _name(contestant: object) -> str:
+    return contestant if isinstance(contestant, str) else contestant[0]
+
+
+def _engine(contestant: object, task: DepthFitnessTask) -> Engine:
+    """A fresh engine of ``contestant`` at the task's setting (an ε-player's ε its own)."""
+    epsilon, player = split_epsilon(_name(contestant))
+    plain = player if isinstance(contestant, str) else (player, contestant[1])
+    return Engine(_evaluator(plain), depth=task.depth, exact_empties=task.exact_empties, epsilon=epsilon)
+
+
 def _engine_points(task: DepthFitnessTask) -> np.ndarray:
     """The task's points from the engine's own games, one fresh pair of engines a game."""
     points = np.zeros(task.members)
     for b, w, opening in zip(task.black.tolist(), task.white.tolist(), task.starts(), strict=True):
-        black = Engine(_evaluator(task.contestants[b]), depth=task.depth, exact_empties=task.exact_empties)
-        white = Engine(_evaluator(task.contestants[w]), depth=task.depth, exact_empties=task.exact_empties)
-        result = play_game(black, white, opening)
+        black, white = _engine(task.contestants[b], task), _engine(task.contestants[w], task)
+        seed = epsilon_seed(_name(task.contestants[b]), _name(task.contestants[w]), opening)
+        result = play_game(black, white, opening, seed=seed)
         for side, pts in ((b, result.black_points), (w, 1.0 - result.black_points)):
             if task.slots[side] >= 0:
                 points[task.slots[side]] += pts
@@ -79,13 +92,16 @@ def _engine_points(task: DepthFitnessTask) -> np.ndarray:
                    games_per_opponent=3, depth=2, openings="distinct-4"), 0),
     (FitnessConfig(kind="coevolution", games_per_pair=2, depth=2, exact_empties=6, start_plies=3), 0),
     (FitnessConfig(kind="hall", opponents=("wpc",), games_per_opponent=2, depth=1, openings="distinct-3"), 2),
+    (FitnessConfig(kind="fixed", opponents=("eps0.3:wpc", "eps1:all-2-league", "wpc"), games_per_opponent=3,
+                   depth=2, openings="distinct-4"), 0),
 ])
 def test_depth_fitness_games_are_the_engines_own_games(fitness, hall):
     members = _members(4)
     halls = _members(hall, seed=9)
     opponents = [resolve_opponent(o) for o in fitness.opponents]
     tasks = depth_fitness_tasks(fitness, 3, 11, members, halls, opponents, batch_games=7)
-    assert sum(t.games for t in tasks) == {"fixed": 4 * 4 * 6, "coevolution": 6 * 4, "hall": 4 * 2 * 4}[fitness.kind]
+    games = {"fixed": 4 * len(fitness.opponents) * 6, "coevolution": 6 * 4, "hall": 4 * 2 * 4}[fitness.kind]
+    assert sum(t.games for t in tasks) == games
     for task in tasks:
         ours = task.run()
         assert ours.games == task.games and np.array_equal(ours.points, _engine_points(task))
@@ -146,6 +162,11 @@ def test_a_fitness_opponent_may_not_be_a_file(tmp_path):
     ({"depth": 2, "kind": "fixed", "opponents": ["nobody_1"]}, "fitness.opponents"),
     ({"depth": 2, "kind": "fixed", "opponents": ["random"]}, "fitness.opponents"),
     ({"depth": 2, "kind": "fixed", "opponents": ["no-such-network.json"]}, "fitness.opponents"),
+    ({"depth": 2, "kind": "fixed", "opponents": ["wpc", "eps2:p_1_10"]}, "fitness.opponents"),     # ε > 1
+    ({"depth": 2, "kind": "fixed", "opponents": ["wpc", "eps0.1:eps0.2:p_1_10"]}, "fitness.opponents"),
+    ({"depth": 2, "kind": "fixed", "opponents": ["wpc", "eps0.1:nobody_1"]}, "fitness.opponents"),
+    ({"depth": 2, "kind": "fixed", "opponents": ["eps0.1:wpc"]}, "fitness.opponents"),  # no anchor for the hall
+    ({"kind": "fixed", "opponents": ["eps0.1:wpc"]}, "fitness.opponents"),      # depth 0: the loop's own ε
     ({"kind": "fixed", "opponents": ["p_1_10"]}, "fitness.opponents"),          # depth 0: the fast loop's only
     ({"depth": 21}, "fitness.depth"),
     ({"depth": -1}, "fitness.depth"),
@@ -183,6 +204,7 @@ def test_a_depth_run_at_one_or_two_workers_stores_what_a_serial_run_stores(ray_c
     assert [len([h for h in snap["hall_games"] if h[0] == g]) for g in (1, 2, 4)] == [4, 6, 8]
     opponents = {h[2] for h in snap["hall_games"]} | {h[3] for h in snap["hall_games"]}
     assert "p_1_10" in opponents and str(opponent_individual("wpc")) in opponents
+    assert not any(o.startswith("eps") for o in opponents)     # the ε-player plays the fitness only
     assert {h[1] for h in snap["hall_ratings"]} <= {m[0] for m in snap["hall_members"]}
 
 

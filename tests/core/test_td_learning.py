@@ -276,6 +276,30 @@ def test_epsilon_out_of_range_is_refused():
             play_game(engine, engine, epsilon=epsilon)
 
 
+def test_an_engines_own_epsilon_draws_its_moves_only():
+    """An ε-player (an engine with an ε of its own) plays its side's moves
+    at its ε and leaves the other side's search alone: against a random
+    White (ε = 1) every move of Black is its search's best move there; the
+    game is a pure function of the seed; an ε out of range is refused."""
+    rng = np.random.default_rng(5)
+    evaluator = NetworkEvaluator(Network.random(architecture("all-2"), rng))
+    black, white = Engine(evaluator, depth=2), Engine(evaluator, depth=2, epsilon=1.0)
+    games = [play_game(black, white, seed=s).moves for s in (7, 7, 8)]
+    assert games[0] == games[1] != games[2]
+    checker = Engine(evaluator, depth=2)
+    board, checked = Board(), 0
+    for move in games[0]:
+        if move != PASS and board.side_to_move == "black":
+            assert checker.searcher.search(board, depth=2).move == move
+            checked += 1
+        board.play(move)
+    assert checked >= 20
+    assert play_game(black, Engine(evaluator, depth=2, epsilon=0.0), seed=7).moves == play_game(black, black).moves
+    for epsilon in (-0.5, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="epsilon must be within"):
+            Engine(evaluator, depth=2, epsilon=epsilon)
+
+
 # ----------------------------------------------------------- the slice
 
 SMALL = LearningSettings(alpha=0.5, lam=0.7, epsilon=0.2, depth=1, games=8, batch_games=4)
