@@ -60,7 +60,19 @@ class _Layout:
     squares, offsets and incidences, and how their LUTs gather the base
     weights. Expanded tuples on the same squares (one read in two orders)
     are merged into one physical tuple whose LUT is the sum of theirs, read
-    in the order of the first: fewer lookups, the same values."""
+    in the order of the first: fewer lookups, the same values.
+
+    Physical tuples whose LUTs sum the same base entries, entry for entry
+    (the symmetric images of one base tuple, each read in the image of the
+    base's order: the four edges of ``patterns-v2``, the eight 2x5
+    corners), share one LUT: their ``base_offset`` is the same. Every
+    network of the architecture gives them equal entries whatever its
+    weights, so the values are those of one LUT a tuple, and a stage holds
+    a base tuple's LUT about once instead of once an image
+    (``patterns-v2-net``: 167,265 entries a stage instead of 892,134, the
+    size of ``p_1_10``'s table): the searches' leaves read a fifth of the
+    memory, an evaluator is built and learned in place over a fifth of the
+    entries."""
 
     def __init__(self, architecture):
         lut_starts = np.cumsum((0,) + architecture.lut_sizes)[:-1]
@@ -73,6 +85,7 @@ class _Layout:
         length = np.zeros(n, dtype=np.int32)
         squares = np.zeros((n, NTUPLE_MAX_LENGTH), dtype=np.int32)
         gathers, swaps = [], []
+        shared = {}                               # a LUT's reads (each entry's sorted) -> its offset
         incidences = [[] for _ in range(64)]
         offset = 0
         for t, (order, members) in enumerate(physical.values()):
@@ -82,10 +95,14 @@ class _Layout:
             for j, (base, sq) in enumerate(members):
                 member_index = sum(digits[:, order.index(s)] * pow_three(k) for k, s in enumerate(sq))
                 gather[:, j] = lut_starts[base] + member_index
-            gathers.append(gather)
-            swaps.append(offset + swapped_lut_order(len(order)))
-            base_offset[t] = offset
-            offset += size
+            reads = np.sort(gather, axis=1).tobytes()
+            if reads in shared:
+                base_offset[t] = shared[reads]
+            else:
+                shared[reads] = base_offset[t] = offset
+                gathers.append(gather)
+                swaps.append(offset + swapped_lut_order(len(order)))
+                offset += size
             length[t] = len(order)
             squares[t, :len(order)] = order
             for k, s in enumerate(order):
@@ -98,7 +115,7 @@ class _Layout:
         self.n_tuples = n
         self.lut_starts = lut_starts.astype(np.int64)
         self.images = images                      # expanded tuples of each base tuple
-        self.gather = np.concatenate(gathers)
+        self.gather = np.concatenate(gathers)     # each distinct LUT's entries' reads, one stage
         self.swap = np.concatenate(swaps)
         self.base_offset = base_offset
         self.length = length
@@ -121,10 +138,11 @@ def _layout(architecture):
 
 
 def merged_reads(architecture):
-    """Which base weights each physical LUT entry sums (numpy int64
-    [entries of one stage, most images merged]; ``n_weights`` pads): an
-    entry is the sum of those base entries, the first column read in the
-    physical tuple's own order. For conversions that must land on given
+    """Which base weights each LUT entry of a stage sums (numpy int64
+    [entries of one stage, most images merged]; ``n_weights`` pads; a LUT
+    that physical tuples share is there once): an entry is the sum of
+    those base entries, the first column read in the order of the first
+    physical tuple that reads it. For conversions that must land on given
     physical LUTs (the pattern table's)."""
     return _layout(architecture).gather
 
