@@ -4,7 +4,7 @@ learning slice after slice pays its games, not an evaluator build a slice
 
 A :class:`~genethello.core.learning.self_play.Learner` learns in place:
 building one costs what building the network's evaluator costs
-(``patterns-v2-net``: about 1.9 s and 400 MB), a slice then costs its
+(``patterns-v2-net``: about 0.45 s and 153 MB), a slice then costs its
 games. A pbt-td slice starts from a member of the generation before, named
 by its text and payload (:class:`~genethello.cluster.breeding.network_pbt.SliceSpec`);
 the member was itself the end of a slice, often learned in the same worker
@@ -48,7 +48,7 @@ __all__ = ["MAX_BYTES", "MAX_LEARNERS", "LearnerCache", "learner_bytes", "proces
 
 #: The most Learners a process keeps.
 MAX_LEARNERS = 16
-#: The most bytes of Learners a process keeps (about five of ``patterns-v2-net``).
+#: The most bytes of Learners a process keeps (about 13 of ``patterns-v2-net``).
 MAX_BYTES = 2 << 30
 
 Key = tuple[str, str]

@@ -200,8 +200,9 @@ def wpc_evaluator() -> NetworkEvaluator:
     return NetworkEvaluator(Network(arch, lut.astype(np.float64), _quantized=[lut]))
 
 
-#: The most bytes of payload players' evaluators a worker keeps (about five
-#: of ``patterns-v2-net``'s, 364 MB each; thousands of ``all-2``'s).
+#: The most bytes of payload players' evaluators a worker keeps (about 17 of
+#: ``patterns-v2-net``'s, 115 MB each: a table-sized run's generation, its
+#: hall and its opponents; thousands of ``all-2``'s).
 PAYLOAD_EVALUATOR_BYTES = 2 << 30
 
 

@@ -6,7 +6,7 @@ of the games it plays. :class:`BoundedCache` keeps them by key up to a limit,
 dropping the least recently used first, so a long run's worker holds a
 bounded number whatever it is sent. A count alone does not bound memory
 when one value may weigh kilobytes and another hundreds of megabytes (an
-evaluator of a 5-million-weight pattern table holds about 364 MB of LUTs:
+evaluator of a 5-million-weight pattern table held 364 MB of LUTs, and
 256 of them outgrew a 24 GB machine in a pbt-td run from the table), so a
 cache may also be given a byte budget and a way to weigh its values.
 Everything cached this way is reset by its user before each use (tables
