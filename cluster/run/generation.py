@@ -52,8 +52,8 @@ from genethello.cluster.breeding.origins import resolve
 from genethello.cluster.breeding.population import generation_rng
 from genethello.cluster.breeding.protocols import Bred, RatedGeneration
 from genethello.cluster.config import RunConfig, measured_openings
-from genethello.cluster.fitness.epsilon_players import anchor_opponents
 from genethello.cluster.family_traits import traits_of
+from genethello.cluster.fitness.epsilon_players import anchor_opponents
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.games import GameSettings
 from genethello.cluster.fitness.matches import WPC, Matches, MatchOutcome, Pairing, PlaySetting, side_of

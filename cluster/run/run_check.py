@@ -28,9 +28,9 @@ from genethello.cluster.config import (
     read_config,
 )
 from genethello.cluster.family_traits import traits_of
+from genethello.cluster.fitness.epsilon_players import anchor_opponents
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.fitness_ranking import fitness_ranking
-from genethello.cluster.fitness.epsilon_players import anchor_opponents
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.fitness.pairing import MAX_GAMES_PER_GENERATION, round_robin_games
 from genethello.cluster.measures.panel import check_panel_config
