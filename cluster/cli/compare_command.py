@@ -142,7 +142,8 @@ def open_read_only(target: str) -> Database:
 
     path = sqlite_path(target)
     if path.is_file():
-        revision = check_database_file(path, create=False, immutable=not os.access(path.parent, os.W_OK))
+        revision = check_database_file(path, create=False, immutable=not os.access(path.parent, os.W_OK),
+                                       writing=False)
         if revision is not None and revision != head_revision():
             raise CompareInputError(f"database {target} is at schema revision {revision!r}, older than this "
                                     f"genethello's {head_revision()!r}: compare only reads, so it does not "

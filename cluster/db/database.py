@@ -262,9 +262,17 @@ def _probe_write_lock(path: Path, busy_timeout: float) -> None:
 
 
 def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-                        immutable: bool = False) -> str | None:
+                        immutable: bool = False, writing: bool = True) -> str | None:
     """Check that ``path`` may be opened as a run database, writing nothing
     (``immutable``: on a read-only medium, see :func:`make_engine`).
+
+    The write lock is probed (taken and dropped, a lock held elsewhere
+    past the busy timeout refused in one line) when the caller will write
+    (``writing``) or the schema must be upgraded; a reader of a database at
+    the newest schema does not take it: in WAL mode it reads the last
+    committed state while a run writes (a learning run's generation can
+    hold the lock for seconds), and in rollback mode its first read waits
+    for the lock and is refused in the same one line.
 
     Returns:
         The schema revision stored there; None for a database to be created
@@ -321,8 +329,8 @@ def check_database_file(path: Path, *, create: bool, busy_timeout: float = DEFAU
         raise ForeignDatabaseError(
             f"database {path} holds tables that are not genethello's: {', '.join(sorted(foreign))}"
         )
-    if not immutable:   # nothing can write a read-only medium: no lock to probe
-        _probe_write_lock(path, busy_timeout)
+    if not immutable and (writing or revisions[0] != migrate.head_revision()):
+        _probe_write_lock(path, busy_timeout)   # nothing can write a read-only medium: no lock to probe
     return revisions[0]
 
 
@@ -382,7 +390,8 @@ class Database:
         if writable or create:
             check_writable(path)
         read_only_medium = path.exists() and not os.access(path.parent, os.W_OK)
-        revision = check_database_file(path, create=create, busy_timeout=busy_timeout, immutable=read_only_medium)
+        revision = check_database_file(path, create=create, busy_timeout=busy_timeout, immutable=read_only_medium,
+                                       writing=writable or create)
         if read_only_medium and revision != migrate.head_revision():
             raise ReadOnlyDatabaseError(f"database {path} is at schema revision {revision!r} and must be upgraded "
                                         "to be read, but its folder is read-only: work on a copy")

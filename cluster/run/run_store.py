@@ -209,42 +209,46 @@ class RunStore:
             self._stores_played = method in PLAYED_METHODS
         return self._stores_played
 
-    def _store_played(self, s: Session, g: int) -> None:
-        """Store generation ``g``'s members that no later generation holds
-        as the integers they play (same text, network and games), each as
-        its difference from its parent where that is smaller
-        (:mod:`genethello.cluster.db.played_chains`; never a hall member):
-        called when generation ``g`` + 2 starts, in its transaction, so that
-        the database's content is a function of the generations stored."""
-        rows = s.execute(
-            select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
-            .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
-            .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g, PlayerRow.death == g)
-            .order_by(PlayerRow.id)).all()
-        ids = [pid for pid, _, payload in rows if payload is not None and chain_depth(payload) is None]
-        if not ids:
-            return
-        hall = set(s.scalars(select(HallMember.player_id).where(HallMember.run_id == self.run_id)).all())
-        parents: dict[int, int | None] = {}
-        for pid, parent in s.execute(select(PopulationSlot.player_id, PopulationSlot.parent_a)
-                                     .where(PopulationSlot.run_id == self.run_id,
-                                            PopulationSlot.player_id.in_(ids))
-                                     .order_by(PopulationSlot.generation.desc())).all():
-            parents[pid] = parent                   # the slot it was born in is the earliest, read last
-        for player_id, text, payload in rows:
-            if payload is None or chain_depth(payload) is not None:
-                continue                            # no weights, or stored played already
-            individual = parse_individual(text, payload)
-            played = family_of(individual).played_payload(individual)
-            if played is None:
-                continue
-            parent_id = parents.get(player_id)
-            if player_id not in hall and parent_id is not None and parent_id != player_id:
-                chained = self._chained(s, individual, parent_id)
-                if chained is not None and len(chained) < len(played):
-                    played = chained
-            if played != payload:
-                s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(payload=played))
+    def _played_payloads(self, g: int, kept: set[str]) -> list[tuple[int, bytes]]:
+        """Generation ``g``'s members that no later generation holds, and the
+        payload each is to be stored as: the integers it plays (same text,
+        network and games), as its difference from its parent where that
+        is smaller (:mod:`genethello.cluster.db.played_chains`; never a hall
+        member). Read before generation ``g`` + 2 starts and written in its
+        transaction, so that the database's content is a function of the
+        generations stored; members whose text is in ``kept`` (the new
+        generation's: an elite or a re-entered player) keep their weights."""
+        updates: list[tuple[int, bytes]] = []
+        with self.db.session() as s:
+            rows = s.execute(
+                select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
+                .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
+                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g, PlayerRow.death == g)
+                .order_by(PlayerRow.id)).all()
+            rows = [(pid, text, payload) for pid, text, payload in rows
+                    if text not in kept and payload is not None and chain_depth(payload) is None]
+            if not rows:
+                return updates                      # no weights, or stored played already
+            hall = set(s.scalars(select(HallMember.player_id).where(HallMember.run_id == self.run_id)).all())
+            parents: dict[int, int | None] = {}
+            for pid, parent in s.execute(select(PopulationSlot.player_id, PopulationSlot.parent_a)
+                                         .where(PopulationSlot.run_id == self.run_id,
+                                                PopulationSlot.player_id.in_([r[0] for r in rows]))
+                                         .order_by(PopulationSlot.generation.desc())).all():
+                parents[pid] = parent               # the slot it was born in is the earliest, read last
+            for player_id, text, payload in rows:
+                individual = parse_individual(text, payload)
+                played = family_of(individual).played_payload(individual)
+                if played is None:
+                    continue
+                parent_id = parents.get(player_id)
+                if player_id not in hall and parent_id is not None and parent_id != player_id:
+                    chained = self._chained(s, individual, parent_id)
+                    if chained is not None and len(chained) < len(played):
+                        played = chained
+                if played != payload:
+                    updates.append((player_id, played))
+        return updates
 
     def _chained(self, s: Session, member: Individual, parent_id: int) -> bytes | None:
         """``member`` as its difference from the row ``parent_id`` of this
@@ -360,10 +364,16 @@ class RunStore:
         if origins and len(origins) != len(members):
             raise ValueError(f"{len(origins)} origins for {len(members)} members")
         stored = [family_of(c).storage(c) for c in members]
+        texts = [family_of(c).text(c) for c in members]
+        # Past members' played payloads are computed before the write lock
+        # is taken (a table-sized network's take about a second each: held
+        # inside, they kept readers and other writers waiting past their
+        # timeout); the transaction only writes them.
+        played = (self._played_payloads(g - PLAYED_AFTER, set(texts))
+                  if g > PLAYED_AFTER and self.stores_played() else [])
         with self.db.session(immediate=True) as s:
             if g > 1:
                 _get(s, Generation, (self.run_id, g - 1)).status = "bred"
-            texts = [family_of(c).text(c) for c in members]
             existing = dict(s.execute(select(PlayerRow.text, PlayerRow.id)
                                       .where(PlayerRow.run_id == self.run_id, PlayerRow.text.in_(texts))).all())
             for m, text in zip(stored, texts):
@@ -387,8 +397,8 @@ class RunStore:
                                            if o.kind == REENTERED and o.parent_a is not None else None))
             s.execute(insert(PopulationSlot), slots)
             s.execute(update(PlayerRow).where(PlayerRow.id.in_(list(existing.values()))).values(death=g))
-            if g > PLAYED_AFTER and self.stores_played():
-                self._store_played(s, g - PLAYED_AFTER)
+            for player_id, payload in played:
+                s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(payload=payload))
             s.add(Generation(run_id=self.run_id, number=g, started_at=utcnow(), status="playing",
                              games_total=games_total if games_total is not None else len(members) * (len(members) - 1),
                              games_done=0, breeder_state=breeder_state))
