@@ -50,11 +50,11 @@ def test_config_is_on_the_ground_floor():
 #: Code that plays games: the engine's searches, the players, learning, and
 #: the cluster's fitness, measures and run. The rules (board, squares, move,
 #: bitboard: a stored game is replayed by them), core/play's scoring, SPRT,
-#: seeds and contestant names, the Wilson intervals, the fitness kinds' table
-#: and the yardstick's score record are not.
+#: seeds and contestant names, the Wilson intervals, the fitness kinds' table,
+#: the ε-player names and the yardstick's score record are not.
 GAME_PLAYING = re.compile(r"^genethello\.(core\.engine\.(?!board$|squares$|move$|bitboard$)|core\.learning\."
                           r"|core\.play\.(?!scoring$|sprt$|seeds$|contestants$)"
-                          r"|cluster\.fitness\.(?!fitness_kinds$)|cluster\.run\."
+                          r"|cluster\.fitness\.(?!fitness_kinds$|epsilon_players$)|cluster\.run\."
                           r"|cluster\.measures\.(?!intervals$|yardstick_score$))")
 
 

@@ -220,13 +220,14 @@ class RunStore:
         generation's: an elite or a re-entered player) keep their weights."""
         updates: list[tuple[int, bytes]] = []
         with self.db.session() as s:
-            rows = s.execute(
-                select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
-                .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
-                .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g, PlayerRow.death == g)
-                .order_by(PlayerRow.id)).all()
-            rows = [(pid, text, payload) for pid, text, payload in rows
-                    if text not in kept and payload is not None and chain_depth(payload) is None]
+            rows: list[tuple[int, str, bytes]] = [
+                (pid, text, payload) for pid, text, payload in s.execute(
+                    select(PlayerRow.id, PlayerRow.text, PlayerRow.payload)
+                    .join(PopulationSlot, PopulationSlot.player_id == PlayerRow.id)
+                    .where(PopulationSlot.run_id == self.run_id, PopulationSlot.generation == g,
+                           PlayerRow.death == g)
+                    .order_by(PlayerRow.id)).all()
+                if text not in kept and payload is not None and chain_depth(payload) is None]
             if not rows:
                 return updates                      # no weights, or stored played already
             hall = set(s.scalars(select(HallMember.player_id).where(HallMember.run_id == self.run_id)).all())

@@ -1,5 +1,5 @@
 """A server with a memory bound (issue 37 §2), on loopback: games of the
-largest network (``patterns-v2-net``) share one evaluator (about 360 MB),
+largest network (``patterns-v2-net``) share one evaluator (about 115 MB),
 and many parallel creates are answered each with a game or one clear HTTP
 503 line while the server's peak resident memory (the kernel's VmHWM)
 stays under ``serve --max-memory``. Bounded: 40 requests, 16 at a time, a
