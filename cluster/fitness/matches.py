@@ -59,7 +59,7 @@ from genethello.core.play.league import LEAGUE_WPC_HUNDREDTHS, league_game
 from genethello.core.play.players import ChromosomePlayer, GreedyPlayer, Player, RandomPlayer, SquareWeightsPlayer, play
 
 __all__ = ["BUILT_IN_PLAYERS", "LEAGUE_SIDE", "WPC", "WPC_ARCHITECTURE", "MatchOutcome", "Matches", "Pairing",
-           "PAYLOAD_EVALUATOR_BYTES", "PlaySetting", "SeededOpenings", "Side", "evaluator_bytes", "forget_engines",
+           "PAYLOAD_EVALUATOR_BYTES", "PlaySetting", "SeededOpenings", "Side", "forget_engines",
            "search_game", "side_of", "wpc_evaluator"]
 
 #: The League's WPC heuristic as a side: a built-in name on the fast loop,
@@ -202,16 +202,9 @@ def wpc_evaluator() -> NetworkEvaluator:
 
 #: The most bytes of payload players' evaluators a worker keeps (about 17 of
 #: ``patterns-v2-net``'s, 115 MB each: a table-sized run's generation, its
-#: hall and its opponents; thousands of ``all-2``'s).
+#: hall and its opponents; thousands of ``all-2``'s), as each evaluator
+#: weighs itself (``BaseEvaluator.nbytes``).
 PAYLOAD_EVALUATOR_BYTES = 2 << 30
-
-
-def evaluator_bytes(evaluator: BaseEvaluator) -> int:
-    """About what ``evaluator`` holds of its own: a network's LUTs and
-    weights; any other's tables are the process's shared pattern tables."""
-    if isinstance(evaluator, NetworkEvaluator):
-        return evaluator.ntuple.nbytes + int(evaluator.network.weights.nbytes)
-    return 4096
 
 
 # A worker's evaluators (by side and pattern table) and engines (two seats a
@@ -221,7 +214,7 @@ def evaluator_bytes(evaluator: BaseEvaluator) -> int:
 # chromosomes), and by bytes as well as by count.
 _EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(4096)
 _PAYLOAD_EVALUATORS: BoundedCache[tuple[str, bytes | None, str], BaseEvaluator] = BoundedCache(
-    256, max_bytes=PAYLOAD_EVALUATOR_BYTES, size_of=evaluator_bytes)
+    256, max_bytes=PAYLOAD_EVALUATOR_BYTES, size_of=lambda evaluator: evaluator.nbytes)
 _SEATS: BoundedCache[tuple[PlaySetting, int], Engine] = BoundedCache(64)
 _PLAYERS: BoundedCache[Side, Player] = BoundedCache(64)
 
@@ -265,9 +258,8 @@ def search_game(black: Side, white: Side, opening: Sequence[int]) -> GameResult:
     """One game of two searching sides after the ``opening`` moves (the
     tables cleared first: a function of its arguments alone; an ε-player's
     draws seeded by the game, :func:`~genethello.cluster.fitness.epsilon_players.epsilon_seed`)."""
-    if not (black.setting.epsilon or white.setting.epsilon):
-        return play_game(_seat(black, 0), _seat(white, 1), opening)
-    seed = epsilon_seed(_side_name(black), _side_name(white), opening)
+    drawn = black.setting.epsilon or white.setting.epsilon
+    seed = epsilon_seed(_side_name(black), _side_name(white), opening) if drawn else 0
     return play_game(_seat(black, 0), _seat(white, 1), opening, seed=seed)
 
 

@@ -16,6 +16,8 @@ class BaseEvaluator:
     # (Evaluator's table, NetworkEvaluator's ''), and only kinds are built.
     @property
     def pattern_version(self) -> str: ...
+    @property
+    def nbytes(self) -> int: ...
 
 class Evaluator(BaseEvaluator):
     @property

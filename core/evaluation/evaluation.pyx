@@ -34,6 +34,14 @@ cdef class BaseEvaluator:
     in the C-level leaf evaluation (evaluation.pxd) in its constructor. Not
     usable by itself."""
 
+    @property
+    def nbytes(self) -> int:
+        """About the bytes this evaluator holds of its own, what a cache of
+        evaluators weighs it by: a few kilobytes (GeneThello's weights; the
+        pattern tables they read are the process's, shared); a network's
+        evaluator counts its LUTs and weights."""
+        return 4096
+
 
 cdef class Evaluator(BaseEvaluator):
     """Weights of one player: phase bounds (o, e) and 3x7 integer weights.

@@ -70,6 +70,12 @@ cdef class NetworkEvaluator(BaseEvaluator):
         return self.ntuple.whole_disc_weight or DISC_UNITS
 
     @property
+    def nbytes(self) -> int:
+        """Its typed network's integers and LUTs and the real weights it was
+        built from (patterns-v2-net: about 115 MB)."""
+        return self.ntuple.nbytes + int(self.network.weights.nbytes)
+
+    @property
     def pattern_version(self) -> str:
         """'': a network weighs no pattern table (GeneThello's Evaluator
         names the table version it weighs here)."""

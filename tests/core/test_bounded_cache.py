@@ -67,11 +67,11 @@ def test_a_workers_table_sized_evaluators_are_bounded_by_bytes():
     LUTs, integers and real weights): the payload cache keeps a
     generation's worth of them, not 256 (which outgrew a 24 GB machine)."""
     evaluator = evaluator_of(resolve_individual("patterns-v2-net"))
-    size = matches.evaluator_bytes(evaluator)
+    size = evaluator.nbytes
     assert 80 << 20 < size < 200 << 20
     assert 10 <= matches.PAYLOAD_EVALUATOR_BYTES // size <= 25
     small = evaluator_of(resolve_individual("all-2-league"))
-    assert matches.evaluator_bytes(small) < 1 << 20
+    assert small.nbytes < 1 << 20 and evaluator_of(resolve_individual("p_1_10")).nbytes < 1 << 20
 
 
 def test_the_worker_caches_are_bounded_caches_with_their_limits():
