@@ -49,7 +49,7 @@ from genethello.core.engine.board import Board
 from genethello.core.engine.squares import PASS
 from genethello.core.evaluation.ntuple import NTupleEvaluator
 from genethello.core.evaluation.ntuple_shapes import Architecture
-from genethello.core.families.network_family import NetworkIndividual
+from genethello.core.families.registry import Individual, family_of
 from genethello.core.frontend.bounded_cache import BoundedCache
 from genethello.core.play.ntuple_games import play_games, points_from_margins
 from genethello.core.play.seeds import derive_seed
@@ -210,8 +210,16 @@ def fitness_seed(seed: int, generation: int, kind: str, purpose: str) -> int:
     return derive_seed(seed, "network-fitness", generation, kind, purpose)
 
 
-def _weights(individual: NetworkIndividual) -> NetworkWeights:
-    return NetworkWeights(individual.network.architecture, individual.network.int_weights)
+def _weights(individual: Individual) -> NetworkWeights:
+    """``individual`` as the fast loop plays it: its family's network.
+
+    Raises:
+        ValueError: for an individual that is no network.
+    """
+    network = family_of(individual).network(individual)
+    if network is None:
+        raise ValueError(f"{individual} is not a network: the fast 1-ply loop plays networks (fitness.depth 0)")
+    return NetworkWeights(network.architecture, network.int_weights)
 
 
 @dataclass(frozen=True, eq=False)
@@ -259,15 +267,16 @@ def fitness_games(config: FitnessConfig, members: int, hall: int) -> tuple[str, 
     return kind.name, black, white, per_pairing
 
 
-def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[NetworkIndividual],
-                  hall: Sequence[NetworkIndividual] = (),
+def fitness_tasks(config: FitnessConfig, generation: int, seed: int, members: Sequence[Individual],
+                  hall: Sequence[Individual] = (),
                   batch_games: int = DEFAULT_BATCH_GAMES, keep_games: bool = False) -> list[NetworkFitnessTask]:
     """The tasks of a generation's fitness, in task_index order (a pure
     function of the arguments; module docstring); ``keep_games``: each
     task also returns each game's points (:attr:`FitnessPoints.game_points`).
 
     Raises:
-        ValueError: for fewer than 2 members in coevolution, or a batch size below 1.
+        ValueError: for fewer than 2 members in coevolution, a batch size
+            below 1, or a member or hall member that is no network.
     """
     if batch_games < 1:
         raise ValueError(f"batch_games must be >= 1, got {batch_games}")

@@ -35,8 +35,7 @@ from genethello.cluster.reads.runs import RunInfo, player_record
 from genethello.core.families.chromosome import FAMILY_NAME as GENETHELLO_FAMILY
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.network_family import FAMILY_NAME as NETWORK_FAMILY
-from genethello.core.families.network_family import NetworkIndividual
-from genethello.core.families.registry import family_of_kind, parse_individual
+from genethello.core.families.registry import family_of, family_of_kind, parse_individual
 
 __all__ = ["CHARTS", "ChampionChart", "ChampionSeries", "champion_chart", "run_family", "tuple_class"]
 
@@ -104,10 +103,11 @@ def _weight_chart(db: Database, run: RunInfo, rows: Sequence[GenerationRow]) -> 
             individual = parse_individual(*player_record(db, text))
         except ValueError:
             individual = None
-        if not isinstance(individual, NetworkIndividual):
+        network = family_of(individual).network(individual) if individual is not None else None
+        if network is None:
             summaries[text] = None
             continue
-        arch, w = individual.network.architecture, individual.network.weights
+        arch, w = network.architecture, network.weights
         parts: dict[str, float] = {}
         start = 0
         for squares, size, m in zip(arch.tuples, arch.lut_sizes, arch.multiplicities):

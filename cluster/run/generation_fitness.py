@@ -62,7 +62,6 @@ from genethello.cluster.fitness.rating_step import GenerationRating, rate_genera
 from genethello.cluster.reads import HallEntry, RankedPlayer
 from genethello.cluster.run.run_store import FitnessRow, GameRow, RunStore
 from genethello.cluster.work import BatchSource, Task, batches_of
-from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.registry import Individual, Kind, parse_individual
 from genethello.core.frontend.wording import counted
 
@@ -273,7 +272,7 @@ class PointsFitness:
         if f.depth:
             return depth_fitness_tasks(f, g, self.config.seed, members, self._hall(g), self._opponents_at_depth(),
                                        batch_games=f.batch_games, keep_games=keep)
-        return fitness_tasks(f, g, self.config.seed, _networks(members), _networks(self._hall(g)),
+        return fitness_tasks(f, g, self.config.seed, members, self._hall(g),
                              batch_games=f.batch_games, keep_games=keep)
 
     def points(self, g: int, members: int) -> np.ndarray:
@@ -382,13 +381,3 @@ def _game_points_of(row: FitnessRow, members: int) -> np.ndarray:
     """Black's points in each game of ``row`` (:func:`_row_bytes`; empty
     where the task kept none)."""
     return np.frombuffer(row.points[8 * members:], dtype=np.uint8).astype(np.float64) / 2.0
-
-
-def _networks(individuals: list[Individual]) -> list[NetworkIndividual]:
-    """``individuals``, which the fast 1-ply loop plays: networks only."""
-    found: list[NetworkIndividual] = []
-    for individual in individuals:
-        if not isinstance(individual, NetworkIndividual):
-            raise ValueError(f"{individual} is not a network: the fast 1-ply loop plays networks (fitness.depth 0)")
-        found.append(individual)
-    return found

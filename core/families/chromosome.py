@@ -455,6 +455,10 @@ class GeneThelloFamily:
         """None: a chromosome's text is all of it."""
         return None
 
+    def network(self, individual: Chromosome) -> None:
+        """None: a chromosome weighs features, it is no n-tuple network."""
+        return None
+
     def played_difference(self, individual: Chromosome, parent: Individual) -> bytes | None:
         """None: a chromosome has no played form."""
         return None

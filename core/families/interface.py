@@ -19,6 +19,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from genethello.core.evaluation.evaluation import BaseEvaluator
+    from genethello.core.families.networks import Network
 
 __all__ = ["MAX_TEXT_CHARS", "quoted", "Kind", "Individual", "StoredIndividual", "ChromosomeFamily", "KindT",
            "IndividualT"]
@@ -166,6 +167,12 @@ class ChromosomeFamily(Protocol[KindT, IndividualT]):
 
     def storage(self, individual: IndividualT) -> StoredIndividual:
         """What the run store keeps of ``individual`` beside its text."""
+        ...
+
+    def network(self, individual: IndividualT) -> Network | None:
+        """The n-tuple network ``individual`` is, for what plays or shows
+        networks alone (the fast 1-ply game loop, a chart of a network's
+        weights); None for a family whose individuals are not networks."""
         ...
 
     def played_payload(self, individual: IndividualT) -> bytes | None:

@@ -395,6 +395,10 @@ class NetworkFamily:
         return StoredIndividual(individual.type.name, individual.birth, individual.digest,
                                 network_payload(individual.network))
 
+    def network(self, individual: NetworkIndividual) -> Network:
+        """The individual's network itself."""
+        return individual.network
+
     def played_payload(self, individual: NetworkIndividual) -> bytes | None:
         """A staged network's :func:`played_payload` (the integers it plays,
         about a sixteenth of its real weights); None for today's networks,
