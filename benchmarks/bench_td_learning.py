@@ -24,7 +24,11 @@ alike (time is this process's CPU time, ``time.process_time``):
   depth-2 searches (issue 36 part 4);
 - ``patterns-v2-s30 ...``: the same from the pattern-table network
   (:func:`genethello.core.families.networks.pattern_table_network`) with a
-  quarter of the games.
+  quarter of the games, but for ``learner d2``, whose slices are as long
+  as the others' (a slice ends by rounding every weight it touched: that
+  fixed cost, a few weights for all-4+2x2, tens of thousands for the
+  table, must spread over the same games for the ratio to compare like
+  with like; a run's slices are longer still, table-player.toml's 400).
 
 The ratio column is games/s over the same network's ``play d2`` row in the
 same run (above 1: faster than the baseline); the last lines give
@@ -54,13 +58,15 @@ BATCHES: dict[str, int] = {}
 
 
 def network_rows(label: str, net: Network, games: int, seed: int, batch: int = BATCH,
-                 targets: bool = False) -> dict[str, tuple[Callable[[], int], str]]:
-    """``label``'s rows: name -> (a run returning the games it did, its baseline row)."""
+                 targets: bool = False, learner_games: int | None = None) -> dict[str, tuple[Callable[[], int], str]]:
+    """``label``'s rows: name -> (a run returning the games it did, its
+    baseline row); the kept Learner's slices have ``learner_games`` games
+    (default ``games``)."""
     BATCHES[label] = batch
 
-    def settings(depth: int, **further: int) -> LearningSettings:
-        return LearningSettings(alpha=ALPHA, lam=LAM, epsilon=EPSILON, depth=depth, games=games, batch_games=batch,
-                                **further)
+    def settings(depth: int, slice_games: int = games, **further: int) -> LearningSettings:
+        return LearningSettings(alpha=ALPHA, lam=LAM, epsilon=EPSILON, depth=depth, games=slice_games,
+                                batch_games=batch, **further)
 
     learned, _ = learn(net, settings(2), seed)            # the baseline plays what learning ends with
     learner = Learner(net)
@@ -68,7 +74,7 @@ def network_rows(label: str, net: Network, games: int, seed: int, batch: int = B
 
     def learner_slice() -> int:
         slices[0] += 1
-        return learner.slice(settings(2), slices[0]).games
+        return learner.slice(settings(2, learner_games or games), slices[0]).games
 
     start = time.process_time()
     engine = Engine(NetworkEvaluator(learned), depth=2)   # built once, outside the clock
@@ -111,7 +117,7 @@ def network_rows(label: str, net: Network, games: int, seed: int, batch: int = B
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per row and round (default 200; "
-                                                                 "patterns-v2-s30 a quarter)")
+                                                                 "patterns-v2-s30 a quarter but its learner)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="learning seed (default 1)")
     args = parser.parse_args(argv)
@@ -121,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     rows |= network_rows("all-4+2x2-s8", Network(arch4, np.zeros(8 * arch4.n_weights), 8), args.games, args.seed,
                          targets=True)
     pattern_games = max(1, args.games // 4)
-    rows |= network_rows("patterns-v2-s30", pattern_table_network(), pattern_games, args.seed)
+    rows |= network_rows("patterns-v2-s30", pattern_table_network(), pattern_games, args.seed,
+                         learner_games=args.games)
     seconds = dict.fromkeys(rows, 0.0)
     played = dict.fromkeys(rows, 0)
     for _ in range(args.rounds):

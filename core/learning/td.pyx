@@ -57,7 +57,7 @@ cdef class TupleReader:
 
     cdef readonly int n_expanded, n_weights, n_stages
     cdef int32_t[::1] offset, length, squares, stages_by_move
-    cdef int32_t[::1] counts                # [n_stages * n_weights] scratch, all 0 between calls
+    cdef int32_t[::1] group_first           # the first expanded tuple that may read tuple e's entry
 
     def __init__(self, architecture, int stages):
         expanded = architecture.expanded
@@ -72,7 +72,17 @@ cdef class TupleReader:
             squares[e * MAX_LENGTH:e * MAX_LENGTH + len(sq)] = sq
         self.squares = squares
         self.stages_by_move = np.ascontiguousarray(stage_of_move(stages), dtype=np.int32)
-        self.counts = np.zeros(stages * self.n_weights, dtype=np.int32)
+        # Two tuples read the same weight only when they are images of one
+        # base tuple (each base tuple has its own LUT), and the expanded
+        # tuples list a base tuple's images together: a tuple's equals are
+        # among its own run of images, so counting them looks no further
+        # (from every earlier tuple, should a future order not keep them together).
+        bases = [u for u, _ in expanded]
+        together = all(a <= b for a, b in zip(bases, bases[1:]))
+        first = np.zeros(self.n_expanded, dtype=np.int32)
+        for e in range(1, self.n_expanded):
+            first[e] = first[e - 1] if together and bases[e] == bases[e - 1] else (e if together else 0)
+        self.group_first = first
 
     cdef inline int stage(self, uint64_t P, uint64_t O) noexcept nogil:
         return self.stages_by_move[popcount(P | O) - 4]
@@ -140,14 +150,18 @@ cdef class TouchedWeights:
 
 
 cdef inline int64_t _squared_counts(TupleReader reader, const int32_t* index) noexcept nogil:
-    """Σ_j n_j²: over the weights read, the square of how many tuples read each."""
-    cdef int e, n = reader.n_expanded
+    """Σ_j n_j²: over the weights read, the square of how many tuples read
+    each, as Σ_e (2 c_e + 1) with c_e the earlier tuples that read tuple
+    e's weight (n² = Σ_{c<n} 2c + 1); only images of one base tuple can
+    (``group_first``), so this reads no memory but the indices."""
+    cdef int e, f, n = reader.n_expanded, same
     cdef int64_t total = 0
     for e in range(n):
-        total += 2 * reader.counts[index[e]] + 1
-        reader.counts[index[e]] += 1
-    for e in range(n):
-        reader.counts[index[e]] = 0
+        same = 0
+        for f in range(reader.group_first[e], e):
+            if index[f] == index[e]:
+                same += 1
+        total += 2 * same + 1
     return total
 
 
