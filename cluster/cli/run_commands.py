@@ -22,6 +22,7 @@ from genethello.cluster.family_traits import traits_of
 from genethello.cluster.reads import find_run
 from genethello.cluster.run.coordinator import Coordinator, create_run, stop_file
 from genethello.cluster.run.engine_consent import decide_engines
+from genethello.cluster.run.frozen_opponents import freeze_champions
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_check import config_from_json, load_config
 from genethello.core.engine.build_info import core_hash
@@ -184,6 +185,7 @@ def run_evolve(args: argparse.Namespace) -> int:
         config = replace(config, yardstick=replace(ys, gtp_engines=ys.gtp_engines + tuple(args.gtp_engine)))
         config = config_from_json(config.to_json())   # checked as if the file had named them
     db = Database.open(args.db, create=True)
+    config = freeze_champions(db, config)     # champion:RUN -> player:ID, the row it is now
     run_id = create_run(db, config, args.name)
     # The config file and the options are the user's own instruction.
     return drive(db, run_id, args, engines=config.yardstick.gtp_engines)

@@ -18,7 +18,9 @@ who plays them and from where:
   ``NetworkEvaluator``); a fixed opponent is a player a command takes by
   name (:func:`resolve_opponent`: a chromosome text such as ``p_1_10`` or a
   shipped network's name such as ``patterns-v2-net``; not a file, which the
-  stored config would name to every resume), resolved once on the coordinator
+  stored config would name to every resume), or a player of the run's
+  database (``player:ID``, another run's champion frozen when the run was
+  created: :mod:`~genethello.cluster.fitness.database_players`), resolved once on the coordinator
   and carried as text and payload, or ``"wpc"``, the League's WPC heuristic
   searched as a network (:func:`wpc_evaluator`);
 * **starts**: with ``fitness.openings`` naming a set (``distinct-N``), the
@@ -52,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.config import FitnessConfig
+from genethello.cluster.fitness.database_players import PlayerLookup, database_player, names_database_player
 from genethello.cluster.fitness.epsilon_players import epsilon_player, epsilon_player_name, split_epsilon
 from genethello.cluster.fitness.fitness_kinds import played_kind
 from genethello.cluster.fitness.matches import (
@@ -75,7 +78,7 @@ from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.networks import Network
-from genethello.core.families.registry import Individual, family_of
+from genethello.core.families.registry import Individual, family_of, parse_individual
 from genethello.core.play.openings import opening_set
 from genethello.core.play.scoring import points_from_margin
 from genethello.core.play.seeds import series_name
@@ -89,24 +92,27 @@ __all__ = ["WPC", "DepthContestant", "DepthFitnessTask", "depth_contestant",
 DepthContestant = tuple[str, bytes | None] | str
 
 
-def resolve_opponent(spec: str) -> DepthContestant:
+def resolve_opponent(spec: str, players: PlayerLookup | None = None) -> DepthContestant:
     """A fitness opponent at depth as a task carries it: :data:`WPC`, or
     the (text, payload) of the player ``spec`` names as a command would
     (:func:`~genethello.core.families.individual_names.resolve_individual`:
     a shipped network or a chromosome text; never a file, since the stored
-    config names the opponents).
+    config names the opponents), or ``player:ID``, a player of the run's
+    database that ``players`` reads (:mod:`database_players`).
 
     An ε-player (``eps0.2:p_1_10``) is carried as its player with the ε
     prefix on its text.
 
     Raises:
-        ValueError: one line naming ``spec`` (``random`` has no evaluation to search).
+        ValueError: one line naming ``spec`` (``random`` has no evaluation
+            to search; ``champion:RUN`` not frozen to its player; ``player:ID``
+            without ``players`` or with no such row).
     """
     epsilon, player = split_epsilon(spec)
     if epsilon:
         if epsilon_player(player):
             raise ValueError(f"{spec!r}: an ε-player of an ε-player; name one ε")
-        found = resolve_opponent(player)
+        found = resolve_opponent(player, players)
         if isinstance(found, str):
             return epsilon_player_name(epsilon, found)
         return epsilon_player_name(epsilon, found[0]), found[1]
@@ -115,6 +121,8 @@ def resolve_opponent(spec: str) -> DepthContestant:
     if spec == "random":
         raise ValueError("'random' plays only on the fast 1-ply loop (fitness.depth 0): it has no evaluation "
                          "to search")
+    if names_database_player(spec):
+        return depth_contestant(_database_individual(spec, players))
     if looks_like_path(spec):
         # The opponents are part of the stored config, which a resumed run
         # reads: a database never makes genethello open a file it names.
@@ -123,12 +131,30 @@ def resolve_opponent(spec: str) -> DepthContestant:
     return depth_contestant(resolve_individual(spec))
 
 
-def opponent_individual(spec: str) -> Individual:
+def _database_individual(spec: str, players: PlayerLookup | None) -> Individual:
+    """The individual of ``player:ID`` read by ``players``."""
+    row = database_player(spec)
+    if row is None:
+        raise ValueError(f"{spec!r}: another run's champion is frozen to its player (player:ID) when the run is "
+                         "created by 'genethello evolve'")
+    if players is None:
+        raise ValueError(f"{spec!r} names a player of the run's database, which is not open here")
+    try:
+        text, payload = players(row)
+    except ValueError as exc:
+        raise ValueError(f"{spec!r}: {exc}") from None
+    try:
+        return parse_individual(text, payload)
+    except ValueError as exc:
+        raise ValueError(f"{spec!r}: its row does not read back as a player ({exc})") from None
+
+
+def opponent_individual(spec: str, players: PlayerLookup | None = None) -> Individual:
     """The individual whose row names fitness opponent ``spec`` in a run's
     tables (a fixed-opponent run's hall plays it): the player ``spec``
-    names, or for :data:`WPC` the ``all-1`` network of its weights in
-    hundredths (the stored form quantizes them: the games play the exact
-    :func:`wpc_evaluator`).
+    names (``players`` reads a ``player:ID``), or for :data:`WPC` the
+    ``all-1`` network of its weights in hundredths (the stored form
+    quantizes them: the games play the exact :func:`wpc_evaluator`).
 
     Raises:
         ValueError: as :func:`resolve_opponent`, and for an ε-player, whose
@@ -140,6 +166,8 @@ def opponent_individual(spec: str) -> Individual:
         arch = architecture(WPC_ARCHITECTURE)
         return NetworkIndividual(NETWORKS.parse_kind(arch.name), 0,
                                  Network(arch, wpc_evaluator().ntuple.int_weights.astype(np.float64)))
+    if names_database_player(spec):
+        return _database_individual(spec, players)
     resolve_opponent(spec)
     return resolve_individual(spec)
 

@@ -27,10 +27,11 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from genethello.cluster.config import ConfigError, RunConfig
+from genethello.cluster.fitness.database_players import PlayerLookup, database_player, names_database_player
 from genethello.cluster.fitness.epsilon_players import split_epsilon
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.core.families.individual_names import resolve_individual
-from genethello.core.families.registry import Individual, family_of
+from genethello.core.families.registry import Individual, family_of, parse_individual
 from genethello.core.frontend.errors import UserError
 from genethello.core.play.openings import BadOpeningSetError, TooFewOpeningsError, opening_set
 from genethello.core.play.scoring import MatchScore
@@ -204,9 +205,23 @@ def identity(individual: Individual) -> tuple[str, bytes | None]:
     return str(individual), family_of(individual).storage(individual).payload
 
 
-def check_panel_config(config: RunConfig) -> None:
+def _opponent_identity(name: str, players: PlayerLookup | None) -> tuple[str, bytes | None] | None:
+    """The identity of the player a fitness opponent names (ε stripped);
+    None for a database player without ``players``; ValueError for a name
+    that is no player."""
+    if not names_database_player(name):
+        return identity(resolve_individual(name))
+    row = database_player(name)
+    if row is None or players is None:
+        return None
+    return identity(parse_individual(*players(row)))
+
+
+def check_panel_config(config: RunConfig, players: PlayerLookup | None = None) -> None:
     """With ``yardstick.panel_games``: an even count, every member a player,
-    an opening set of its own, and no fitness opponent on the default panel.
+    an opening set of its own, and no fitness opponent on the default panel
+    (a player of the run's database, ``player:ID``, only where ``players``
+    reads the database: ``evolve`` checks those when it creates the run).
 
     Raises:
         ConfigError: naming the key.
@@ -239,9 +254,11 @@ def check_panel_config(config: RunConfig) -> None:
         return                  # named by the config: an overlap is meant
     for opponent in config.fitness.opponents if fitness_kind(config.fitness.kind).plays_opponents else ():
         try:
-            who = identity(resolve_individual(split_epsilon(opponent)[1]))
+            who = _opponent_identity(split_epsilon(opponent)[1], players)
         except ValueError:
             continue            # 'wpc', 'random': built-in contestants, never on the panel
+        if who is None:
+            continue            # a database player, checked where the database is open
         if who in members:
             raise ConfigError(f"fitness.opponents: {opponent} is on the strength panel (yardstick.panel_games), "
                               "and a run's measure must be players its fitness never met; choose other "

@@ -74,6 +74,7 @@ from genethello.cluster.measures.panel_measure import measure_panel, panel_line
 from genethello.cluster.measures.yardstick_score import YardstickScore
 from genethello.cluster.reads import HallEntry
 from genethello.cluster.reads.anchor import rating_anchor
+from genethello.cluster.run.frozen_opponents import database_lookup
 from genethello.cluster.run.generation_fitness import fitness_of
 from genethello.cluster.run.progress import Progress
 from genethello.cluster.run.run_store import HallGameRow, RunStore
@@ -280,14 +281,15 @@ class Generation:
         f = self.config.fitness
         anchored = self.traits.plays_at_fitness_setting and bool(f.depth) and fitness_kind(f.kind).anchors_hall
         anchor_specs = anchor_opponents(f.opponents) if anchored else ()
-        anchors = [self.store.add_player(opponent_individual(spec), self.config.rating.start)
+        players = database_lookup(self.store.db)
+        anchors = [self.store.add_player(opponent_individual(spec, players), self.config.rating.start)
                    for spec in anchor_specs]
         if entering:
             others = [m for m in members if m.player_id != pid]
             schedule = entry_schedule(len(others) + len(anchors), self.config.hall.games_per_member)
             setting, openings, seed = self._hall_play(g, schedule)
             contestants = (depth_contestant(champion), *(depth_contestant(m.chromosome()) for m in others),
-                           *(resolve_opponent(spec) for spec in anchor_specs))
+                           *(resolve_opponent(spec, players) for spec in anchor_specs))
             task = Matches(tuple(side_of(c, setting) for c in contestants), seed)
             specs = (entry_specs(schedule, openings) if openings is not None else
                      [Pairing(p.game_index, *((0, 1 + p.opponent) if p.entrant_black else (1 + p.opponent, 0)))

@@ -60,6 +60,7 @@ from genethello.cluster.fitness.network_rating import fitness_games_per_member, 
 from genethello.cluster.fitness.pairing import RoundRobin
 from genethello.cluster.fitness.rating_step import GenerationRating, rate_generation
 from genethello.cluster.reads import HallEntry, RankedPlayer
+from genethello.cluster.run.frozen_opponents import database_lookup
 from genethello.cluster.run.run_store import FitnessRow, GameRow, RunStore
 from genethello.cluster.work import BatchSource, Task, batches_of
 from genethello.core.families.registry import Individual, Kind, parse_individual
@@ -260,7 +261,8 @@ class PointsFitness:
     def _opponents_at_depth(self) -> list[DepthContestant]:
         """``fitness.opponents`` as depth tasks carry them (resolved once)."""
         if self._opponents is None:
-            self._opponents = [resolve_opponent(spec) for spec in self.config.fitness.opponents]
+            players = database_lookup(self.store.db)
+            self._opponents = [resolve_opponent(spec, players) for spec in self.config.fitness.opponents]
         return self._opponents
 
     def tasks(self, g: int, members: list[Individual]) -> list[NetworkFitnessTask] | list[DepthFitnessTask]:

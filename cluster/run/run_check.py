@@ -28,7 +28,8 @@ from genethello.cluster.config import (
     read_config,
 )
 from genethello.cluster.family_traits import traits_of
-from genethello.cluster.fitness.epsilon_players import anchor_opponents
+from genethello.cluster.fitness.database_players import champion_run, names_database_player
+from genethello.cluster.fitness.epsilon_players import anchor_opponents, split_epsilon
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.cluster.fitness.fitness_ranking import fitness_ranking
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
@@ -95,7 +96,7 @@ def check_run_config(config: RunConfig, stored: bool = False) -> RunConfig:
         raise ConfigError(f"yardstick.sprt: bounds must lie within ±{MAX_BOUND_ELO:g} Elo, got {list(ys.sprt)}")
     _check_openings(config)
     _check_fitness_kind(config)
-    _check_depth_fitness(config)
+    _check_depth_fitness(config, stored)
     check_panel_config(config)
     if not traits_of(kind).yardstick_plays_players:
         for option, players in (("yardstick.opponents", ys.opponents),
@@ -130,10 +131,12 @@ def _check_fitness_kind(config: RunConfig) -> None:
                           "by rating.selection")
 
 
-def _check_depth_fitness(config: RunConfig) -> None:
+def _check_depth_fitness(config: RunConfig, stored: bool) -> None:
     """With ``fitness.depth >= 1``: every fixed opponent names a player a
-    command takes (or ``wpc``), and ``fitness.openings`` a set that holds a
-    pairing's double games."""
+    command takes (or ``wpc``), or a player of the run's database whose
+    name is well formed (``evolve`` reads it: run/frozen_opponents.py; a
+    stored config's is frozen), and ``fitness.openings`` a set that holds
+    a pairing's double games."""
     f = config.fitness
     if not f.depth:
         return
@@ -141,7 +144,11 @@ def _check_depth_fitness(config: RunConfig) -> None:
     if kind.plays_opponents:
         for spec in f.opponents:
             try:
-                resolve_opponent(spec)
+                if not names_database_player(split_epsilon(spec)[1]):
+                    resolve_opponent(spec)
+                elif stored and champion_run(split_epsilon(spec)[1]) is not None:
+                    raise ValueError(f"{spec!r}: a stored run plays the champion frozen when it was created "
+                                     "(player:ID), not another run's best of the moment")
             except ValueError as exc:
                 raise ConfigError(f"fitness.opponents: {exc}") from None
     if kind.anchors_hall and f.opponents and not anchor_opponents(f.opponents) \
