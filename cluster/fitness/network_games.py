@@ -22,7 +22,7 @@ import numpy as np
 
 from genethello.core.evaluation.ntuple import NTupleEvaluator
 from genethello.core.families.network_family import NetworkIndividual
-from genethello.core.families.registry import parse_individual
+from genethello.core.families.registry import family_of, parse_individual
 from genethello.core.play.ntuple_games import play_games
 
 __all__ = ["NetworkContestant", "contestant", "fast_games"]
@@ -55,10 +55,11 @@ def fast_games(contestants: Sequence[tuple[str, bytes] | str], black: Sequence[i
         if isinstance(c, str):
             players.append(c)
         else:
-            network = parse_individual(c[0], c[1])
-            if not isinstance(network, NetworkIndividual):
+            individual = parse_individual(c[0], c[1])
+            network = family_of(individual).network(individual)
+            if network is None:
                 raise ValueError(f"{c[0]} is not a network")
-            players.append(network.fast_evaluator())
+            players.append(network.evaluator())
     b = np.array(black, dtype=np.int64)
     w = np.array(white, dtype=np.int64)
     game_ids = np.array(ids, dtype=np.uint64)
