@@ -14,8 +14,9 @@ Two names, at ``fitness.depth >= 1``, each also behind an ε prefix
   run plays the same player; a row is a row of the database the run lives
   in, never a path or another file.
 
-This module is the grammar alone (pure); reading the rows is the caller's
-(a :data:`PlayerLookup`).
+This module is the grammar, and the player a frozen name reads back as
+through a :data:`PlayerLookup` the caller hands in (pure: the caller owns
+the database).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["CHAMPION_PREFIX", "PLAYER_PREFIX", "PlayerLookup", "champion_run", "database_player",
-           "names_database_player", "player_spec"]
+from genethello.core.families.registry import Individual, parse_individual
+
+__all__ = ["CHAMPION_PREFIX", "PLAYER_PREFIX", "PlayerLookup", "champion_run", "database_individual",
+           "database_player", "names_database_player", "player_spec"]
 
 PLAYER_PREFIX = "player:"
 CHAMPION_PREFIX = "champion:"
@@ -77,3 +80,27 @@ def names_database_player(spec: str) -> bool:
 def player_spec(row_id: int) -> str:
     """The frozen name of the player of row ``row_id``: ``player:ID``."""
     return f"{PLAYER_PREFIX}{row_id}"
+
+
+def database_individual(spec: str, players: PlayerLookup | None) -> Individual:
+    """The individual of ``player:ID`` as ``players`` reads its row.
+
+    Raises:
+        ValueError: one line naming ``spec``: a ``champion:RUN`` not yet
+            frozen, no ``players`` (the database is not open here), no
+            such row, or a row that does not read back as a player.
+    """
+    row = database_player(spec)
+    if row is None:
+        raise ValueError(f"{spec!r}: another run's champion is frozen to its player (player:ID) when the run is "
+                         "created by 'genethello evolve'")
+    if players is None:
+        raise ValueError(f"{spec!r} names a player of the run's database, which is not open here")
+    try:
+        text, payload = players(row)
+    except ValueError as exc:
+        raise ValueError(f"{spec!r}: {exc}") from None
+    try:
+        return parse_individual(text, payload)
+    except ValueError as exc:
+        raise ValueError(f"{spec!r}: its row does not read back as a player ({exc})") from None

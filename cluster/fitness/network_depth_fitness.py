@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from genethello.cluster.config import FitnessConfig
-from genethello.cluster.fitness.database_players import PlayerLookup, database_player, names_database_player
+from genethello.cluster.fitness.database_players import PlayerLookup, database_individual, names_database_player
 from genethello.cluster.fitness.epsilon_players import epsilon_player, epsilon_player_name, split_epsilon
 from genethello.cluster.fitness.fitness_kinds import played_kind
 from genethello.cluster.fitness.matches import (
@@ -78,7 +78,7 @@ from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.individual_names import looks_like_path, resolve_individual
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.networks import Network
-from genethello.core.families.registry import Individual, family_of, parse_individual
+from genethello.core.families.registry import Individual, family_of
 from genethello.core.play.openings import opening_set
 from genethello.core.play.scoring import points_from_margin
 from genethello.core.play.seeds import series_name
@@ -122,31 +122,13 @@ def resolve_opponent(spec: str, players: PlayerLookup | None = None) -> DepthCon
         raise ValueError("'random' plays only on the fast 1-ply loop (fitness.depth 0): it has no evaluation "
                          "to search")
     if names_database_player(spec):
-        return depth_contestant(_database_individual(spec, players))
+        return depth_contestant(database_individual(spec, players))
     if looks_like_path(spec):
         # The opponents are part of the stored config, which a resumed run
         # reads: a database never makes genethello open a file it names.
         raise ValueError(f"{spec!r} names a file, which a run's stored config may not (a database never makes "
                          "genethello read a path it names): name a shipped network or a chromosome text")
     return depth_contestant(resolve_individual(spec))
-
-
-def _database_individual(spec: str, players: PlayerLookup | None) -> Individual:
-    """The individual of ``player:ID`` read by ``players``."""
-    row = database_player(spec)
-    if row is None:
-        raise ValueError(f"{spec!r}: another run's champion is frozen to its player (player:ID) when the run is "
-                         "created by 'genethello evolve'")
-    if players is None:
-        raise ValueError(f"{spec!r} names a player of the run's database, which is not open here")
-    try:
-        text, payload = players(row)
-    except ValueError as exc:
-        raise ValueError(f"{spec!r}: {exc}") from None
-    try:
-        return parse_individual(text, payload)
-    except ValueError as exc:
-        raise ValueError(f"{spec!r}: its row does not read back as a player ({exc})") from None
 
 
 def opponent_individual(spec: str, players: PlayerLookup | None = None) -> Individual:
@@ -167,7 +149,7 @@ def opponent_individual(spec: str, players: PlayerLookup | None = None) -> Indiv
         return NetworkIndividual(NETWORKS.parse_kind(arch.name), 0,
                                  Network(arch, wpc_evaluator().ntuple.int_weights.astype(np.float64)))
     if names_database_player(spec):
-        return _database_individual(spec, players)
+        return database_individual(spec, players)
     resolve_opponent(spec)
     return resolve_individual(spec)
 

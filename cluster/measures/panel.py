@@ -27,11 +27,16 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from genethello.cluster.config import ConfigError, RunConfig
-from genethello.cluster.fitness.database_players import PlayerLookup, database_player, names_database_player
+from genethello.cluster.fitness.database_players import (
+    PlayerLookup,
+    database_individual,
+    database_player,
+    names_database_player,
+)
 from genethello.cluster.fitness.epsilon_players import split_epsilon
 from genethello.cluster.fitness.fitness_kinds import fitness_kind
 from genethello.core.families.individual_names import resolve_individual
-from genethello.core.families.registry import Individual, family_of, parse_individual
+from genethello.core.families.registry import Individual, family_of
 from genethello.core.frontend.errors import UserError
 from genethello.core.play.openings import BadOpeningSetError, TooFewOpeningsError, opening_set
 from genethello.core.play.scoring import MatchScore
@@ -211,10 +216,9 @@ def _opponent_identity(name: str, players: PlayerLookup | None) -> tuple[str, by
     that is no player."""
     if not names_database_player(name):
         return identity(resolve_individual(name))
-    row = database_player(name)
-    if row is None or players is None:
+    if database_player(name) is None or players is None:
         return None
-    return identity(parse_individual(*players(row)))
+    return identity(database_individual(name, players))
 
 
 def check_panel_config(config: RunConfig, players: PlayerLookup | None = None) -> None:

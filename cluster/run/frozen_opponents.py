@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from genethello.cluster.config import ConfigError, RunConfig
 from genethello.cluster.db import Database
-from genethello.cluster.fitness.database_players import PlayerLookup, champion_run, player_spec
+from genethello.cluster.fitness.database_players import PlayerLookup, champion_run, names_database_player, player_spec
 from genethello.cluster.fitness.epsilon_players import split_epsilon
 from genethello.cluster.fitness.network_depth_fitness import resolve_opponent
 from genethello.cluster.measures.panel import check_panel_config
@@ -60,9 +60,12 @@ def freeze_champions(db: Database, config: RunConfig) -> RunConfig:
                 raise ConfigError(f"fitness.opponents: {spec}: run {found.name!r} has no best so far yet")
             spec = spec[:len(spec) - len(player)] + player_spec(champion.player_id)
         opponents.append(spec)
+    database = [spec for spec in opponents if names_database_player(split_epsilon(spec)[1])]
+    if not database:
+        return config           # the config check has read every other opponent already
     frozen = replace(config, fitness=replace(config.fitness, opponents=tuple(opponents)))
     lookup = database_lookup(db)
-    for spec in frozen.fitness.opponents:
+    for spec in database:
         try:
             resolve_opponent(spec, lookup)
         except ValueError as exc:

@@ -144,9 +144,10 @@ def _check_depth_fitness(config: RunConfig, stored: bool) -> None:
     if kind.plays_opponents:
         for spec in f.opponents:
             try:
-                if not names_database_player(split_epsilon(spec)[1]):
+                player = split_epsilon(spec)[1]
+                if not names_database_player(player):
                     resolve_opponent(spec)
-                elif stored and champion_run(split_epsilon(spec)[1]) is not None:
+                elif stored and champion_run(player) is not None:
                     raise ValueError(f"{spec!r}: a stored run plays the champion frozen when it was created "
                                      "(player:ID), not another run's best of the moment")
             except ValueError as exc:
