@@ -182,6 +182,13 @@ def start_network(kind: NetworkKind, start: str) -> Network:
     the shipped network ``start`` names (a name, never a file: the stored
     config names it to every resume).
 
+    A staged network's real weights are discs whatever its whole-disc
+    weight (networks.py), so a start of the kind's architecture and stages
+    but another whole-disc weight is that kind's network on the same
+    weights: ``table-player`` (``-w10``: whole discs, as p_1_10 plays the
+    table) starts a ``patterns-v2-s30`` run whose members play and learn on
+    1/64-disc values.
+
     Raises:
         ValueError: for a file, an unknown name, or a network of another kind.
     """
@@ -191,8 +198,11 @@ def start_network(kind: NetworkKind, start: str) -> Network:
         raise ValueError(f"breeding.pbt-td.learning_start: {start!r} names a file, which a run's stored config may not "
                          "(a database never makes genethello read a path it names): name a shipped network")
     found = resolve_individual(start)
-    if not isinstance(found, NetworkIndividual) or found.type != kind:
+    if (not isinstance(found, NetworkIndividual) or found.type.architecture != kind.architecture
+            or found.type.stages != kind.stages):
         raise ValueError(f"breeding.pbt-td.learning_start: {start} is not a {kind.name} network")
+    if found.type.whole_disc_weight != kind.whole_disc_weight:
+        return Network(kind.architecture, found.network.weights, kind.stages, kind.whole_disc_weight)
     return found.network
 
 

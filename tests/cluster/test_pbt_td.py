@@ -34,6 +34,7 @@ from genethello.cluster.reads.lineage import lineage
 from genethello.cluster.reads.runs import find_run
 from genethello.cluster.run.executors import RayExecutor, SerialExecutor
 from genethello.cluster.run.run_check import config_from_mapping, load_config
+from genethello.core.families.individual_names import resolve_individual
 from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.networks import Network
 from genethello.core.families.registry import parse_individual, parse_kind
@@ -265,6 +266,18 @@ def test_the_pattern_table_network_is_a_start():
                                   "population": {"type": "patterns-v2-s30-w10", "size": 2}})
     bred = PbtTdBreeder(config.breeding).first_population(config.chromosome_type, 2, (), np.random.default_rng(1))
     assert all(m.type.name == "patterns-v2-s30-w10" for m in bred.members)
+
+
+def test_a_start_of_another_whole_disc_weight_keeps_its_real_weights():
+    """table-player plays whole discs (-w10); a patterns-v2-s30 run starts
+    from the same weights and plays them in 1/64 disc."""
+    kind = parse_kind("patterns-v2-s30")
+    start = start_network(kind, "table-player")
+    shipped = resolve_individual("table-player").network
+    assert (start.stages, start.whole_disc_weight) == (30, 0)
+    assert np.array_equal(start.weights, shipped.weights) and start.digest() != shipped.digest()
+    with pytest.raises(ValueError, match="is not a patterns-v2-s8 network"):
+        start_network(parse_kind("patterns-v2-s8"), "table-player")
 
 
 # --------------------------------------------------------------------------- #
