@@ -20,7 +20,6 @@ from genethello.cluster.breeding.origins import CROSSOVER, ELITE, INITIAL, MUTAN
 from genethello.cluster.breeding.protocols import Offspring, members_of
 from genethello.cluster.config import BreedingConfig
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual, NetworkKind
-from genethello.core.families.networks import Network
 from genethello.core.families.registry import Individual, Kind
 
 __all__ = ["MAX_REDRAWS", "NETWORK_BREEDING", "NetworkBreeding", "network_ga_population", "network_kind",
@@ -44,9 +43,8 @@ def networks_of(individuals: Sequence[Individual]) -> list[NetworkIndividual]:
 
 
 def new_individual(kind: NetworkKind, birth: int, weights: np.ndarray) -> NetworkIndividual:
-    """A member of ``kind`` (its architecture, stages and whole-disc weight) with real ``weights``."""
-    return NetworkIndividual(kind, birth, Network(kind.architecture, np.asarray(weights, dtype=np.float64),
-                                                  kind.stages, kind.whole_disc_weight))
+    """A member of ``kind`` (its architecture, stages, whole-disc weight and mobility) with real ``weights``."""
+    return NetworkIndividual(kind, birth, kind.network(weights))
 
 
 def first_networks(kind: NetworkKind, size: int, initial: Sequence[Individual],

@@ -187,13 +187,14 @@ def start_network(kind: NetworkKind, start: str) -> Network:
     but another whole-disc weight is that kind's network on the same
     weights: ``table-player`` (``-w10``: whole discs, as p_1_10 plays the
     table) starts a ``patterns-v2-s30`` run whose members play and learn on
-    1/64-disc values.
+    1/64-disc values. Likewise a start with or without mobility entries
+    keeps its LUTs, the kind's mobility entries starting at 0 (or dropped).
 
     Raises:
         ValueError: for a file, an unknown name, or a network of another kind.
     """
     if not start:
-        return Network(kind.architecture, np.zeros(kind.n_weights), kind.stages, kind.whole_disc_weight)
+        return kind.network(np.zeros(kind.n_weights))
     if looks_like_path(start):
         raise ValueError(f"breeding.pbt-td.learning_start: {start!r} names a file, which a run's stored config may not "
                          "(a database never makes genethello read a path it names): name a shipped network")
@@ -201,8 +202,10 @@ def start_network(kind: NetworkKind, start: str) -> Network:
     if (not isinstance(found, NetworkIndividual) or found.type.architecture != kind.architecture
             or found.type.stages != kind.stages):
         raise ValueError(f"breeding.pbt-td.learning_start: {start} is not a {kind.name} network")
-    if found.type.whole_disc_weight != kind.whole_disc_weight:
-        return Network(kind.architecture, found.network.weights, kind.stages, kind.whole_disc_weight)
+    if found.type.whole_disc_weight != kind.whole_disc_weight or found.type.mobility != kind.mobility:
+        tuples = found.network.weights[:kind.stages * kind.architecture.n_weights]
+        mobility = np.zeros(kind.n_weights - tuples.size)     # a start without mobility entries: all 0
+        return kind.network(np.concatenate([tuples, mobility]))
     return found.network
 
 

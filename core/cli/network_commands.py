@@ -23,7 +23,7 @@ from genethello.core.cli.context import CommandContext, takes_context
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.network_files import write_network_file
-from genethello.core.families.networks import DISC_UNITS, scale
+from genethello.core.families.networks import DISC_UNITS, MOBILITY_ENTRIES, scale
 from genethello.core.frontend.errors import UserError
 
 
@@ -98,7 +98,7 @@ def show_lines(individual: NetworkIndividual) -> list[str]:
     arch = network.architecture
     q = network.int_weights
     per_stage = arch.n_weights
-    total = network.stages * per_stage
+    total = network.weights.size
     lines = [f"name: {individual}",
              f"architecture: {arch.name} ({len(arch.tuples)} base tuples, {len(arch.expanded)} with their "
              f"symmetric images, {per_stage:,} weights a stage)"]
@@ -109,7 +109,9 @@ def show_lines(individual: NetworkIndividual) -> list[str]:
         lines += [f"stages: {network.stages}, one set of weights each, by move number (discs - 4): {spans}",
                   f"scale: in discs of final margin for the side to move, {DISC_UNITS} integer units a disc"
                   f"{whole}",
-                  f"weights: {total:,} in all ({network.stages} stages x {per_stage:,})"]
+                  f"weights: {total:,} in all ({network.stages} stages x {per_stage:,}"
+                  + (f", then {network.stages} stages x {MOBILITY_ENTRIES} mobility entries: discs for the side "
+                     "to move by its legal moves, 0.." + f"{MOBILITY_ENTRIES - 1}" if network.mobility else "") + ")"]
     else:
         lines += ["stages: 1 (the same weights all game)",
                   f"scale: normalized, the largest value of any position {scale(arch)} integer units "

@@ -51,7 +51,8 @@ cdef int children_are_leaves(SearchContext* c, uint64_t P, uint64_t O, uint64_t 
 
     A leaf's evaluation is a partial value less the mobility weight times
     the opponent's move count (evaluation.pxd's leaf frame). With a mobility
-    weight >= 0 the partial value bounds the leaf from above (clamping is
+    weight >= 0 the partial value (plus the frame's slack: a network's
+    largest mobility entry) bounds the leaf from above (clamping is
     monotone), so a leaf whose bound is no better than the best so far
     cannot change the node's value or cause its cut-off: its replies are not
     generated. The one exception is a leaf where the game is over (its value
@@ -76,7 +77,7 @@ cdef int children_are_leaves(SearchContext* c, uint64_t P, uint64_t O, uint64_t 
         f = flips(P, O, sq)
         child = make_move(P, O, sq, f)
         raw = leaf_partial(&c.evaluator, &frame, child.opponent, child.player, f, square_bit(sq))
-        if (frame.mobility_weight >= 0 and clamp_evaluation(raw) <= best
+        if (frame.mobility_weight >= 0 and clamp_evaluation(raw + frame.partial_slack) <= best
                 and surely_has_move(child.player, child.opponent)):
             continue
         c.nodes += 1

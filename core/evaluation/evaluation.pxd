@@ -12,12 +12,12 @@
 # Values are from the point of view of the player who just moved (the
 # mover), within +-EVAL_LIMIT; the search negates as negamax requires.
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int32_t
 from genethello.core.engine.bitboard cimport popcount, CORNERS
 from genethello.core.evaluation.features cimport EvalWeights, F_MOBILITY, phase_weights, score_without_mobility
 from genethello.core.evaluation.ntuple cimport (
     NTupleNet, NTupleState, ntuple_value, ntuple_value_tracked, ntuple_anchor, ntuple_child_value,
-    ntuple_child_corrected, corrected_leaves,
+    ntuple_child_corrected, corrected_leaves, mobility_row, mobility_entry,
 )
 
 # The value scale, exported to Python (genethello.core.evaluation.evaluation.EVAL_LIMIT,
@@ -31,7 +31,7 @@ cpdef enum:
 cdef enum EvaluatorKind:
     NO_KIND = 0                        # a LeafEval not filled in (a fresh BaseEvaluator): never searched
     FEATURES_KIND = 1                  # GeneThello's weighted features (features.pxd)
-    NETWORK_KIND = 2                   # an n-tuple network (ntuple.pxd): no mobility term
+    NETWORK_KIND = 2                   # an n-tuple network (ntuple.pxd), with mobility entries or without
 
 
 cdef struct LeafEval:
@@ -48,6 +48,9 @@ cdef struct LeafFrame:
     # leaf leaf_partial and leaf_complete.
     int move_number                    # the leaves' discs - 4
     int mobility_weight                # the value is partial less this times the other side's move count
+    const int32_t* mobility_row        # NETWORK_KIND with mobility entries: the value is partial plus the
+                                       # row's entry for the other side's move count (else NULL)
+    int partial_slack                  # partial + this bounds the value from above when mobility_weight >= 0
     const int* k                       # FEATURES_KIND: the phase's weights
     int corner_balance                 # FEATURES_KIND: the mover's corners less the other's, before the move
     int network_digit                  # NETWORK_KIND: 0, or the leaves' mover's digit in the search's
@@ -70,8 +73,13 @@ cdef inline LeafFrame leaf_frame(const LeafEval* e, int move_number, int corner_
     other's being `corner_balance` before the move that made the leaf."""
     cdef LeafFrame f
     f.move_number = move_number
-    f.mobility_weight = 0              # NETWORK_KIND: the partial value is the whole value
+    f.mobility_weight = 0              # NETWORK_KIND: the partial value and the mobility row's entry
+    f.mobility_row = NULL
+    f.partial_slack = 0
     f.network_digit = 0
+    if e.kind == NETWORK_KIND and e.network.mobility != NULL:
+        f.mobility_row = mobility_row(e.network, move_number)
+        f.partial_slack = e.network.mobility_max[e.network.stage_of_move[move_number]]
     if e.kind == FEATURES_KIND:
         f.k = phase_weights(e.features, move_number)
         f.mobility_weight = f.k[F_MOBILITY]
@@ -94,9 +102,10 @@ cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mov
     """The one place a leaf is valued: the position right after `mover`
     placed the disc `placed` (a bit; 0 when the frame already counts it)
     and turned `flipped`, less its mobility term, unclamped. The leaf's
-    value is leaf_complete of this. With f.mobility_weight >= 0 this bounds
-    the value from above (a search may skip generating the other side's
-    moves when the bound is no better than what it has)."""
+    value is leaf_complete of this. With f.mobility_weight >= 0 this plus
+    f.partial_slack bounds the value from above (a search may skip
+    generating the other side's moves when the bound is no better than
+    what it has)."""
     if e.kind == FEATURES_KIND:
         return score_without_mobility(e.features, f.k, mover, other, popcount(flipped), f.move_number,
                                       f.corner_balance + (1 if placed & CORNERS else 0))
@@ -120,6 +129,8 @@ cdef inline int leaf_partial(const LeafEval* e, const LeafFrame* f, uint64_t mov
 cdef inline int leaf_complete(const LeafFrame* f, int partial, uint64_t other_moves) noexcept nogil:
     """A leaf's value from its partial value and the legal moves of the side
     to move next (the mover's opponent)."""
+    if f.mobility_row != NULL:
+        return clamp_evaluation(partial + mobility_entry(f.mobility_row, other_moves))
     return clamp_evaluation(partial - f.mobility_weight * popcount(other_moves))
 
 

@@ -24,7 +24,7 @@ search without a tracker compute each value in full.
 """
 
 from genethello.core.evaluation.evaluation cimport BaseEvaluator, NETWORK_KIND
-from genethello.core.evaluation.ntuple cimport NTupleEvaluator, ntuple_value, DISC_UNITS
+from genethello.core.evaluation.ntuple cimport NTupleEvaluator, network_value, DISC_UNITS
 from genethello.core.engine.board cimport Board
 
 
@@ -94,6 +94,6 @@ cdef class NetworkEvaluator(BaseEvaluator):
             raise ValueError(f"{sq} is not a legal move here")
         board.play(sq)
         try:
-            return ntuple_value(&self.ntuple.net, board.pos.opponent, board.pos.player)
+            return network_value(&self.ntuple.net, board.pos.opponent, board.pos.player)
         finally:
             board.undo()

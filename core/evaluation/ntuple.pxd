@@ -19,6 +19,15 @@
 # integers are in 1/DISC_UNITS disc. S = 1 is today's network (stage 0
 # always, `stage_size` unused).
 #
+# A network may also weigh the side to move's mobility (networks.py,
+# kinds ARCH-sS-m): `mobility` holds, per stage, MOBILITY_ENTRIES integers
+# (the mover's view: the value the mover gets when the side to move next
+# has c legal moves, c capped at MOBILITY_ENTRIES - 1), added to the LUT
+# sum. It is no tuple (a move generation, not squares), so the tuple sums
+# below leave it out; the leaf interface (evaluation.pxd) adds it where
+# the searches already count the other side's moves, and `network_value`
+# is the whole value.
+#
 # Inside a search the tuple indices are kept incrementally (NTupleState):
 # a leaf moves only the tuples through the squares that changed since the
 # last position valued, then reads one LUT entry per tuple. The leaves of a
@@ -39,7 +48,7 @@
 
 from libc.stdint cimport uint64_t, int16_t, int32_t
 from libc.string cimport memcpy
-from genethello.core.engine.bitboard cimport popcount, gt_lowest_square
+from genethello.core.engine.bitboard cimport popcount, gt_lowest_square, legal_moves
 
 cdef enum:
     NTUPLE_MAX_LENGTH = 10         # ntuple_shapes.MAX_TUPLE_LENGTH
@@ -47,6 +56,11 @@ cdef enum:
                                    # the node's sum plus corrections (ntuple_child_corrected)
     DISC_UNITS = 64                # a staged network's integers per disc (networks.DISC_UNITS)
     DISC_SHIFT = 6                 # log2(DISC_UNITS)
+
+
+# exported to Python (genethello.core.evaluation.ntuple.MOBILITY_ENTRIES)
+cpdef enum:
+    MOBILITY_ENTRIES = 34          # a mobility network's entries a stage: 0..33 legal moves
 
 
 cdef struct NTupleNet:
@@ -65,6 +79,9 @@ cdef struct NTupleNet:
     const int32_t* incidence_begin    # [65] square s's incidences are [begin[s], begin[s + 1])
     const int32_t* incidence_tuple    # the expanded tuple of each incidence
     const int32_t* incidence_power    # 3**k for the square's place k in that tuple
+    const int32_t* mobility           # NULL, or [n_stages * MOBILITY_ENTRIES]: the mover's value by the
+                                      # side to move's legal moves, in the mover's view (above)
+    const int32_t* mobility_max       # NULL, or [n_stages]: each stage's largest mobility entry (a bound)
 
 
 cdef struct NTupleState:
@@ -125,6 +142,21 @@ cdef inline int finish_value(const NTupleNet* net, int total) noexcept nogil:
     return total
 
 
+cdef inline const int32_t* mobility_row(const NTupleNet* net, int move_number) noexcept nogil:
+    """The mobility entries of the stage of positions at `move_number`
+    (discs - 4), or NULL for a network without them."""
+    if net.mobility == NULL:
+        return NULL
+    return net.mobility + net.stage_of_move[0 if move_number < 0 else (60 if move_number > 60 else move_number)] \
+        * MOBILITY_ENTRIES
+
+
+cdef inline int mobility_entry(const int32_t* row, uint64_t moves) noexcept nogil:
+    """The entry of a mobility row for the legal moves `moves`."""
+    cdef int c = popcount(moves)
+    return row[c if c < MOBILITY_ENTRIES else MOBILITY_ENTRIES - 1]
+
+
 cdef inline int ntuple_value(const NTupleNet* net, uint64_t mine, uint64_t theirs) noexcept nogil:
     """The network's value of the position for the side owning `mine`: the
     sum of every tuple's LUT entry in the position's stage. Unclamped:
@@ -147,6 +179,17 @@ cdef inline int ntuple_value(const NTupleNet* net, uint64_t mine, uint64_t their
             k -= 1
         total += lut[net.base_offset[t] + idx]
     return finish_value(net, total)
+
+
+cdef inline int network_value(const NTupleNet* net, uint64_t mine, uint64_t theirs) noexcept nogil:
+    """The network's whole value for the side owning `mine` (which just
+    moved): the tuple sum (ntuple_value) plus, for a mobility network, the
+    entry for the other side's legal moves."""
+    cdef int value = ntuple_value(net, mine, theirs)
+    cdef const int32_t* row = mobility_row(net, popcount(mine | theirs) - 4)
+    if row != NULL:
+        value += mobility_entry(row, legal_moves(theirs, mine))
+    return value
 
 
 cdef inline void track_position(const NTupleNet* net, NTupleState* st, uint64_t first, uint64_t second,
@@ -341,6 +384,9 @@ cdef class NTupleEvaluator:
     cdef readonly int bound               # sum over expanded tuples of max |base LUT entry| (> any |value|)
     cdef readonly int n_stages            # sets of LUTs (1: today's networks)
     cdef readonly int whole_disc_weight   # 0, or k: the value is k times the sum's whole discs
+    cdef readonly bint mobility           # whether it weighs the side to move's mobility (net.mobility)
+    cdef object _mobility                 # None, or numpy int32: (the mobility entries (mover's view), each stage's max)
+    cdef void set_mobility_entry(self, int i, int value) noexcept
 
 
 cdef class NTupleTracker:

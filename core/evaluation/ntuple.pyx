@@ -161,18 +161,27 @@ cdef class NTupleEvaluator:
             value is k times the sum's whole discs, floored (the sum being
             in 1/DISC_UNITS disc): GeneThello's pattern feature with weight
             k, which the pattern-table network reproduces.
+        mobility: ``int_weights`` end with ``stages * MOBILITY_ENTRIES``
+            more integers, each stage's mobility entries (ntuple.pxd: the
+            value the side valued gets by its opponent's legal moves).
+            Staged networks without a whole-disc weight only.
     Raises:
         ValueError: for a wrong number of weights or stages.
     """
 
-    def __init__(self, architecture, int_weights, int stages=1, int whole_disc_weight=0):
+    def __init__(self, architecture, int_weights, int stages=1, int whole_disc_weight=0, bint mobility=False):
         stage_map = stage_of_move(stages)
         if whole_disc_weight < 0:
             raise ValueError(f"whole_disc_weight must be >= 0, got {whole_disc_weight}")
-        w = np.ascontiguousarray(int_weights, dtype=np.int32)
-        if w.ndim != 1 or w.shape[0] != stages * architecture.n_weights:
-            raise ValueError(f"architecture {architecture.name!r} with {stages} stage(s) takes "
-                             f"{stages * architecture.n_weights} weights, got {w.size}")
+        if mobility and (stages == 1 or whole_disc_weight):
+            raise ValueError("mobility entries belong to a staged network without a whole-disc weight")
+        full = np.ascontiguousarray(int_weights, dtype=np.int32)
+        tail = stages * MOBILITY_ENTRIES if mobility else 0
+        if full.ndim != 1 or full.shape[0] != stages * architecture.n_weights + tail:
+            raise ValueError(f"architecture {architecture.name!r} with {stages} stage(s) "
+                             f"{'and mobility ' if mobility else ''}takes {stages * architecture.n_weights + tail} "
+                             f"weights, got {full.size}")
+        w = full[:stages * architecture.n_weights]
         layout = _layout(architecture)
         # Each physical LUT entry is the sum of the base entries it merges
         # (index n_weights: a zero that pads entries merging fewer), every
@@ -202,9 +211,10 @@ cdef class NTupleEvaluator:
                   and int(np.abs(table).max()) < 2 ** 15)
         table16 = table.astype(np.int16) if fits16 else None
         swapped16 = swapped.astype(np.int16) if fits16 else None
-        w.setflags(write=False)
+        full.setflags(write=False)
         self.architecture = architecture
-        self.int_weights = w
+        self.int_weights = full
+        self.mobility = mobility
         self.bound = bound
         self.n_stages = stages
         self.whole_disc_weight = whole_disc_weight
@@ -243,9 +253,28 @@ cdef class NTupleEvaluator:
         self.net.incidence_tuple = &v[0]
         v = inc_power
         self.net.incidence_power = &v[0]
+        self.net.mobility = NULL
+        self.net.mobility_max = NULL
+        cdef int32_t[::1] m
+        if mobility:
+            entries = np.array(full[stages * architecture.n_weights:], dtype=np.int32)
+            self._mobility = (entries, entries.reshape(stages, MOBILITY_ENTRIES).max(axis=1).astype(np.int32))
+            m = self._mobility[0]
+            self.net.mobility = &m[0]
+            m = self._mobility[1]
+            self.net.mobility_max = &m[0]
+
+    cdef void set_mobility_entry(self, int i, int value) noexcept:
+        """Mobility entry ``i`` (stage * MOBILITY_ENTRIES + moves) becomes
+        ``value`` (the mover's view), its stage's bound kept (live.pyx)."""
+        entries, maxima = self._mobility
+        entries[i] = value
+        stage = i // MOBILITY_ENTRIES
+        maxima[stage] = entries[stage * MOBILITY_ENTRIES:(stage + 1) * MOBILITY_ENTRIES].max()
 
     def __reduce__(self):
-        return (NTupleEvaluator, (self.architecture, self.int_weights, self.n_stages, self.whole_disc_weight))
+        return (NTupleEvaluator, (self.architecture, self.int_weights, self.n_stages, self.whole_disc_weight,
+                                  self.mobility))
 
     @property
     def nbytes(self) -> int:
@@ -255,7 +284,7 @@ cdef class NTupleEvaluator:
         is not counted). What a cache of evaluators weighs them by."""
         table, swapped, _layout, stage_map, table16, swapped16 = self._arrays
         return int(self.int_weights.nbytes + table.nbytes + swapped.nbytes + stage_map.nbytes
-                   + sum(a.nbytes for a in (table16, swapped16) if a is not None))
+                   + sum(a.nbytes for a in (table16, swapped16) + (self._mobility or ()) if a is not None))
 
     @property
     def n_tuples(self) -> int:
@@ -265,10 +294,11 @@ cdef class NTupleEvaluator:
 
     def value(self, uint64_t mine, uint64_t theirs) -> int:
         """The network's value of the position (bitboards, bit
-        ``row * 8 + column``) for the side owning ``mine``."""
+        ``row * 8 + column``) for the side owning ``mine`` (which just
+        moved: a mobility network counts the other side's moves)."""
         if mine & theirs:
             raise ValueError("a square is both mine and theirs")
-        return ntuple_value(&self.net, mine, theirs)
+        return network_value(&self.net, mine, theirs)
 
 
 cdef class NTupleTracker:

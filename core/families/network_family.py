@@ -7,9 +7,11 @@ names of :data:`genethello.core.evaluation.ntuple_shapes.ARCHITECTURES`); an
 
 A staged network's kind (valued in discs for the side to move, S > 1 sets
 of weights by game stage, :mod:`genethello.core.families.networks`) is
-written ``ARCH-sS``, or ``ARCH-sS-wK`` for a whole-disc network of weight
-K: ``all-2-s8``, ``patterns-v2-s30-w10``. ``ARCH`` alone is S = 1, today's
-networks, whose names, files and values are unchanged.
+written ``ARCH-sS``, ``ARCH-sS-wK`` for a whole-disc network of weight
+K, or ``ARCH-sS-m`` for one that also weighs the side to move's mobility:
+``all-2-s8``, ``patterns-v2-s30-w10``, ``patterns-v2-s30-m``. ``ARCH``
+alone is S = 1, today's networks, whose names, files and values are
+unchanged.
 
 Its text is ``ARCH_BIRTH_DIGEST``: the architecture, the birth, and the
 12-hex-digit digest of its *quantized* weights with the architecture and
@@ -54,7 +56,7 @@ import numpy as np
 from genethello.core.evaluation.ntuple import MAX_STAGES
 from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES, PATTERN_ARCHITECTURES, Architecture, architecture
 from genethello.core.families.interface import MAX_TEXT_CHARS, Individual, StoredIndividual, quoted
-from genethello.core.families.networks import DISC_UNITS, Network
+from genethello.core.families.networks import DISC_UNITS, Network, weight_count
 from genethello.core.frontend.errors import UserError
 from genethello.core.frontend.user_files import LZMA_FILTERS, UserFileError, inflate_bounded
 
@@ -79,7 +81,7 @@ RANDOM_SIGMA = 1.0
 
 _DIGEST = re.compile(r"^[0-9a-f]{12}$")
 #: A staged kind's name, its numbers as written (checked by :func:`staged_numbers`).
-_STAGED = re.compile(r"^(?P<arch>.+?)-s(?P<stages>[^-]*)(?:-w(?P<weight>.*))?$")
+_STAGED = re.compile(r"^(?P<arch>.+?)-s(?P<stages>[^-]*)(?:-w(?P<weight>.*?))?(?P<mobility>-m)?$")
 #: The largest whole-disc weight K of ``ARCH-sS-wK``: the evaluator's value is
 #: K times the whole discs of an int32 sum, which must stay far inside int32.
 MAX_WHOLE_DISC_WEIGHT = 64
@@ -97,15 +99,17 @@ class NetworkKind:
     architecture: Architecture
     stages: int = 1
     whole_disc_weight: int = 0
+    mobility: bool = False
 
     @property
     def name(self) -> str:
         """The kind's name, as configs and texts write it: the architecture's
-        (S = 1), else ``ARCH-sS`` or ``ARCH-sS-wK``."""
+        (S = 1), else ``ARCH-sS``, ``ARCH-sS-wK`` or ``ARCH-sS-m`` (with
+        mobility entries, networks.py)."""
         if self.stages == 1:
             return self.architecture.name
         weight = f"-w{self.whole_disc_weight}" if self.whole_disc_weight else ""
-        return f"{self.architecture.name}-s{self.stages}{weight}"
+        return f"{self.architecture.name}-s{self.stages}{weight}{'-m' if self.mobility else ''}"
 
     @property
     def family(self) -> str:
@@ -123,7 +127,14 @@ class NetworkKind:
     @property
     def n_weights(self) -> int:
         """How many real weights an individual of this kind has (every stage's)."""
-        return self.stages * self.architecture.n_weights
+        return weight_count(self.architecture, self.stages, self.mobility)
+
+    def network(self, weights: object) -> Network:
+        """The network of this kind on real ``weights`` (its architecture,
+        stages, whole-disc weight and mobility: the one place a kind's
+        network is made, so none of them is left behind)."""
+        return Network(self.architecture, np.asarray(weights, dtype=np.float64), self.stages, self.whole_disc_weight,
+                       self.mobility)
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,8 +151,10 @@ class NetworkIndividual:
 
     def __post_init__(self) -> None:
         if (self.network.architecture != self.type.architecture or self.network.stages != self.type.stages
-                or self.network.whole_disc_weight != self.type.whole_disc_weight):
-            given = NetworkKind(self.network.architecture, self.network.stages, self.network.whole_disc_weight)
+                or self.network.whole_disc_weight != self.type.whole_disc_weight
+                or self.network.mobility != self.type.mobility):
+            given = NetworkKind(self.network.architecture, self.network.stages, self.network.whole_disc_weight,
+                                self.network.mobility)
             raise NetworkError(f"a {self.type.name} individual needs a {self.type.name} network, "
                                f"not {given.name}")
         if not isinstance(self.birth, int) or isinstance(self.birth, bool) or self.birth < 0:
@@ -320,7 +333,7 @@ class NetworkFamily:
         """
         if not self.owns_kind(name):
             raise NetworkError(f"{name!r} is not a network architecture (known: {', '.join(ARCHITECTURES)}; "
-                               f"staged: ARCH-sS or ARCH-sS-wK, S 2..{MAX_STAGES}, ARCH also "
+                               f"staged: ARCH-sS, ARCH-sS-wK or ARCH-sS-m, S 2..{MAX_STAGES}, ARCH also "
                                f"{', '.join(PATTERN_ARCHITECTURES)})")
         m = _STAGED.match(name)
         if name in ARCHITECTURES or m is None:
@@ -333,7 +346,9 @@ class NetworkFamily:
             raise NetworkError(f"{name[:80]!r}: a staged network's whole-disc weight (-wK) is "
                                f"1..{MAX_WHOLE_DISC_WEIGHT} "
                                f"(without -w: 0), not {weight[:20]!r}")
-        return NetworkKind(architecture(m["arch"]), int(stages), int(weight or 0))
+        if weight is not None and m["mobility"]:
+            raise NetworkError(f"{name[:80]!r}: a network with mobility entries (-m) has no whole-disc weight (-wK)")
+        return NetworkKind(architecture(m["arch"]), int(stages), int(weight or 0), m["mobility"] is not None)
 
     def parse(self, text: str, payload: bytes | None = None) -> NetworkIndividual:
         """The network written as ``text`` with its stored weights ``payload``.
@@ -361,8 +376,7 @@ class NetworkFamily:
             raise NetworkError(f"{text!r} names a network whose weights are not in its text: give the run's "
                                "database (--db), an exported network file, or a shipped network's name")
         weights = weights_from_payload(kind, payload, text)
-        individual = NetworkIndividual(kind, int(birth_text), Network(kind.architecture, weights, kind.stages,
-                                                                      kind.whole_disc_weight))
+        individual = NetworkIndividual(kind, int(birth_text), kind.network(weights))
         if individual.digest != digest:
             raise NetworkError(f"{text!r}: the stored weights quantize to digest {individual.digest}, "
                                f"not {digest}: they belong to another network")
@@ -374,10 +388,7 @@ class NetworkFamily:
 
     def random_individual(self, kind: NetworkKind, birth: int, rng: np.random.Generator) -> NetworkIndividual:
         """A network with weights drawn N(0, 1) from ``rng`` (a staged one's in discs)."""
-        network = Network.random(kind.architecture, rng, RANDOM_SIGMA, kind.stages)
-        if kind.whole_disc_weight:
-            network = Network(kind.architecture, network.weights, kind.stages, kind.whole_disc_weight)
-        return NetworkIndividual(kind, birth, network)
+        return NetworkIndividual(kind, birth, kind.network(rng.normal(0.0, RANDOM_SIGMA, kind.n_weights)))
 
     def evaluator(self, individual: NetworkIndividual, patterns: str | None = None) -> BaseEvaluator:
         """The evaluator the searches use to play ``individual`` (networks use

@@ -120,6 +120,8 @@ def network_document(individual: NetworkIndividual) -> dict[str, Any]:
         "value": STAGED_VALUE,
         "tuples": arch.text(),
     }
+    if network.mobility:
+        doc["mobility"] = True        # the weights end with each stage's mobility entries
     if network.weights.size <= PACKED_ABOVE:
         doc["weights"] = [float(w) for w in network.weights]
         return doc
@@ -173,7 +175,10 @@ def parse_network_file(text: str, source: str) -> NetworkIndividual:
         if doc.get("value") != STAGED_VALUE:
             raise fail(f'"value" is {doc.get("value")!r}: this genethello reads staged networks '
                        f'valued in "{STAGED_VALUE}"')
-        kind_name += f"-s{stages}" + (f"-w{weight}" if weight else "")
+        mobility = doc.get("mobility", False)
+        if not isinstance(mobility, bool):
+            raise fail(f'"mobility" is {mobility!r}, not true or false')
+        kind_name += f"-s{stages}" + (f"-w{weight}" if weight else "") + ("-m" if mobility else "")
     try:
         network_kind = NETWORKS.parse_kind(kind_name)
     except NetworkError as exc:

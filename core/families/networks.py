@@ -46,6 +46,14 @@ A search's evaluation is then 64 units a disc, clamped to ±EVAL_LIMIT
 (``whole_disc_weight`` k > 0) plays k times the mover's whole discs,
 floored: GeneThello's pattern feature with weight k (the pattern-table
 network's k is p_1_10's 10). S = 1 is the networks above, unchanged.
+
+**Mobility** (``mobility``, staged networks without a whole-disc weight:
+kinds ``ARCH-sS-m``): after the S stages' LUTs the weights hold, per
+stage, :data:`MOBILITY_ENTRIES` more, discs for the side to move when it
+has c legal moves (c = 0 .. 33, capped): one more "tuple" a position
+reads, whose index is a move count instead of squares. It is what
+``fdmxcp_52`` adds to the pattern table (its m gene), learned per stage
+like any weight (td.pyx reads it as a position's last index).
 """
 
 from __future__ import annotations
@@ -57,11 +65,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from genethello.core.evaluation.evaluation import EVAL_LIMIT
-from genethello.core.evaluation.ntuple import MAX_STAGES, NTupleEvaluator, swapped_lut_order
+from genethello.core.evaluation.ntuple import MAX_STAGES, MOBILITY_ENTRIES, NTupleEvaluator, swapped_lut_order
 from genethello.core.evaluation.ntuple_shapes import Architecture
 
-__all__ = ["DISC_UNITS", "MAX_WEIGHT", "MIN_BOUND", "Network", "bound_norm", "mover_view", "normalized", "quantize",
-           "quantize_discs", "scale", "weights_digest"]
+__all__ = ["DISC_UNITS", "MAX_WEIGHT", "MIN_BOUND", "MOBILITY_ENTRIES", "Network", "bound_norm", "mover_view",
+           "normalized", "quantize", "quantize_discs", "scale", "weight_count", "weights_digest"]
 
 #: The largest |weight| a network holds. Only the weights' ratios matter (the
 #: bound norm divides them out), and an optimizer's weights stay within a
@@ -90,11 +98,18 @@ def scale(arch: Architecture) -> int:
     return s
 
 
-def _as_weights(arch: Architecture, weights: object, stages: int = 1) -> np.ndarray:
+def weight_count(arch: Architecture, stages: int = 1, mobility: bool = False) -> int:
+    """How many weights a network of ``arch`` has: every stage's LUTs, then
+    every stage's mobility entries when it weighs mobility."""
+    return stages * (arch.n_weights + (MOBILITY_ENTRIES if mobility else 0))
+
+
+def _as_weights(arch: Architecture, weights: object, stages: int = 1, mobility: bool = False) -> np.ndarray:
     w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (stages * arch.n_weights,):
-        raise ValueError(f"architecture {arch.name!r} with {stages} stage(s) takes {stages * arch.n_weights} "
-                         f"weights, got shape {w.shape}")
+    n = weight_count(arch, stages, mobility)
+    if w.shape != (n,):
+        raise ValueError(f"architecture {arch.name!r} with {stages} stage(s){' and mobility' if mobility else ''} "
+                         f"takes {n} weights, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
         raise ValueError("network weights must be finite numbers")
     if w.size and float(np.abs(w).max()) > MAX_WEIGHT:
@@ -134,14 +149,14 @@ def quantize(arch: Architecture, weights: object) -> np.ndarray:
     return q
 
 
-def quantize_discs(arch: Architecture, weights: object, stages: int) -> np.ndarray:
+def quantize_discs(arch: Architecture, weights: object, stages: int, mobility: bool = False) -> np.ndarray:
     """A staged network's int32 weights: ``rint(w * DISC_UNITS)`` (module docstring).
 
     Raises:
         ValueError: for a weight of 2**18 discs or more (far beyond any
             value a search can use; the LUT sums must fit an int).
     """
-    w = _as_weights(arch, weights, stages)
+    w = _as_weights(arch, weights, stages, mobility)
     if w.size and float(np.abs(w).max()) * DISC_UNITS >= 2 ** 24:
         raise ValueError("a staged network's weights are discs: these are too large (|w| >= 2**18)")
     q: np.ndarray = np.rint(w * DISC_UNITS).astype(np.int32)
@@ -152,24 +167,30 @@ def mover_view(arch: Architecture, int_weights: np.ndarray, stages: int) -> np.n
     """A staged network's integer LUTs turned from the side to move's value
     to the mover's (what the searches read, evaluation.pxd): the mover's
     entry is minus the side to move's at the index with the digits 1 and 2
-    exchanged (the mover's discs are the side to move's "other" discs)."""
+    exchanged (the mover's discs are the side to move's "other" discs).
+    Mobility entries after the LUTs are negated in place (their index is
+    the side to move's move count in both views)."""
     order = np.concatenate([start + swapped_lut_order(len(t))
                             for start, t in zip(np.cumsum((0,) + arch.lut_sizes)[:-1], arch.tuples)])
-    q = np.asarray(int_weights, dtype=np.int32).reshape(stages, arch.n_weights)
-    return np.ascontiguousarray(-q[:, order].reshape(-1))
+    all_q = np.asarray(int_weights, dtype=np.int32)
+    q = all_q[:stages * arch.n_weights].reshape(stages, arch.n_weights)
+    return np.ascontiguousarray(np.concatenate([-q[:, order].reshape(-1), -all_q[stages * arch.n_weights:]]))
 
 
-def weights_digest(arch: Architecture, int_weights: np.ndarray, stages: int = 1, whole_disc_weight: int = 0) -> str:
+def weights_digest(arch: Architecture, int_weights: np.ndarray, stages: int = 1, whole_disc_weight: int = 0,
+                   mobility: bool = False) -> str:
     """12 hex digits identifying integer weights with their architecture
     and scale: BLAKE2b of the tuples text, the scale and the weights
     (little-endian int32); a staged network's also hashes its stages, its
-    disc scale and its whole-disc weight."""
+    disc scale and its whole-disc weight, and a mobility network's says so."""
     h = hashlib.blake2b(digest_size=6)
     h.update(arch.text().encode())
     if stages == 1:
         h.update(f"scale={scale(arch)}\n".encode())
     else:
         h.update(f"stages={stages}\ndisc_units={DISC_UNITS}\nto_move\nwhole_disc_weight={whole_disc_weight}\n".encode())
+        if mobility:
+            h.update(f"mobility={MOBILITY_ENTRIES}\n".encode())
     h.update(np.ascontiguousarray(int_weights, dtype="<i4").tobytes())
     return h.hexdigest()
 
@@ -185,12 +206,15 @@ class Network:
         stages: 1 (today's networks) or S > 1: a staged network valued in
             discs for the side to move (module docstring).
         whole_disc_weight: a staged network's whole-disc weight (0: none).
+        mobility: whether its weights end with each stage's mobility
+            entries (a staged network without a whole-disc weight).
     """
 
     architecture: Architecture
     weights: np.ndarray
     stages: int = 1
     whole_disc_weight: int = 0
+    mobility: bool = False
     _quantized: list[np.ndarray] = field(default_factory=list, repr=False)
     _digest: list[str] = field(default_factory=list, repr=False)
 
@@ -200,7 +224,10 @@ class Network:
         if not isinstance(self.whole_disc_weight, int) or self.whole_disc_weight < 0 or (
                 self.whole_disc_weight and self.stages == 1):
             raise ValueError(f"whole_disc_weight {self.whole_disc_weight!r}: an int >= 0, and 0 unless staged")
-        w = _as_weights(self.architecture, self.weights, self.stages).copy()
+        if self.mobility is not False and (self.mobility is not True or self.stages == 1 or self.whole_disc_weight):
+            raise ValueError(f"mobility {self.mobility!r}: a bool, and True only for a staged network without a "
+                             "whole-disc weight")
+        w = _as_weights(self.architecture, self.weights, self.stages, self.mobility).copy()
         w.setflags(write=False)
         object.__setattr__(self, "weights", w)
 
@@ -220,7 +247,7 @@ class Network:
         a staged network's in 1/DISC_UNITS disc for the side to move."""
         if not self._quantized:
             if self.staged:
-                q = quantize_discs(self.architecture, self.weights, self.stages)
+                q = quantize_discs(self.architecture, self.weights, self.stages, self.mobility)
             else:
                 q = quantize(self.architecture, self.weights)
             q.setflags(write=False)
@@ -233,7 +260,7 @@ class Network:
         turned to the mover's view, :func:`mover_view`)."""
         if self.staged:
             return NTupleEvaluator(self.architecture, mover_view(self.architecture, self.int_weights, self.stages),
-                                   self.stages, self.whole_disc_weight)
+                                   self.stages, self.whole_disc_weight, self.mobility)
         return NTupleEvaluator(self.architecture, self.int_weights)
 
     def digest(self) -> str:
@@ -242,7 +269,7 @@ class Network:
         hashing ``patterns-v2-net``'s 5 million weights costs 0.03-0.05 s."""
         if not self._digest:
             self._digest.append(weights_digest(self.architecture, self.int_weights, self.stages,
-                                               self.whole_disc_weight))
+                                               self.whole_disc_weight, self.mobility))
         return self._digest[0]
 
 

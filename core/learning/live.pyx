@@ -13,7 +13,8 @@ each is clipped to ±``limit`` (and rounded to the ``grid`` when asked),
 requantized (``rint(w * DISC_UNITS)``, ``networks.quantize_discs``), and
 where its integer moved, the evaluator's LUT entries that sum it are
 moved by the same amount (the merged physical entries, their
-colour-swapped twins and the int16 copies). Clipping and rounding are
+colour-swapped twins and the int16 copies; a mobility entry, the
+evaluator's entry and its stage's bound). Clipping and rounding are
 elementwise, so doing them on the touched weights gives what doing them
 on every weight gives whenever the untouched ones are already within the
 limit and on the grid; the constructor flags those that are not, so the
@@ -83,6 +84,7 @@ cdef class LiveNetwork:
     cdef readonly object architecture
     cdef readonly int stages
     cdef readonly int whole_disc_weight
+    cdef readonly bint mobility
     cdef readonly double limit
     cdef readonly double grid
     cdef readonly bint int16                # whether the evaluator's int16 copies are still kept
@@ -98,13 +100,14 @@ cdef class LiveNetwork:
         self.architecture = arch
         self.stages = network.stages
         self.whole_disc_weight = network.whole_disc_weight
+        self.mobility = network.mobility
         self.limit = limit
         self.grid = grid
         self.weights = np.array(network.weights, dtype=np.float64)
-        q = quantize_discs(arch, self.weights, self.stages)
+        q = quantize_discs(arch, self.weights, self.stages, self.mobility)
         self.q = q
         self.evaluator = NTupleEvaluator(arch, mover_view(arch, q, self.stages), self.stages,
-                                         self.whole_disc_weight)
+                                         self.whole_disc_weight, self.mobility)
         table, swapped, layout, _, table16, swapped16 = self.evaluator._arrays
         self.table, self.swapped, self.table16, self.swapped16 = table, swapped, table16, swapped16
         self.int16 = table16 is not None
@@ -158,6 +161,9 @@ cdef class LiveNetwork:
                 continue
             moved += 1
             self.q[J] = new
+            if J >= self.stages * self.n_weights:    # a mobility entry: the mover's is minus the side to move's
+                self.evaluator.set_mobility_entry(J - self.stages * self.n_weights, -new)
+                continue
             stage = J // self.n_weights
             j = J - stage * self.n_weights
             base = stage * self.stage_size
@@ -194,4 +200,4 @@ cdef class LiveNetwork:
         """The network as it stands (its weights copied)."""
         from genethello.core.families.networks import Network
 
-        return Network(self.architecture, self.weights, self.stages, self.whole_disc_weight)
+        return Network(self.architecture, self.weights, self.stages, self.whole_disc_weight, self.mobility)

@@ -140,7 +140,7 @@ class Learner:
                              f"{network.architecture.name} has 1 stage")
         self.start = network
         self.live = LiveNetwork(network, MAX_LEARNED_DISCS, LEARNED_GRID)
-        self.reader = TupleReader(network.architecture, network.stages)
+        self.reader = TupleReader(network.architecture, network.stages, network.mobility)
         self._batch = TouchedWeights(self.live.weights.size)
         self._slice = TouchedWeights(self.live.weights.size)
 

@@ -278,6 +278,9 @@ def test_a_start_of_another_whole_disc_weight_keeps_its_real_weights():
     assert np.array_equal(start.weights, shipped.weights) and start.digest() != shipped.digest()
     with pytest.raises(ValueError, match="is not a patterns-v2-s8 network"):
         start_network(parse_kind("patterns-v2-s8"), "table-player")
+    with_mobility = start_network(parse_kind("patterns-v2-s30-m"), "table-player")    # the entries start at 0
+    assert with_mobility.mobility and np.array_equal(with_mobility.weights[:shipped.weights.size], shipped.weights)
+    assert not with_mobility.weights[shipped.weights.size:].any()
 
 
 # --------------------------------------------------------------------------- #
