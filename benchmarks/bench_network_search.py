@@ -14,6 +14,11 @@ alternating, each pair of games after its own distinct 6-ply opening:
   itself, and ``p_1_10 pair``, the chromosome it plays move for move as
   (the same games, the same nodes: what the network's leaves cost beside
   the table read by the features' code);
+- ``patterns-v2-net-m pair``: the same table's weights as a mobility
+  network (``patterns-v2-s30-m``, values in 1/64 disc) whose entries give
+  the side to move 1 disc a legal move at the start, falling to 0 at the
+  end: what counting the other side's moves at every leaf costs (the
+  depth-1 nodes' skipped leaves now bound by the stage's largest entry);
 - ``fdmxcp_52 pair``: ``fdmxcp_52_2:0:6:9:4:5`` against itself with its
   pattern table (patterns-v2, the newest): the yardstick the networks'
   speed targets are ratios of (issue 29: an ``all-2`` network at >= 0.7x its
@@ -41,6 +46,7 @@ import numpy as np
 from genethello.core.engine.board import Board
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+from genethello.core.evaluation.ntuple import MOBILITY_ENTRIES
 from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.chromosome import Chromosome
 from genethello.core.families.individual_names import shipped_network
@@ -68,6 +74,10 @@ def engines(kind: str, depth: int, exact: int, seed: int, full: bool) -> tuple[E
         assert net is not None, "patterns-v2-net is not shipped"
         pair = (Engine(evaluator_of(net), depth=depth, exact_empties=exact),
                 Engine(evaluator_of(net), depth=depth, exact_empties=exact))
+    elif kind == "patterns-v2-net-m pair":
+        evaluator = NetworkEvaluator(mobility_table())
+        pair = (Engine(evaluator, depth=depth, exact_empties=exact),
+                Engine(evaluator, depth=depth, exact_empties=exact))
     else:
         arch = architecture(kind.split()[0])
         rng = np.random.default_rng(seed)
@@ -78,6 +88,17 @@ def engines(kind: str, depth: int, exact: int, seed: int, full: bool) -> tuple[E
         for engine in pair:
             engine.searcher.track_network(False)
     return pair
+
+
+def mobility_table() -> Network:
+    """patterns-v2-net's weights as a ``patterns-v2-s30-m`` network: 1 disc a
+    legal move for the side to move at move 0, falling linearly to 0."""
+    net = shipped_network("patterns-v2-net")
+    assert net is not None, "patterns-v2-net is not shipped"
+    table = net.network
+    per_move = 1.0 - np.arange(table.stages) / table.stages
+    entries = np.outer(per_move, np.arange(MOBILITY_ENTRIES)).reshape(-1)
+    return Network(table.architecture, np.concatenate([table.weights, entries]), table.stages, mobility=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     openings = distinct_openings((args.games + 1) // 2, 6, f"bench-network-search/{args.seed}")
     kinds = ["all-2 vs all-2", "all-4+2x2 vs all-4+2x2"]
     if shipped_network("patterns-v2-net") is not None:
-        kinds += ["patterns-v2-net pair", "p_1_10 pair"]
+        kinds += ["patterns-v2-net pair", "patterns-v2-net-m pair", "p_1_10 pair"]
     kinds += ["fdmxcp_52 pair", "oe_fmc pair"]
     players = {k: engines(k, args.depth, args.exact, args.seed, args.full) for k in kinds}
     seconds = {k: 0.0 for k in kinds}
