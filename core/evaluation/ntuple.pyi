@@ -7,6 +7,7 @@ from genethello.core.evaluation.ntuple_shapes import Architecture
 
 MAX_STAGES: int
 INT16_LUT_ENTRIES: int
+MOBILITY_ENTRIES: int
 
 def stage_of_move(n_stages: int) -> npt.NDArray[np.int32]: ...
 def merged_reads(architecture: Architecture) -> npt.NDArray[np.int64]: ...
@@ -20,8 +21,9 @@ class NTupleEvaluator:
     bound: int
     n_stages: int
     whole_disc_weight: int
+    mobility: bool
     def __init__(self, architecture: Architecture, int_weights: npt.ArrayLike, stages: int = 1,
-                 whole_disc_weight: int = 0) -> None: ...
+                 whole_disc_weight: int = 0, mobility: bool = False) -> None: ...
     @property
     def n_tuples(self) -> int: ...
     @property

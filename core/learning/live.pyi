@@ -15,6 +15,7 @@ class LiveNetwork:
     architecture: Architecture
     stages: int
     whole_disc_weight: int
+    mobility: bool
     limit: float
     grid: float
     int16: bool

@@ -11,7 +11,9 @@ class TupleReader:
     n_expanded: int
     n_weights: int
     n_stages: int
-    def __init__(self, architecture: Architecture, stages: int) -> None: ...
+    n_read: int
+    mobility: bool
+    def __init__(self, architecture: Architecture, stages: int, mobility: bool = False) -> None: ...
 
 class TouchedWeights:
     count: int
