@@ -385,7 +385,7 @@ cdef class NTupleEvaluator:
     cdef readonly int n_stages            # sets of LUTs (1: today's networks)
     cdef readonly int whole_disc_weight   # 0, or k: the value is k times the sum's whole discs
     cdef readonly bint mobility           # whether it weighs the side to move's mobility (net.mobility)
-    cdef object _mobility                 # None, or numpy int32: (the mobility entries (mover's view), each stage's max)
+    cdef object _mobility                 # None, or (the mobility entries (mover's view), each stage's max), int32
     cdef void set_mobility_entry(self, int i, int value) noexcept
 
 

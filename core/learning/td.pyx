@@ -188,7 +188,7 @@ cdef inline int64_t _squared_counts(TupleReader reader, const int32_t* index) no
             if index[f] == index[e]:
                 same += 1
         total += 2 * same + 1
-    if reader.mobility:                 # the mobility entry, read once, is stepped as if read MOBILITY_STEP ** 0.5 times
+    if reader.mobility:                 # the mobility entry, read once, stepped as if read sqrt(MOBILITY_STEP) times
         total += MOBILITY_STEP - 1
     return total
 
