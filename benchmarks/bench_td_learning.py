@@ -90,7 +90,7 @@ def network_rows(label: str, net: Network, games: int, seed: int, batch: int = B
     def td_only() -> int:
         if not baseline_games:
             play()
-        reader = TupleReader(learned.architecture, learned.stages)
+        reader = TupleReader(learned.architecture, learned.stages, learned.mobility)
         weights = np.array(learned.weights)
         for moves in baseline_games:
             td_lambda_game(reader, weights, moves, ALPHA, LAM)

@@ -111,14 +111,14 @@ def search_discs(value: int, scale: int) -> float:
 
 
 def static_values(net: Network, positions: list) -> np.ndarray:
-    reader = TupleReader(net.architecture, net.stages)
+    reader = TupleReader(net.architecture, net.stages, net.mobility)
     return np.array([position_value(reader, net.weights, p, o) for _, p, o in positions])
 
 
 def clamp_share(net: Network, games: int) -> tuple[float, int]:
     """The share of positions two plies ahead of depth-4 game positions at
     ±EVAL_LIMIT as the search reads them, and how many were valued."""
-    reader = TupleReader(net.architecture, net.stages)
+    reader = TupleReader(net.architecture, net.stages, net.mobility)
     engine = Engine(NetworkEvaluator(net), depth=4)
     k = net.whole_disc_weight
     at_clamp = total = 0
