@@ -3,6 +3,8 @@ fast code against."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from genethello.core import PASS, Board
 from genethello.core.engine.search import minimax
 from genethello.core.evaluation.evaluation import EVAL_WIN, Evaluator
@@ -42,3 +44,29 @@ def child_value(board: Board, ev: Evaluator, move: int, depth: int) -> int:
     if child.is_game_over():
         return -mover_score(child) * EVAL_WIN
     return ev.evaluate_move(board, move)
+
+
+def plain_negamax(board: Board, depth: int, leaf: Callable[[Board], int]) -> int:
+    """Negamax for the side to move over a plain leaf value: ``leaf(board)``
+    at depth 0 (the side to move's value), a finished game EVAL_WIN per disc
+    of the final margin, a pass uses no depth."""
+    if board.is_game_over():
+        return mover_score(board) * EVAL_WIN
+    if depth == 0:
+        return leaf(board)
+    if board.must_pass():
+        board.play(PASS)
+        try:
+            return -plain_negamax(board, depth, leaf)
+        finally:
+            board.undo()
+    best = None
+    for move in board.legal_moves():
+        board.play(move)
+        try:
+            v = -plain_negamax(board, depth - 1, leaf)
+        finally:
+            board.undo()
+        best = v if best is None else max(best, v)
+    assert best is not None
+    return best

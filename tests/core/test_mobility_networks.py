@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genethello.core import PASS, Board
+from genethello.core import Board
 from genethello.core.cli.network_commands import show_lines
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.engine.search import ALGORITHMS, Searcher, minimax
-from genethello.core.evaluation.evaluation import EVAL_LIMIT, EVAL_WIN
+from genethello.core.evaluation.evaluation import EVAL_LIMIT
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple import MOBILITY_ENTRIES
 from genethello.core.evaluation.ntuple_shapes import architecture
@@ -27,6 +27,7 @@ from genethello.core.learning.live import LiveNetwork
 from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, Learner, LearningSettings
 from genethello.core.learning.td import TupleReader, game_positions, position_value, td_lambda_game
 from tests.ntuple_reference import reference_reads
+from tests.reference import plain_negamax
 from tests.strategies import positions
 
 ARCH = architecture("all-2")
@@ -69,29 +70,12 @@ def mobility_network(seed: int, sigma: float = 1.0, mobility_sigma: float = 3.0)
 
 def python_negamax(board: Board, network: Network, depth: int) -> int:
     """The side to move's value: a leaf is its plain value (64 units a disc,
-    clamped as the searches clamp), a finished game EVAL_WIN a disc, a pass
-    uses no depth."""
-    if board.is_game_over():
-        return board.final_score() * (1 if board.side_to_move == "black" else -1) * EVAL_WIN
-    if depth == 0:
-        value = round(plain_value(network.weights, board.player, board.opponent) * 64)
+    clamped as the searches clamp)."""
+    def leaf(position: Board) -> int:
+        value = round(plain_value(network.weights, position.player, position.opponent) * 64)
         return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
-    if board.must_pass():
-        board.play(PASS)
-        try:
-            return -python_negamax(board, network, depth)
-        finally:
-            board.undo()
-    best = None
-    for move in board.legal_moves():
-        board.play(move)
-        try:
-            v = -python_negamax(board, network, depth - 1)
-        finally:
-            board.undo()
-        best = v if best is None else max(best, v)
-    assert best is not None
-    return best
+
+    return plain_negamax(board, depth, leaf)
 
 
 # ----------------------------------------------------------------- the kind

@@ -20,6 +20,7 @@ from genethello.core.families.networks import Network
 from genethello.core.families.registry import evaluator_of
 from genethello.core.play.ntuple_games import play_games
 from tests.ntuple_reference import SYMMETRIES, reference_value, transform_board
+from tests.reference import plain_negamax
 from tests.strategies import positions
 
 
@@ -30,29 +31,8 @@ def tuple_sum(network: Network, mine: int, theirs: int) -> int:
 
 def python_minimax(board: Board, network: Network, depth: int) -> int:
     """Negamax for the side to move: a leaf is the network's value for the
-    player who just moved there (negated for the side to move), a finished
-    game EVAL_WIN per disc of the final margin, a pass uses no depth."""
-    if board.is_game_over():
-        margin = board.final_score() * (1 if board.side_to_move == "black" else -1)
-        return margin * EVAL_WIN
-    if depth == 0:
-        return -tuple_sum(network, board.opponent, board.player)
-    if board.must_pass():
-        board.play(PASS)
-        try:
-            return -python_minimax(board, network, depth)
-        finally:
-            board.undo()
-    best = None
-    for move in board.legal_moves():
-        board.play(move)
-        try:
-            v = -python_minimax(board, network, depth - 1)
-        finally:
-            board.undo()
-        best = v if best is None else max(best, v)
-    assert best is not None
-    return best
+    player who just moved there (negated for the side to move)."""
+    return plain_negamax(board, depth, lambda leaf: -tuple_sum(network, leaf.opponent, leaf.player))
 
 
 def random_network(name: str, seed: int) -> Network:
