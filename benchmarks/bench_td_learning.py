@@ -22,6 +22,9 @@ alike (time is this process's CPU time, ``time.process_time``):
   architecture, and its ``learner d2 exact12`` / ``search2`` rows: the
   Learner with exact targets within 12 empties / targets bootstrapped from
   depth-2 searches (issue 36 part 4);
+- ``all-4+2x2-s8-m ...``: the same architecture with mobility entries
+  (networks.py): what reading the side to move's moves at every position,
+  in play and in the update, costs;
 - ``patterns-v2-s30 ...``: the same from the pattern-table network
   (:func:`genethello.core.families.networks.pattern_table_network`) with a
   quarter of the games, but for ``learner d2``, whose slices are as long
@@ -47,6 +50,7 @@ import numpy as np
 
 from genethello.core.engine.game import Engine, play_game
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
+from genethello.core.evaluation.ntuple import MOBILITY_ENTRIES
 from genethello.core.evaluation.ntuple_shapes import architecture
 from genethello.core.families.networks import Network, pattern_table_network
 from genethello.core.learning.self_play import Learner, LearningSettings, learn
@@ -126,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     arch4 = architecture("all-4+2x2")
     rows |= network_rows("all-4+2x2-s8", Network(arch4, np.zeros(8 * arch4.n_weights), 8), args.games, args.seed,
                          targets=True)
+    mobility = Network(arch4, np.zeros(8 * (arch4.n_weights + MOBILITY_ENTRIES)), 8, mobility=True)
+    rows |= network_rows("all-4+2x2-s8-m", mobility, args.games, args.seed)
     pattern_games = max(1, args.games // 4)
     rows |= network_rows("patterns-v2-s30", pattern_table_network(), pattern_games, args.seed,
                          learner_games=args.games)
@@ -147,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in ("learn d1", "learn d2", "learner d2"):
         ours, theirs = (played[f"{x} {row}"] / seconds[f"{x} {row}"] for x in ("patterns-v2-s30", "all-4+2x2-s8"))
         print(f"patterns-v2-s30 {row}: {ours / theirs:.2f}x the games/s of all-4+2x2-s8 {row}")
+    ours, theirs = (played[f"{x} learner d2"] / seconds[f"{x} learner d2"] for x in ("all-4+2x2-s8-m", "all-4+2x2-s8"))
+    print(f"all-4+2x2-s8-m learner d2 (with mobility entries): {ours / theirs:.2f}x the games/s of all-4+2x2-s8's")
     return 0
 
 
