@@ -40,8 +40,8 @@ import hashlib
 import threading
 from dataclasses import dataclass
 
-from genethello.core.families.network_family import NetworkIndividual, NetworkKind
-from genethello.core.families.registry import parse_individual
+from genethello.core.families.network_family import NetworkKind
+from genethello.core.families.registry import family_of, parse_individual
 from genethello.core.learning.self_play import Learner
 
 __all__ = ["MAX_BYTES", "MAX_LEARNERS", "LearnerCache", "learner_bytes", "process_learners"]
@@ -56,6 +56,19 @@ Key = tuple[str, str]
 
 def _key(text: str, payload: bytes) -> Key:
     return text, hashlib.sha256(payload).hexdigest()
+
+
+def start_learner(text: str, payload: bytes) -> tuple[NetworkKind, Learner]:
+    """A fresh Learner on the member ``text``/``payload`` names, and its kind.
+
+    Raises:
+        ValueError: for a player that is no network.
+    """
+    start = parse_individual(text, payload)
+    network = family_of(start).network(start)
+    if network is None:
+        raise ValueError(f"{text} is not a network")
+    return NetworkKind.of(network), Learner(network)
 
 
 def learner_bytes(learner: Learner) -> int:
@@ -105,10 +118,7 @@ class LearnerCache:
                 self.hits += 1
                 return kept.kind, kept.learner
             self.builds += 1
-        start = parse_individual(text, payload)
-        if not isinstance(start, NetworkIndividual):
-            raise ValueError(f"{text} is not a network")
-        return start.type, Learner(start.network)
+        return start_learner(text, payload)
 
     def keep(self, text: str, payload: bytes, birth: int, kind: NetworkKind, learner: Learner) -> None:
         """Keep ``learner``, which now holds the member ``text``/``payload``

@@ -58,7 +58,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from genethello.cluster.breeding.learner_cache import LearnerCache, process_learners
+from genethello.cluster.breeding.learner_cache import LearnerCache, process_learners, start_learner
 from genethello.cluster.breeding.network_breeders import MAX_REDRAWS, network_kind, networks_of, new_individual
 from genethello.cluster.breeding.origins import COPIED, INITIAL, LEARNED, Origin
 from genethello.cluster.breeding.pbt_selection import HyperPrior, bounded, ready, resampled, since_copy_after
@@ -70,7 +70,7 @@ from genethello.core.families.network_family import NetworkIndividual, NetworkKi
 from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
 from genethello.core.frontend.wording import counted
-from genethello.core.learning.self_play import Learner, LearningSettings, SliceReport
+from genethello.core.learning.self_play import LearningSettings, SliceReport
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
@@ -199,14 +199,14 @@ def start_network(kind: NetworkKind, start: str) -> Network:
         raise ValueError(f"breeding.pbt-td.learning_start: {start!r} names a file, which a run's stored config may not "
                          "(a database never makes genethello read a path it names): name a shipped network")
     found = resolve_individual(start)
-    if (not isinstance(found, NetworkIndividual) or found.type.architecture != kind.architecture
-            or found.type.stages != kind.stages):
+    network = family_of(found).network(found)
+    if network is None or network.architecture != kind.architecture or network.stages != kind.stages:
         raise ValueError(f"breeding.pbt-td.learning_start: {start} is not a {kind.name} network")
-    if found.type.whole_disc_weight != kind.whole_disc_weight or found.type.mobility != kind.mobility:
-        tuples = found.network.weights[:kind.stages * kind.architecture.n_weights]
+    if NetworkKind.of(network) != kind:
+        tuples = network.weights[:kind.stages * kind.architecture.n_weights]
         mobility = np.zeros(kind.n_weights - tuples.size)     # a start without mobility entries: all 0
         return kind.network(np.concatenate([tuples, mobility]))
-    return found.network
+    return network
 
 
 def check_learning_config(config: RunConfig) -> None:
@@ -273,10 +273,7 @@ def learn_slice(spec: SliceSpec, config: BreedingConfig, learners: LearnerCache 
     ``learners``, on a Learner kept from the slice that ended at its start
     when there is one, and kept for the next (the same bits: learner_cache)."""
     if learners is None:
-        start = parse_individual(spec.text, spec.payload)
-        if not isinstance(start, NetworkIndividual):
-            raise ValueError(f"{spec.text} is not a network")
-        kind, learner = start.type, Learner(start.network)
+        kind, learner = start_learner(spec.text, spec.payload)
     else:
         kind, learner = learners.take(spec.text, spec.payload, spec.birth)
     report = learner.slice(spec.hyper.settings(config), spec.seed)

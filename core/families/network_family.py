@@ -136,6 +136,12 @@ class NetworkKind:
         return Network(self.architecture, np.asarray(weights, dtype=np.float64), self.stages, self.whole_disc_weight,
                        self.mobility)
 
+    @classmethod
+    def of(cls, network: Network) -> NetworkKind:
+        """The kind ``network`` is of (its architecture, stages, whole-disc
+        weight and mobility)."""
+        return cls(network.architecture, network.stages, network.whole_disc_weight, network.mobility)
+
 
 @dataclass(frozen=True, eq=False)
 class NetworkIndividual:
@@ -150,11 +156,8 @@ class NetworkIndividual:
     network: Network
 
     def __post_init__(self) -> None:
-        if (self.network.architecture != self.type.architecture or self.network.stages != self.type.stages
-                or self.network.whole_disc_weight != self.type.whole_disc_weight
-                or self.network.mobility != self.type.mobility):
-            given = NetworkKind(self.network.architecture, self.network.stages, self.network.whole_disc_weight,
-                                self.network.mobility)
+        given = NetworkKind.of(self.network)
+        if given != self.type:
             raise NetworkError(f"a {self.type.name} individual needs a {self.type.name} network, "
                                f"not {given.name}")
         if not isinstance(self.birth, int) or isinstance(self.birth, bool) or self.birth < 0:
