@@ -1,4 +1,4 @@
-"""The ``network`` command: make, show and export n-tuple network files.
+"""The ``network`` command: make, show, export and smooth n-tuple network files.
 
 * ``network random --arch all-2 --seed S --out F.json``: a network with
   weights drawn N(0, 1) from the seed (the family's random individual), to
@@ -6,7 +6,10 @@
 * ``network show PLAYER``: a network's name, architecture, stages (which
   moves each plays), scale (discs, or normalized), weights and digest;
 * ``network export PLAYER --out F.json``: write a network (from ``--db``, a
-  shipped one, or another file) as a network file.
+  shipped one, or another file) as a network file;
+* ``network smooth PLAYER --sigma S --out F.json``: a staged network with
+  each stage's weights averaged with its neighbours' (Gaussian, σ = S
+  stages; :mod:`genethello.core.families.stage_smoothing`).
 
 PLAYER is named as on every command (``individual_names.resolve_individual``).
 The file format is :mod:`genethello.core.families.network_files`.
@@ -24,6 +27,7 @@ from genethello.core.evaluation.ntuple_shapes import ARCHITECTURES
 from genethello.core.families.network_family import NETWORKS, NetworkIndividual
 from genethello.core.families.network_files import write_network_file
 from genethello.core.families.networks import DISC_UNITS, MOBILITY_ENTRIES, scale
+from genethello.core.families.stage_smoothing import MAX_SIGMA, smoothed_stages
 from genethello.core.frontend.errors import UserError
 
 
@@ -49,6 +53,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     e.add_argument("--out", required=True, metavar="FILE", help="the file to write (F.json)")
     e.add_argument("--force", action="store_true", help="replace an existing file")
     e.set_defaults(handler=takes_context(run_export))
+    m = actions.add_parser("smooth", help="a staged network with each stage's weights averaged with its neighbours'",
+                           description="Write PLAYER (a staged network) with every stage's weights replaced by a "
+                                       "Gaussian-weighted mean over the stages around it (sigma in stages): the "
+                                       "noise of stages that each learned from their own positions averages out.")
+    m.add_argument("player", metavar="PLAYER", help=PLAYER_HELP)
+    add_db_option(m, "a network given by id or text")
+    m.add_argument("--sigma", type=float, required=True, metavar="S",
+                   help=f"the Gaussian's width in stages, above 0 and at most {MAX_SIGMA:g}")
+    m.add_argument("--out", required=True, metavar="FILE", help="the file to write (F.json)")
+    m.add_argument("--force", action="store_true", help="replace an existing file")
+    m.set_defaults(handler=takes_context(run_smooth))
 
 
 def network_named(spec: str, db: str | None, context: CommandContext) -> NetworkIndividual:
@@ -74,6 +89,16 @@ def run_random(args: argparse.Namespace, context: CommandContext) -> int:
 
 def run_export(args: argparse.Namespace, context: CommandContext) -> int:
     write(network_named(args.player, args.db, context), args.out, args.force)
+    return 0
+
+
+def run_smooth(args: argparse.Namespace, context: CommandContext) -> int:
+    individual = network_named(args.player, args.db, context)
+    try:
+        network = smoothed_stages(individual.network, args.sigma)
+    except ValueError as exc:
+        raise UserError(f"network smooth {args.player}: {exc}") from None
+    write(NetworkIndividual(individual.type, individual.birth, network), args.out, args.force)
     return 0
 
 
