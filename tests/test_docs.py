@@ -509,6 +509,7 @@ VOCABULARY_EXCEPTIONS = {
     ("--db", "nboard"): "an engine command reads a database only for a player given by id (./genethello.db then)",
     ("--db", "network show"): "reads a database only for a network given by id or text",
     ("--db", "network export"): "reads a database only for a network given by id or text",
+    ("--db", "network smooth"): "reads a database only for a network given by id or text",
     ("--workers", "metamachine"): "extra oracle processes beside the main one: 0, none, is the default",
     ("--workers", "patterns evaluate"): "local solver processes, not Ray workers: one unless asked",
     ("--depth", "nboard"): "the NBoard GUI sets the depth itself ('set depth'); 8 until it does",

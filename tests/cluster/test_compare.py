@@ -364,7 +364,7 @@ def test_fixed_players_join_the_field_and_can_anchor_it(runs, home, tmp_path):
                   "--out", str(tmp_path / "bad.json"), home=home, cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
         "genethello compare: error: --player 'nonsense': unknown player 'nonsense': not a shipped network "
-        "(all-2-coevolved, all-2-league, patterns-v2-net, pbt-td-searcher, table-player-3, table-player, "
-        "table-td), "
+        "(all-2-coevolved, all-2-league, patterns-v2-net, pbt-td-searcher, table-player-3, table-player-4, "
+        "table-player, table-td), "
         "a network file (a path or NAME.json), "
         "a chromosome (TYPE_BIRTH_GENES, e.g. p_1_10) or a database id (with --db)"]

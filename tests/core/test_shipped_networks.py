@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from genethello.core.families.individual_names import shipped_network, shipped_networks
+from genethello.core.families.stage_smoothing import smoothed_stages
 from genethello.core.play.network_league import league_score
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -43,3 +44,12 @@ def test_the_readmes_strongest_player_is_named_and_plays_by_that_name():
                           timeout=120)
     answer = done.stdout.split("\n\n")[0].strip()
     assert done.returncode == 0 and answer.lower() in {"= d3", "= c4", "= f5", "= e6"}, (done.stdout, done.stderr)
+
+
+def test_table_player_4_is_table_player_3_smoothed_at_sigma_3():
+    """docs/networks.md's recipe: ``genethello network smooth table-player-3
+    --sigma 3`` makes the shipped ``table-player-4``, weight for weight."""
+    start, shipped = shipped_network("table-player-3"), shipped_network("table-player-4")
+    made = smoothed_stages(start.network, 3.0)
+    assert (shipped.type, shipped.birth) == (start.type, start.birth)
+    assert made.digest() == shipped.digest and (made.int_weights == shipped.network.int_weights).all()
