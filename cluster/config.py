@@ -128,6 +128,8 @@ class BreedingConfig:
     learning_exact_targets: int = 0   # positions with at most this many empties learn their exact score (0 = none)
     learning_search_targets: int = 0  # generation 1's search depth of bootstrapped targets (0 = the static value)
     learning_max_search_targets: int = 0  # explore moves a member's target depth within 1..this (0 = never moved)
+    # a staged network's learned change each slice, smoothed across stages (core/families/stage_smoothing.py)
+    learning_stage_smoothing: float = 0.0  # the Gaussian's σ in stages (0 = each stage learns alone)
 
 
 #: ``[breeding]``'s keys every method shares.
@@ -151,7 +153,7 @@ BREEDING_SECTIONS: dict[str, dict[str, tuple[Any, Any] | None]] = {
                "ready_slices": (0, 1_000_000), "ready_z": (0.0, 10.0), "alpha_floor": (0.0, 1.0),
                "lambda_floor": (0.0, 1.0), "epsilon_floor": (0.0, 1.0), "resample_probability": (0.0, 1.0),
                "learning_exact_targets": (0, 20), "learning_search_targets": (0, 12),
-               "learning_max_search_targets": (0, 12)},
+               "learning_max_search_targets": (0, 12), "learning_stage_smoothing": (0.0, 100.0)},
 }
 
 #: The section that owns each method-specific key (``"learning_alpha"`` -> ``"pbt-td"``).

@@ -69,8 +69,9 @@ from genethello.core.families.individual_names import looks_like_path, resolve_i
 from genethello.core.families.network_family import NetworkIndividual, NetworkKind
 from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
+from genethello.core.families.stage_smoothing import smoothed_change
 from genethello.core.frontend.wording import counted
-from genethello.core.learning.self_play import LearningSettings, SliceReport
+from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, LearningSettings, SliceReport
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
@@ -272,6 +273,15 @@ def learn_slice(spec: SliceSpec, config: BreedingConfig, learners: LearnerCache 
     """The member ``spec`` makes: its start weights after one slice; with
     ``learners``, on a Learner kept from the slice that ended at its start
     when there is one, and kept for the next (the same bits: learner_cache)."""
+    if config.learning_stage_smoothing:
+        # The member is the start plus the smoothed change, not the learner's
+        # weights, so no learner is kept for it (the next slice builds one).
+        kind, learner = start_learner(spec.text, spec.payload)
+        start = learner.network()
+        report = learner.slice(spec.hyper.settings(config), spec.seed)
+        member = NetworkIndividual(kind, spec.birth, on_learned_grid(
+            smoothed_change(start, learner.network(), config.learning_stage_smoothing)))
+        return LearnedSlice(spec.slot, str(member), family_of(member).storage(member).payload or b"", report)
     if learners is None:
         kind, learner = start_learner(spec.text, spec.payload)
     else:
@@ -282,6 +292,14 @@ def learn_slice(spec: SliceSpec, config: BreedingConfig, learners: LearnerCache 
     if learners is not None:
         learners.keep(str(member), payload, spec.birth, kind, learner)
     return LearnedSlice(spec.slot, str(member), payload, report)
+
+
+def on_learned_grid(network: Network) -> Network:
+    """``network`` with its weights where a slice leaves them: within
+    ±MAX_LEARNED_DISCS, on the 2**-16-disc grid (so the stored payload
+    packs as small as a plain slice's, and the next slice starts from it)."""
+    weights = np.clip(np.rint(network.weights * LEARNED_GRID) / LEARNED_GRID, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS)
+    return Network(network.architecture, weights, network.stages, network.whole_disc_weight, network.mobility)
 
 
 @dataclass(frozen=True)

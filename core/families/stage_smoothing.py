@@ -31,7 +31,7 @@ import numpy as np
 
 from genethello.core.families.networks import MOBILITY_ENTRIES, Network
 
-__all__ = ["MAX_SIGMA", "smoothed_stages", "stage_kernel"]
+__all__ = ["MAX_SIGMA", "smoothed_change", "smoothed_stages", "stage_kernel"]
 
 #: The widest smoothing accepted, in stages: wider is every stage's mean.
 MAX_SIGMA = 100.0
@@ -75,3 +75,24 @@ def smoothed_stages(network: Network, sigma: float) -> Network:
         smoothed.append(out.ravel())
     return Network(network.architecture, np.concatenate(smoothed), stages, network.whole_disc_weight,
                    network.mobility)
+
+
+def smoothed_change(start: Network, learned: Network, sigma: float) -> Network:
+    """``start`` plus the change learning made to it, smoothed across the
+    stages: ``start + smoothed_stages(learned - start, sigma)``. Each
+    stage's step is shared with its neighbours, as if every position had
+    taught the stages around its own too (Buro's overlapping stages),
+    while the start's own differences between stages are kept: smoothing
+    a learning run's weights every slice would flatten them further each
+    time.
+
+    Raises:
+        ValueError: networks of different kinds, a single-stage network or a bad σ.
+    """
+    same = (start.architecture, start.stages, start.whole_disc_weight, start.mobility)
+    if same != (learned.architecture, learned.stages, learned.whole_disc_weight, learned.mobility):
+        raise ValueError("the start and the learned network are of different kinds")
+    change = Network(start.architecture, learned.weights - start.weights, start.stages, start.whole_disc_weight,
+                     start.mobility)
+    return Network(start.architecture, start.weights + smoothed_stages(change, sigma).weights, start.stages,
+                   start.whole_disc_weight, start.mobility)

@@ -122,6 +122,30 @@ def test_a_slice_is_the_core_learning_of_the_parent_and_the_serial_breed_equals_
     assert all(m.birth == 2 for m in serial.members)
 
 
+def test_a_smoothed_slice_is_the_start_plus_its_learned_change_averaged_across_stages():
+    """learning_stage_smoothing: the member is its start plus the slice's
+    change, each stage's change the Gaussian mean of its neighbours' (σ 1:
+    k(d) = exp(-d²/2), d = -3..3, the end stages standing for those
+    beyond), on the learned grid; the same with or without kept learners."""
+    config = replace(CONFIG, learning_stage_smoothing=1.0)
+    breeder = PbtTdBreeder(config)
+    spec = breeder.plan(_rated(breeder, size=4), 4, np.random.default_rng(2)).slices[0]
+    start = parse_individual(spec.text, spec.payload).network
+    plain, _ = learn(start, spec.hyper.settings(config), spec.seed)
+    change = (plain.weights - start.weights).reshape(KIND.stages, -1)
+    k = np.exp(-np.arange(-3, 4) ** 2 / 2.0)
+    shared = np.array([sum(k[d + 3] * change[min(max(s + d, 0), KIND.stages - 1)] for d in range(-3, 4)) / k.sum()
+                       for s in range(KIND.stages)])
+    expected = start.weights + shared.ravel()
+    for learners in (None, LearnerCache(4)):
+        learned = learn_slice(spec, config, learners)
+        weights = parse_individual(learned.text, learned.payload).network.weights
+        assert np.allclose(weights, expected, rtol=0, atol=2 ** -16)
+        assert np.array_equal(weights * 65536, np.rint(weights * 65536))          # on the learned grid
+    assert not np.allclose(weights, plain.weights, rtol=0, atol=2 ** -10)         # smoothing changed something
+    assert learned.report.games == config.learning_games
+
+
 def _learned_generations(breeder: PbtTdBreeder, learners: LearnerCache | None, size: int = 8,
                          generations: int = 3) -> list[list[tuple[str, bytes]]]:
     """Each generation's learned members (text, payload), generation 2 on,
@@ -223,6 +247,10 @@ def test_a_learning_config_reads_and_bad_ones_are_one_line_naming_the_key():
         ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_search_targets": 4,
                                                       "learning_max_search_targets": 3}}},
          "breeding.pbt-td.learning_max_search_targets"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_stage_smoothing": -1.0}}},
+         "breeding.pbt-td.learning_stage_smoothing"),
+        ({"breeding": {"method": "pbt-td", "pbt-td": {"learning_stage_smoothing": 101.0}}},
+         "breeding.pbt-td.learning_stage_smoothing"),
     ]
     for change, key in cases:
         data = _mapping()
