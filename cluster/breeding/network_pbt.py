@@ -272,7 +272,10 @@ class LearningSlices:
 def learn_slice(spec: SliceSpec, config: BreedingConfig, learners: LearnerCache | None = None) -> LearnedSlice:
     """The member ``spec`` makes: its start weights after one slice; with
     ``learners``, on a Learner kept from the slice that ended at its start
-    when there is one, and kept for the next (the same bits: learner_cache)."""
+    when there is one, and kept for the next (the same bits: learner_cache).
+    With ``learning_stage_smoothing``, the start plus the slice's change
+    smoothed across the stages (:func:`smoothed_change`), on a Learner
+    built for the slice: ``learners`` is not used."""
     if config.learning_stage_smoothing:
         # The member is the start plus the smoothed change, not the learner's
         # weights, so no learner is kept for it (the next slice builds one).
