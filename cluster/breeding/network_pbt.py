@@ -71,7 +71,7 @@ from genethello.core.families.networks import DISC_UNITS, Network
 from genethello.core.families.registry import Individual, Kind, family_of, parse_individual
 from genethello.core.families.stage_smoothing import smoothed_change
 from genethello.core.frontend.wording import counted
-from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, LearningSettings, SliceReport
+from genethello.core.learning.self_play import LearningSettings, SliceReport, on_learned_grid
 
 __all__ = ["STATE_FORMAT", "Hyper", "LearnedSlice", "LearningPlan", "LearningSlices", "PbtTdBreeder", "SliceSpec",
            "check_learning_config", "dump_state", "learn_slice", "load_state", "slot_learning", "start_network"]
@@ -276,33 +276,22 @@ def learn_slice(spec: SliceSpec, config: BreedingConfig, learners: LearnerCache 
     With ``learning_stage_smoothing``, the start plus the slice's change
     smoothed across the stages (:func:`smoothed_change`), on a Learner
     built for the slice: ``learners`` is not used."""
-    if config.learning_stage_smoothing:
-        # The member is the start plus the smoothed change, not the learner's
-        # weights, so no learner is kept for it (the next slice builds one).
-        kind, learner = start_learner(spec.text, spec.payload)
-        start = learner.network()
-        report = learner.slice(spec.hyper.settings(config), spec.seed)
-        member = NetworkIndividual(kind, spec.birth, on_learned_grid(
-            smoothed_change(start, learner.network(), config.learning_stage_smoothing)))
-        return LearnedSlice(spec.slot, str(member), family_of(member).storage(member).payload or b"", report)
-    if learners is None:
+    smoothing = config.learning_stage_smoothing
+    if learners is None or smoothing:
+        # A smoothed member is not the learner's weights, so no learner is kept for it.
         kind, learner = start_learner(spec.text, spec.payload)
     else:
         kind, learner = learners.take(spec.text, spec.payload, spec.birth)
+    start = learner.network() if smoothing else None
     report = learner.slice(spec.hyper.settings(config), spec.seed)
-    member = NetworkIndividual(kind, spec.birth, learner.network())
+    network = learner.network()
+    if start is not None:
+        network = on_learned_grid(smoothed_change(start, network, smoothing))
+    member = NetworkIndividual(kind, spec.birth, network)
     payload = family_of(member).storage(member).payload or b""
-    if learners is not None:
+    if learners is not None and not smoothing:
         learners.keep(str(member), payload, spec.birth, kind, learner)
     return LearnedSlice(spec.slot, str(member), payload, report)
-
-
-def on_learned_grid(network: Network) -> Network:
-    """``network`` with its weights where a slice leaves them: within
-    ±MAX_LEARNED_DISCS, on the 2**-16-disc grid (so the stored payload
-    packs as small as a plain slice's, and the next slice starts from it)."""
-    weights = np.clip(np.rint(network.weights * LEARNED_GRID) / LEARNED_GRID, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS)
-    return Network(network.architecture, weights, network.stages, network.whole_disc_weight, network.mobility)
 
 
 @dataclass(frozen=True)

@@ -241,6 +241,14 @@ class Network:
         """Whether this is a staged network, valued in discs (S > 1)."""
         return self.stages > 1
 
+    def with_weights(self, weights: object) -> Network:
+        """A network of this one's kind (architecture, stages, whole-disc
+        weight, mobility) on other real ``weights``. Not
+        ``dataclasses.replace``: that would carry this network's cached
+        integers and digest over to the new weights."""
+        return Network(self.architecture, np.asarray(weights, dtype=np.float64), self.stages,
+                       self.whole_disc_weight, self.mobility)
+
     @property
     def int_weights(self) -> np.ndarray:
         """The quantized weights (computed once): today's by their bound,

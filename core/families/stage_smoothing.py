@@ -29,6 +29,7 @@ import math
 
 import numpy as np
 
+from genethello.core.families.network_family import NetworkKind
 from genethello.core.families.networks import MOBILITY_ENTRIES, Network
 
 __all__ = ["MAX_SIGMA", "smoothed_change", "smoothed_stages", "stage_kernel"]
@@ -62,19 +63,18 @@ def smoothed_stages(network: Network, sigma: float) -> Network:
     radius = kernel.size // 2
     stages = network.stages
     per_stage = network.architecture.n_weights
-    luts = network.weights[:stages * per_stage].reshape(stages, per_stage)
-    parts = [luts]
+    parts = [network.weights[:stages * per_stage].reshape(stages, per_stage)]
     if network.mobility:
         parts.append(network.weights[stages * per_stage:].reshape(stages, MOBILITY_ENTRIES))
     smoothed = []
     for part in parts:
+        # The first and last stage repeated `radius` times stand for the stages beyond the ends.
+        padded = np.pad(part, ((radius, radius), (0, 0)), mode="edge")
         out = np.zeros_like(part)
-        for s in range(stages):
-            for j, k in enumerate(kernel):
-                out[s] += k * part[min(max(s + j - radius, 0), stages - 1)]
+        for j, k in enumerate(kernel):
+            out += k * padded[j:j + stages]
         smoothed.append(out.ravel())
-    return Network(network.architecture, np.concatenate(smoothed), stages, network.whole_disc_weight,
-                   network.mobility)
+    return network.with_weights(np.concatenate(smoothed))
 
 
 def smoothed_change(start: Network, learned: Network, sigma: float) -> Network:
@@ -89,10 +89,7 @@ def smoothed_change(start: Network, learned: Network, sigma: float) -> Network:
     Raises:
         ValueError: networks of different kinds, a single-stage network or a bad σ.
     """
-    same = (start.architecture, start.stages, start.whole_disc_weight, start.mobility)
-    if same != (learned.architecture, learned.stages, learned.whole_disc_weight, learned.mobility):
+    if NetworkKind.of(start) != NetworkKind.of(learned):
         raise ValueError("the start and the learned network are of different kinds")
-    change = Network(start.architecture, learned.weights - start.weights, start.stages, start.whole_disc_weight,
-                     start.mobility)
-    return Network(start.architecture, start.weights + smoothed_stages(change, sigma).weights, start.stages,
-                   start.whole_disc_weight, start.mobility)
+    change = start.with_weights(learned.weights - start.weights)
+    return start.with_weights(start.weights + smoothed_stages(change, sigma).weights)

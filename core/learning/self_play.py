@@ -44,7 +44,8 @@ from genethello.core.learning.live import LiveNetwork
 from genethello.core.learning.td import TouchedWeights, TupleReader, game_positions, td_lambda_game
 from genethello.core.play.seeds import derive_seed
 
-__all__ = ["LEARNED_GRID", "MAX_LEARNED_DISCS", "Learner", "LearningSettings", "SliceReport", "learn"]
+__all__ = ["LEARNED_GRID", "MAX_LEARNED_DISCS", "Learner", "LearningSettings", "SliceReport", "learn",
+           "on_learned_grid"]
 
 #: The largest |weight| (discs) learning leaves in a network.
 MAX_LEARNED_DISCS = 256.0
@@ -182,6 +183,15 @@ class Learner:
         """The network as it stands (its weights copied)."""
         network: Network = self.live.network()
         return network
+
+
+def on_learned_grid(network: Network) -> Network:
+    """``network`` with its weights where a slice leaves a Learner's: within
+    ±MAX_LEARNED_DISCS, on the 2**-16-disc grid (so a network made from a
+    slice's weights, e.g. its change smoothed across stages, packs as small
+    as a slice's and the next slice starts from exactly its stored bits)."""
+    grid = np.rint(network.weights * LEARNED_GRID) / LEARNED_GRID
+    return network.with_weights(np.clip(grid, -MAX_LEARNED_DISCS, MAX_LEARNED_DISCS))
 
 
 def further_targets(search: Searcher, solver: Searcher, moves: Sequence[int],
