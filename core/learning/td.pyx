@@ -210,6 +210,24 @@ def position_value(TupleReader reader, const double[::1] weights, uint64_t playe
     return _sum(weights, &index[0], reader.n_read)
 
 
+def position_indices(TupleReader reader, const uint64_t[::1] players, const uint64_t[::1] opponents) -> np.ndarray:
+    """The weight indices (stage included) each position reads, one row a
+    position (``players[i]`` to move): int32 [n, reader.n_read]. A
+    position's value is the sum of the weights at its row, so a fit to
+    labelled positions (:mod:`genethello.core.learning.exact_fit`) builds
+    its sparse design from these rows."""
+    if players.shape[0] != opponents.shape[0]:
+        raise ValueError(f"{players.shape[0]} players but {opponents.shape[0]} opponents")
+    cdef Py_ssize_t n = players.shape[0], i
+    rows = np.empty((n, reader.n_read), dtype=np.int32)
+    cdef int32_t[:, ::1] out = rows
+    for i in range(n):
+        if players[i] & opponents[i]:
+            raise ValueError(f"position {i}: a square holds both sides' discs")
+        reader.read(players[i], opponents[i], &out[i, 0])
+    return rows
+
+
 cdef int _check_weights(TupleReader reader, const double[::1] weights) except -1:
     cdef int expected = reader.n_stages * (reader.n_weights + (MOBILITY_ENTRIES if reader.mobility else 0))
     if weights.shape[0] != expected:

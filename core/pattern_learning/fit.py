@@ -143,6 +143,21 @@ def _fit_stage(cols: np.ndarray, y: np.ndarray, ridge: float | np.ndarray, min_c
     return uniq[keep], w[:m][keep], int(keep.sum())
 
 
+def ridge_least_squares(cols: np.ndarray, y: np.ndarray, ridge: float,
+                        iterations: int = ITERATIONS) -> tuple[np.ndarray, np.ndarray]:
+    """Minimise ``sum_i (sum_k w[cols[i, k]] - y[i])^2 + ridge * |w|^2`` over
+    the indices ``cols`` names (a row may name one index several times: it
+    counts that often), by the deterministic preconditioned CG that fits
+    every stage here. A fit toward a start ``w0`` passes the residuals
+    ``y - (sum of w0 at each row)`` and adds the result to ``w0``.
+
+    Returns:
+        (the indices seen, their fitted values).
+    """
+    indices, values, _ = _fit_stage(np.asarray(cols), np.asarray(y, dtype=np.float64), ridge, 1, iterations)
+    return indices, values
+
+
 @dataclass
 class LearnReport:
     positions: int

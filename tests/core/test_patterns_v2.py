@@ -235,3 +235,23 @@ def test_cli_learns_geometry_2_from_games_as_the_library_does(tmp_path, games_sl
                  "--overlap", "4", "--iterations", "5", "--out", str(fitted)]) == 0
     header = ptab.load_table(fitted).header["training"]
     assert header["prior"] == table.version and header["overlap"] == 4 and header["large_ridge"] == 100
+
+
+@settings(max_examples=20, derandomize=True, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ridge=st.sampled_from((0.5, 4.0, 64.0)))
+def test_ridge_least_squares_is_the_normal_equations_solution(seed, ridge):
+    """The fit an experiment uses toward a start network: rows naming an
+    index twice count it twice, and the result solves (A^T A + ridge I) w =
+    A^T y over the indices seen, as a dense solve does."""
+    rng = np.random.default_rng(seed)
+    cols = rng.integers(100, 112, size=(40, 3))
+    y = rng.normal(0.0, 5.0, 40)
+    indices, values = pl.fit.ridge_least_squares(cols, y, ridge, iterations=200)
+    assert indices.tolist() == sorted(set(cols.ravel().tolist()))
+    column = {j: k for k, j in enumerate(indices.tolist())}
+    design = np.zeros((40, indices.size))
+    for i, row in enumerate(cols):
+        for j in row:
+            design[i, column[int(j)]] += 1
+    want = np.linalg.solve(design.T @ design + ridge * np.eye(indices.size), design.T @ y)
+    assert values == pytest.approx(want, abs=1e-6)

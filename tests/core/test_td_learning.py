@@ -20,7 +20,14 @@ from genethello.core.evaluation.ntuple_shapes import Architecture, architecture
 from genethello.core.families.networks import Network
 from genethello.core.learning.live import LiveNetwork
 from genethello.core.learning.self_play import LEARNED_GRID, MAX_LEARNED_DISCS, Learner, LearningSettings, learn
-from genethello.core.learning.td import TouchedWeights, TupleReader, game_positions, position_value, td_lambda_game
+from genethello.core.learning.td import (
+    TouchedWeights,
+    TupleReader,
+    game_positions,
+    position_indices,
+    position_value,
+    td_lambda_game,
+)
 from tests.ntuple_reference import reference_reads, reference_value
 
 # Two base tuples: a corner pair (8 distinct images, all empty at the start,
@@ -105,6 +112,37 @@ def game_with_a_pass() -> tuple:
 
 
 # ------------------------------------------------------------------ values
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), stages=st.sampled_from((2, 8, 30)),
+       name=st.sampled_from(("all-2", "all-2x2")), plies=st.lists(st.integers(0, 70), min_size=1, max_size=5))
+def test_position_indices_are_the_weights_a_position_reads(seed, stages, name, plies):
+    """A fit to labelled positions builds its design from these rows: each
+    row names every weight the position reads (stage included), as often as
+    it reads it, so the row's sum of weights is the position's value."""
+    arch = architecture(name)
+    moves = random_game(seed)
+    boards = [Board.from_moves(list(moves[:min(ply, len(moves))])) for ply in plies]
+    boards = [b for b in boards if not b.is_game_over()]
+    if not boards:
+        return
+    reader = TupleReader(arch, stages)
+    rows = position_indices(reader, np.array([b.player for b in boards], dtype=np.uint64),
+                            np.array([b.opponent for b in boards], dtype=np.uint64))
+    weights = np.random.default_rng(seed).normal(0.0, 3.0, stages * arch.n_weights)
+    for row, board in zip(rows, boards):
+        assert Counter(row.tolist()) == read_counts(arch, stages, board.player, board.opponent)
+        assert weights[row].sum() == pytest.approx(position_value(reader, weights, board.player, board.opponent))
+
+
+def test_position_indices_refuse_a_square_held_by_both_sides():
+    reader = TupleReader(architecture("all-2"), 2)
+    with pytest.raises(ValueError, match="both sides"):
+        position_indices(reader, np.array([1], dtype=np.uint64), np.array([1], dtype=np.uint64))
+    with pytest.raises(ValueError, match="opponents"):
+        position_indices(reader, np.array([1, 2], dtype=np.uint64), np.array([4], dtype=np.uint64))
+
+
 
 @settings(max_examples=40, derandomize=True, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), stages=st.sampled_from((2, 8, 30)),
