@@ -12,18 +12,22 @@ toward the start network (``pattern_learning.fit.ridge_least_squares`` on
 the residuals: a configuration the labels show rarely keeps its start
 value), learning also from the positions of ``--overlap`` stages on either
 side. Prints each stage's validation MAE before and after, in discs, and
-writes the fitted network with ``--out``.
+writes the fitted network with ``--out``. With ``--inputs`` it also fits,
+per stage, the start network's error to four scalar inputs the sum of
+patterns does not have (the difference of frontier discs, of potential
+mobility, the empty quadrants of odd size, a constant) and prints what
+each would weigh and the validation MAE they leave.
 
 Measured (docs/networks.md, "What did not pay"): from ``table-player-4``
-on all 967,502 positions at 5-16 empties, ridge 512, validation MAE falls
-by 0.05-0.7 disc a stage (7.7 to 7.0 at 15-16 empties), and the fitted
-network plays no stronger on the panel or against ``gtp-rhino``.
+on all 1,074,993 positions at 5-16 empties, ridge 512, validation MAE
+falls by 0.1-0.7 disc a stage (7.73 to 7.07 at 15-16 empties), and the
+fitted network plays no stronger on the panel or against ``gtp-rhino``.
 
 Labels take about 10 minutes on 2 cores for all the games (``--games``
 limits them); the fit about a minute.
 
 Usage: python benchmarks/experiment_exact_fit.py [--start table-player-4] [--low 5] [--high 16]
-       [--games N] [--ridge 512] [--overlap 1] [--workers 2] [--out FILE.json]
+       [--games N] [--ridge 512] [--overlap 1] [--workers 2] [--inputs] [--out FILE.json]
 """
 
 from __future__ import annotations
@@ -96,6 +100,36 @@ def label(path: Path, low: int, high: int, games: int | None, workers: int) -> d
             "value": np.array([r[3] for r in rows], dtype=np.float64)}
 
 
+NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)     # no disc on the a-file (bit 0 is a1)
+NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
+QUADRANTS = tuple(np.uint64(q) for q in (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000))
+INPUTS = ("frontier", "potential mobility", "odd quadrants", "constant")
+
+
+def popcounts(bits: np.ndarray) -> np.ndarray:
+    return np.unpackbits(bits.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1).astype(np.int64)
+
+
+def neighbours(bits: np.ndarray) -> np.ndarray:
+    """The squares next to any set square, in all eight directions."""
+    one, seven, eight, nine = (np.uint64(k) for k in (1, 7, 8, 9))
+    return (((bits << one) & NOT_A_FILE) | ((bits >> one) & NOT_H_FILE) | (bits << eight) | (bits >> eight)
+            | ((bits << nine) & NOT_A_FILE) | ((bits << seven) & NOT_H_FILE)
+            | ((bits >> seven) & NOT_A_FILE) | ((bits >> nine) & NOT_H_FILE))
+
+
+def scalar_inputs(player: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+    """Per position (``player`` to move): its frontier discs (next to an
+    empty square) minus the other side's, the empties next to the other
+    side's discs minus those next to its own (potential mobility), the
+    quadrants with an odd number of empties, and 1."""
+    empty = ~(player | opponent)
+    frontier = popcounts(neighbours(empty) & player) - popcounts(neighbours(empty) & opponent)
+    potential = popcounts(neighbours(opponent) & empty) - popcounts(neighbours(player) & empty)
+    odd = sum(popcounts(empty & q) % 2 for q in QUADRANTS)
+    return np.column_stack([frontier, potential, odd, np.ones(player.size, dtype=np.int64)]).astype(np.float64)
+
+
 def moved_to_stage(rows: np.ndarray, network: Network, source: int, target: int) -> np.ndarray:
     """Index rows of stage ``source``'s positions, read as if in stage ``target``."""
     out = rows.copy()
@@ -118,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--overlap", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--inputs", action="store_true", help="also fit the error to four scalar inputs")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     _start_name = args.start
@@ -153,6 +188,17 @@ def main(argv: list[str] | None = None) -> int:
         held_empties = 60 - (discs[stage == s] - 4)
         print(f"{s:>5} {f'{held_empties.min()}-{held_empties.max()}':>8} {train_y.size:>10} {int(held.sum()):>10} "
               f"{before:>10.2f} {after:>6.2f}")
+    if args.inputs:
+        inputs = scalar_inputs(labels["player"], labels["opponent"])
+        error = y - network.weights[rows].sum(axis=1)
+        print(f"\nthe start's error fitted to scalar inputs (discs each): {', '.join(INPUTS)}")
+        print(f"{'stage':>5} {'MAE before':>10} {'after':>6}  " + " ".join(f"{name:>18}" for name in INPUTS))
+        for s in sorted(set(stage.tolist())):
+            train, held = (stage == s) & ~validation, (stage == s) & validation
+            coefficients = np.linalg.lstsq(inputs[train], error[train], rcond=None)[0]
+            after = np.mean(np.abs(error[held] - inputs[held] @ coefficients))
+            print(f"{s:>5} {np.mean(np.abs(error[held])):>10.2f} {after:>6.2f}  "
+                  + " ".join(f"{c:>+18.2f}" for c in coefficients))
     if args.out:
         write_network_file(NetworkIndividual(start.type, start.birth, network.with_weights(weights)), args.out)
         print(f"wrote {args.out}")

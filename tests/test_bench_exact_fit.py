@@ -5,6 +5,7 @@ changes only the stages its labels fall in, and never overwrites a file."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from genethello.core import Board
 from genethello.core.evaluation.ntuple import MOBILITY_ENTRIES
 from genethello.core.families.individual_names import shipped_network
 from genethello.core.families.network_files import read_network_file
@@ -29,10 +31,12 @@ def _run(*extra: str) -> subprocess.CompletedProcess:
 
 def test_the_fit_changes_only_the_labelled_stages_and_keeps_the_kind(tmp_path):
     out = tmp_path / "fitted.json"
-    proc = _run("--out", str(out))
+    proc = _run("--out", str(out), "--inputs")
     assert proc.returncode == 0, proc.stderr
     rows = {int(m.group(1)): m.group(2) for m in re.finditer(r"^\s+(\d+)\s+(\d+-\d+)\s", proc.stdout, re.M)}
     assert rows == {26: "7-8", 27: "5-6"}, proc.stdout
+    inputs = proc.stdout[proc.stdout.index("scalar inputs"):]
+    assert len(re.findall(r"^\s+2[67](\s+[-+]?\d+\.\d\d){6}$", inputs, re.M)) == 2, inputs
     start = shipped_network("table-player-4").network
     fitted = read_network_file(out).network
     assert (fitted.architecture, fitted.stages, fitted.mobility) == (start.architecture, start.stages, start.mobility)
@@ -45,3 +49,18 @@ def test_the_fit_changes_only_the_labelled_stages_and_keeps_the_kind(tmp_path):
 
     again = _run("--out", str(out))
     assert again.returncode != 0 and again.stderr.strip().endswith("exists: name another file")
+
+
+def test_scalar_inputs_count_by_hand():
+    """Frontier discs, potential mobility and odd quadrants as the
+    docstring defines them: at the start, and with the mover's a1 walled in
+    by the other side's b1, a2 and b2."""
+    script = ROOT / "benchmarks" / "experiment_exact_fit.py"
+    spec = importlib.util.spec_from_file_location("experiment_exact_fit", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    start = Board()
+    walled = (1 << 0, (1 << 1) | (1 << 8) | (1 << 9))
+    got = module.scalar_inputs(np.array([start.player, walled[0]], dtype=np.uint64),
+                               np.array([start.opponent, walled[1]], dtype=np.uint64))
+    assert got.tolist() == [[0, 0, 4, 1], [-3, 5, 0, 1]]
