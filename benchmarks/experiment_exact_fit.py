@@ -56,8 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FULL_GAMES = ROOT.parent / "shared" / "data" / "games" / "wthor_human_games.txt.gz"
 SLICE_GAMES = ROOT / "tests" / "data" / "games" / "wthor_human_games_first2000.txt.gz"
 
-_solver: Searcher | None = None
-_start_name = "table-player-4"
+_solver: Searcher | None = None     # each labelling process's own (_start_solver)
 
 
 def load_start(name: str) -> NetworkIndividual:
@@ -78,21 +77,25 @@ def game_positions(line: str, low: int, high: int) -> list[tuple[int, int]]:
     return out
 
 
+def _start_solver(start: str) -> None:
+    """A labelling process's solver (the start network orders its moves)."""
+    global _solver
+    _solver = Searcher(NetworkEvaluator(load_start(start).network))
+
+
 def solve_game(job: tuple[int, str, int, int]) -> list[tuple[int, int, int, int]]:
     """(line, player, opponent, exact margin for the player) of one game's positions."""
-    global _solver
-    if _solver is None:
-        _solver = Searcher(NetworkEvaluator(load_start(_start_name).network))
+    assert _solver is not None, "a labelling process starts with _start_solver"
     number, line, low, high = job
     return [(number, p, o, _solver.solve(Board.from_bitboards(p, o, "black")).value)
             for p, o in game_positions(line, low, high)]
 
 
-def label(path: Path, low: int, high: int, games: int | None, workers: int) -> dict[str, np.ndarray]:
+def label(path: Path, start: str, low: int, high: int, games: int | None, workers: int) -> dict[str, np.ndarray]:
     lines = [(n, text.strip()) for n, text in
              enumerate(read_maybe_gzipped(path).decode("ascii").splitlines(), start=1) if text.strip()]
     jobs = [(n, text, low, high) for n, text in lines[:games]]
-    with multiprocessing.Pool(workers) as pool:
+    with multiprocessing.Pool(workers, initializer=_start_solver, initargs=(start,)) as pool:
         rows = [row for game in pool.imap(solve_game, jobs, chunksize=64) for row in game]
     return {"line": np.array([r[0] for r in rows], dtype=np.int64),
             "player": np.array([r[1] for r in rows], dtype=np.uint64),
@@ -141,7 +144,6 @@ def moved_to_stage(rows: np.ndarray, network: Network, source: int, target: int)
 
 
 def main(argv: list[str] | None = None) -> int:
-    global _start_name
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--start", default="table-player-4")
     parser.add_argument("--games-file", type=Path, default=FULL_GAMES if FULL_GAMES.exists() else SLICE_GAMES)
@@ -155,7 +157,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inputs", action="store_true", help="also fit the error to four scalar inputs")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    _start_name = args.start
     if args.out and args.out.exists():
         raise SystemExit(f"{args.out} exists: name another file")
     start = load_start(args.start)
@@ -163,18 +164,19 @@ def main(argv: list[str] | None = None) -> int:
     if not network.staged:
         raise SystemExit(f"{args.start}: not a staged network")
     began = time.time()
-    labels = label(args.games_file, args.low, args.high, args.games, args.workers)
+    labels = label(args.games_file, args.start, args.low, args.high, args.games, args.workers)
     print(f"{labels['value'].size} positions at {args.low}-{args.high} empties solved in {time.time() - began:.0f} s "
           f"({args.games_file.name}; validation: every {HOLDOUT}th line)")
     reader = TupleReader(network.architecture, network.stages, network.mobility)
     rows = position_indices(reader, labels["player"], labels["opponent"]).astype(np.int64)
-    discs = np.array([bin(int(p) | int(o)).count("1") for p, o in zip(labels["player"], labels["opponent"])])
+    discs = popcounts(labels["player"] | labels["opponent"])
     stage = stage_of_move(network.stages)[discs - 4]
+    stages_labelled = sorted(set(stage.tolist()))
     validation = labels["line"] % HOLDOUT == 0
     y = labels["value"]
     weights = network.weights.copy()
     print(f"{'stage':>5} {'empties':>8} {'fitted on':>10} {'validation':>10} {'MAE before':>10} {'after':>6}")
-    for s in sorted(set(stage.tolist())):
+    for s in stages_labelled:
         parts = [moved_to_stage(rows[(stage == s + d) & ~validation], network, s + d, s)
                  for d in range(-args.overlap, args.overlap + 1)]
         train_rows = np.concatenate(parts)
@@ -193,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         error = y - network.weights[rows].sum(axis=1)
         print(f"\nthe start's error fitted to scalar inputs (discs each): {', '.join(INPUTS)}")
         print(f"{'stage':>5} {'MAE before':>10} {'after':>6}  " + " ".join(f"{name:>18}" for name in INPUTS))
-        for s in sorted(set(stage.tolist())):
+        for s in stages_labelled:
             train, held = (stage == s) & ~validation, (stage == s) & validation
             coefficients = np.linalg.lstsq(inputs[train], error[train], rcond=None)[0]
             after = np.mean(np.abs(error[held] - inputs[held] @ coefficients))

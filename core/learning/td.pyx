@@ -214,7 +214,7 @@ def position_indices(TupleReader reader, const uint64_t[::1] players, const uint
     """The weight indices (stage included) each position reads, one row a
     position (``players[i]`` to move): int32 [n, reader.n_read]. A
     position's value is the sum of the weights at its row, so a fit to
-    labelled positions (:mod:`genethello.core.learning.exact_fit`) builds
+    labelled positions (``benchmarks/experiment_exact_fit.py``) builds
     its sparse design from these rows."""
     if players.shape[0] != opponents.shape[0]:
         raise ValueError(f"{players.shape[0]} players but {opponents.shape[0]} opponents")

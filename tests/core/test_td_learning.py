@@ -143,7 +143,6 @@ def test_position_indices_refuse_a_square_held_by_both_sides():
         position_indices(reader, np.array([1, 2], dtype=np.uint64), np.array([4], dtype=np.uint64))
 
 
-
 @settings(max_examples=40, derandomize=True, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), stages=st.sampled_from((2, 8, 30)),
        name=st.sampled_from(("all-2", "all-2x2")), ply=st.integers(0, 70))
