@@ -38,6 +38,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from genethello.cluster.config import BREEDING_KEY_SECTION
+
 ROOT = Path(__file__).resolve().parents[1]
 GENETHELLO = [sys.executable, "-m", "genethello.cluster.cli.main"]
 
@@ -46,6 +48,18 @@ PATTERN_START: dict[str, dict[str, Any]] = {
     "population": {"type": "patterns-v2-s30-w10", "size": 4},
     "breeding": {"learning_start": "patterns-v2-net", "learning_alpha": 0.02, "learning_batch": 400,
                  "learning_depth": 2, "learning_max_depth": 3}}
+
+#: Issue 36 part 4: positions within 12 empties learn their exact score
+#: (the setting experiment_targets.py found best from zero).
+EXACT_TARGETS: dict[str, Any] = {"learning_exact_targets": 12}
+
+#: Issue 36 part 5: PBT's ready criterion (3 slices of its own, a lead of one
+#: standard error), floors under α, λ and ε with a tenth of explores drawn
+#: afresh, and the best so far replaced only through the SPRT gate at depth 4.
+PART_5: dict[str, dict[str, Any]] = {
+    "breeding": {"ready_slices": 3, "ready_z": 1.0, "alpha_floor": 0.01, "lambda_floor": 0.2,
+                 "epsilon_floor": 0.02, "resample_probability": 0.1},
+    "hall": {"gate_pairs": 50, "gate_elo": 40.0}}
 
 #: (label, base config, overrides) of each arm.
 ARMS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
@@ -65,6 +79,11 @@ ARMS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "td alone from patterns-v2-net": ("search-player.toml", {
         "population": PATTERN_START["population"],
         "breeding": {**PATTERN_START["breeding"], "exploit_fraction": 0.0}}),
+    # issue 36's parts, each alone on today's config and together (from zero, all-4+2x2-s8)
+    "part 2: pool fitness": ("pool-player.toml", {}),
+    "part 4: exact targets": ("search-player.toml", {"breeding": EXACT_TARGETS}),
+    "part 5: ready, floors, gate": ("search-player.toml", PART_5),
+    "parts 2+4+5": ("pool-player.toml", {"breeding": {**EXACT_TARGETS, **PART_5["breeding"]}, "hall": PART_5["hall"]}),
 }
 
 OPPONENTS = ("fdmxcp_52_2:0:6:9:4:5", "p_1_10")
@@ -82,16 +101,29 @@ def _toml(value: Any) -> str:
 
 
 def write_config(base: str, overrides: dict[str, dict[str, Any]], seed: int, path: Path) -> None:
+    """The arm's config: ``base`` with ``overrides`` merged in, each breeding
+    key into the method's own section where the base has one
+    (``[breeding.pbt-td]``: a key set twice is refused), the seed set and
+    no stop but the budget."""
     data = tomllib.loads((ROOT / "config" / base).read_text())
     for section, values in overrides.items():
-        data.setdefault(section, {}).update(values)
+        table = data.setdefault(section, {})
+        for key, value in values.items():
+            method = BREEDING_KEY_SECTION.get(key) if section == "breeding" else None
+            (table[method] if isinstance(table.get(method), dict) else table)[key] = value
     data["seed"] = seed
     data.setdefault("stop", {}).update(max_generations=100_000, converge_generations=0)   # the budget ends it
-    lines = [f"{k} = {_toml(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    for section, values in data.items():
-        if isinstance(values, dict):
-            lines += ["", f"[{section}]", *(f"{k} = {_toml(v)}" for k, v in values.items())]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join(_toml_lines(data, "")) + "\n")
+
+
+def _toml_lines(table: dict[str, Any], name: str) -> list[str]:
+    """``table`` as TOML: its plain keys, then each sub-table as ``[name.key]``."""
+    lines = [f"{k} = {_toml(v)}" for k, v in table.items() if not isinstance(v, dict)]
+    for key, value in table.items():
+        if isinstance(value, dict):
+            full = f"{name}.{key}" if name else key
+            lines += ["", f"[{full}]", *_toml_lines(value, full)]
+    return lines
 
 
 def slug(label: str, seed: int) -> str:
