@@ -84,6 +84,9 @@ ARMS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "part 4: exact targets": ("search-player.toml", {"breeding": EXACT_TARGETS}),
     "part 5: ready, floors, gate": ("search-player.toml", PART_5),
     "parts 2+4+5": ("pool-player.toml", {"breeding": {**EXACT_TARGETS, **PART_5["breeding"]}, "hall": PART_5["hall"]}),
+    "part 5 from patterns-v2-net": ("search-player.toml", {
+        "population": PATTERN_START["population"],
+        "breeding": {**PATTERN_START["breeding"], **PART_5["breeding"]}, "hall": PART_5["hall"]}),
 }
 
 OPPONENTS = ("fdmxcp_52_2:0:6:9:4:5", "p_1_10")
