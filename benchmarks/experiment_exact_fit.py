@@ -43,9 +43,9 @@ from genethello.core import PASS, Board
 from genethello.core.engine.search import Searcher
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
 from genethello.core.evaluation.ntuple import MOBILITY_ENTRIES, stage_of_move
-from genethello.core.families.individual_names import shipped_network
+from genethello.core.families.individual_names import resolve_individual
 from genethello.core.families.network_family import NetworkIndividual
-from genethello.core.families.network_files import read_network_file, write_network_file
+from genethello.core.families.network_files import write_network_file
 from genethello.core.families.networks import Network
 from genethello.core.learning.td import TupleReader, position_indices
 from genethello.core.pattern_learning.fit import ridge_least_squares
@@ -59,9 +59,16 @@ SLICE_GAMES = ROOT / "tests" / "data" / "games" / "wthor_human_games_first2000.t
 _solver: Searcher | None = None     # each labelling process's own (_start_solver)
 
 
-def load_start(name: str) -> NetworkIndividual:
-    found = shipped_network(name)
-    return found if found is not None else read_network_file(name)
+def load_start(spec: str) -> NetworkIndividual:
+    """The start network ``spec`` names (a shipped name or a network file:
+    the core's resolver), refused in one line if it is no staged network."""
+    try:
+        found = resolve_individual(spec)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    if not isinstance(found, NetworkIndividual) or not found.network.staged:
+        raise SystemExit(f"{spec}: not a staged network")
+    return found
 
 
 def game_positions(line: str, low: int, high: int) -> list[tuple[int, int]]:
@@ -161,8 +168,6 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{args.out} exists: name another file")
     start = load_start(args.start)
     network = start.network
-    if not network.staged:
-        raise SystemExit(f"{args.start}: not a staged network")
     began = time.time()
     labels = label(args.games_file, args.start, args.low, args.high, args.games, args.workers)
     print(f"{labels['value'].size} positions at {args.low}-{args.high} empties solved in {time.time() - began:.0f} s "
@@ -174,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     stages_labelled = sorted(set(stage.tolist()))
     validation = labels["line"] % HOLDOUT == 0
     y = labels["value"]
+    start_values = network.weights[rows].sum(axis=1)     # each position's value by the start, in its own stage
     weights = network.weights.copy()
     print(f"{'stage':>5} {'empties':>8} {'fitted on':>10} {'validation':>10} {'MAE before':>10} {'after':>6}")
     for s in stages_labelled:
@@ -185,14 +191,14 @@ def main(argv: list[str] | None = None) -> int:
                                               args.ridge, args.iterations)
         weights[indices] += change
         held = (stage == s) & validation
-        before = np.mean(np.abs(network.weights[rows[held]].sum(axis=1) - y[held]))
+        before = np.mean(np.abs(start_values[held] - y[held]))
         after = np.mean(np.abs(weights[rows[held]].sum(axis=1) - y[held]))
         held_empties = 60 - (discs[stage == s] - 4)
         print(f"{s:>5} {f'{held_empties.min()}-{held_empties.max()}':>8} {train_y.size:>10} {int(held.sum()):>10} "
               f"{before:>10.2f} {after:>6.2f}")
     if args.inputs:
         inputs = scalar_inputs(labels["player"], labels["opponent"])
-        error = y - network.weights[rows].sum(axis=1)
+        error = y - start_values
         print(f"\nthe start's error fitted to scalar inputs (discs each): {', '.join(INPUTS)}")
         print(f"{'stage':>5} {'MAE before':>10} {'after':>6}  " + " ".join(f"{name:>18}" for name in INPUTS))
         for s in stages_labelled:

@@ -41,8 +41,8 @@ from genethello.core.engine.game import Engine, play_game, random_opening
 from genethello.core.engine.search import Searcher
 from genethello.core.evaluation.evaluation import EVAL_LIMIT, EVAL_WIN
 from genethello.core.evaluation.network_evaluator import NetworkEvaluator
-from genethello.core.families.individual_names import shipped_network
-from genethello.core.families.network_files import read_network_file
+from genethello.core.families.individual_names import resolve_individual
+from genethello.core.families.network_family import NetworkIndividual
 from genethello.core.families.networks import DISC_UNITS, Network, pattern_table_network
 from genethello.core.learning.td import TupleReader, position_value
 from genethello.core.pattern_learning.games import HOLDOUT
@@ -57,10 +57,11 @@ def load_network(name: str) -> Network:
     """A network by shipped name, ``patterns-v2-net`` or a network file."""
     if name == "patterns-v2-net":
         return pattern_table_network()
-    found = shipped_network(name)
-    if found is None:
-        found = read_network_file(name)
-    if not found.network.staged:
+    try:
+        found = resolve_individual(name)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    if not isinstance(found, NetworkIndividual) or not found.network.staged:
         raise SystemExit(f"{name}: not a staged network (its values are not discs)")
     return found.network
 
